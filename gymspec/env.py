@@ -1,0 +1,239 @@
+"""The single-agent environment: ``reset``, ``step``, ``render``, ``close`` and the attributes that describe them.
+
+``Env[ObsT_co, ActT]`` is the contract every environment meets; the ``Has*``/``Supports*`` building blocks below
+name the optional parts (``np_random``, ``spec``, ``unwrapped``, wrapper attribute access) so code can ask for
+exactly what it uses. Gymnasium's ``gymnasium.Env`` and a class with no base class at all both satisfy ``Env`` when
+their signatures match.
+
+Variance: observations are covariant (they only flow out); actions are invariant (they flow into ``step`` and out of
+``action_space``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, SupportsFloat, runtime_checkable
+
+import numpy as np
+
+from typing_extensions import TypeAlias
+
+from gymspec._typing import ActT, InfoDict, Metadata, ObsT_co, Options, RenderFrame
+from gymspec.registry import EnvSpecLike
+from gymspec.space import Space
+
+__all__ = [
+    "AnyEnv",
+    "Env",
+    "HasNpRandom",
+    "HasSpec",
+    "HasUnwrapped",
+    "StepResult",
+    "SupportsWrapperAttrs",
+]
+
+StepResult = tuple[ObsT_co, SupportsFloat, bool, bool, InfoDict]
+"""``(observation, reward, terminated, truncated, info)``, generic in the observation type."""
+
+
+@runtime_checkable
+class Env(Protocol[ObsT_co, ActT]):
+    """A single-agent environment with seeded resets and a fixed render mode.
+
+    Rules:
+        [ENV-001] MUST expose ``action_space`` and ``observation_space`` that satisfy the ``Space`` protocol.
+        [ENV-002] MUST keep its spaces fixed: ``action_space`` and ``observation_space`` compare equal before and
+            after any sequence of ``reset`` and ``step`` calls.
+        [ENV-003] MUST expose ``metadata`` as a mapping with string keys.
+    """
+
+    @property
+    def action_space(self) -> Space[ActT]:
+        """The space every valid action belongs to."""
+        ...
+
+    @property
+    def observation_space(self) -> Space[ObsT_co]:
+        """The space every observation belongs to."""
+        ...
+
+    @property
+    def metadata(self) -> Metadata:
+        """Static facts: ``render_modes``, ``render_fps`` and free-form entries."""
+        ...
+
+    @property
+    def render_mode(self) -> str | None:
+        """The render mode chosen at construction, or ``None``.
+
+        Rules:
+            [RENDER-001] MUST be fixed at construction: equal to the ``render_mode`` the constructor received
+                (``None`` by default) and unchanged by ``reset``, ``step`` and ``render``.
+            [RENDER-002] MUST be ``None`` or one of ``metadata["render_modes"]``.
+            [RENDER-003] SHOULD reject, at construction, a mode that ``metadata["render_modes"]`` does not
+                declare (``ValueError`` or ``UnsupportedMode``) rather than fail later.
+        """
+        ...
+
+    def reset(self, *, seed: int | None = None, options: Options | None = None) -> tuple[ObsT_co, InfoDict]:
+        """Start a new episode.
+
+        Args:
+            seed: Reseeds the env's generator when an int; ``None`` keeps the current generator (creating one from
+                entropy if there is none).
+            options: Env-specific reset options.
+
+        Returns:
+            ``(observation, info)``.
+
+        Rules:
+            [ENV-004] MUST accept the keyword arguments ``seed`` and ``options``, each defaulting to ``None``.
+            [ENV-005] MUST return a 2-tuple ``(observation, info)``.
+            [ENV-006] MUST return an observation that is an element of ``observation_space``.
+            [ENV-007] MUST return an ``info`` that is a ``dict``.
+            [SEED-001] MUST make episodes reproducible: two fresh instances reset with the same ``seed`` and given
+                the same actions produce identical observations, rewards, flags and infos.
+            [SEED-002] MUST replay: ``reset(seed=s)`` a second time on the same instance replays the episode the
+                first ``reset(seed=s)`` started, given the same actions.
+            [SEED-003] MUST continue the generator when ``seed`` is ``None``: after ``reset(seed=s)``, the episodes
+                started by later unseeded resets are a function of ``s`` (reproducible across instances).
+            [SEED-004] SHOULD NOT replay on an unseeded reset: when the initial observation depends on the seed, an
+                unseeded ``reset()`` after ``reset(seed=s)`` starts from a different state.
+            [SEED-005] MUST reseed on every integer seed: after any history, ``reset(seed=s2)`` starts the same
+                episode as a fresh instance's ``reset(seed=s2)``.
+            [SEED-006] SHOULD seed a fresh generator from entropy: two fresh instances reset without a seed start
+                from different states when the initial state is random.
+            [SEED-007] SHOULD accept every non-negative Python int as a seed, including values of ``2**32`` and
+                more.
+        """
+        ...
+
+    def step(self, action: ActT) -> tuple[ObsT_co, SupportsFloat, bool, bool, InfoDict]:
+        """Advance the environment by one step.
+
+        Args:
+            action: An element of ``action_space``.
+
+        Returns:
+            ``(observation, reward, terminated, truncated, info)``. ``terminated`` means the MDP reached a terminal
+            state; ``truncated`` means the episode was cut short for a reason outside the MDP (usually a time
+            limit). Either one ends the episode: the caller must ``reset`` before stepping again.
+
+        Rules:
+            [ENV-008] MUST return a 5-tuple ``(observation, reward, terminated, truncated, info)``.
+            [ENV-009] MUST return an observation that is an element of ``observation_space`` on every step, not
+                only the first, across episode ends.
+            [ENV-010] SHOULD return observations with exactly the dtype and shape of ``observation_space`` when
+                the space declares them.
+            [ENV-011] MUST return a reward that is a real scalar: a Python ``int`` or ``float``, or a NumPy integer
+                or floating scalar (not a ``bool``, not an array).
+            [ENV-012] MUST return a finite reward (neither NaN nor infinite).
+            [ENV-013] MUST return ``terminated`` as a ``bool`` or ``numpy.bool_``.
+            [ENV-014] MUST return ``truncated`` as a ``bool`` or ``numpy.bool_``.
+            [ENV-015] MUST return an ``info`` that is a ``dict``.
+            [ENV-016] MUST accept every element of ``action_space`` without raising.
+            [ENV-017] MUST NOT mutate observations it returned earlier: a returned observation keeps its value
+                through later ``step`` and ``reset`` calls (no aliasing of internal buffers).
+            [ENV-018] SHOULD NOT share memory between returned ``info`` values and later results.
+            [ENV-019] SHOULD raise (ideally ``ResetNeeded``) when called before the first ``reset`` instead of
+                returning a result.
+            [SEED-008] MUST draw all randomness from the env's own generator: the global NumPy and ``random``
+                generators neither influence the trajectory nor are advanced by ``reset`` and ``step``.
+            [SEED-009] MUST keep generators per instance: two instances stepped interleaved produce the same
+                trajectories as the same instances stepped one after the other.
+            [SEED-010] MUST NOT couple its dynamics to its spaces' generators: sampling from ``action_space`` or
+                ``observation_space`` between steps does not change the trajectory.
+        """
+        ...
+
+    def render(self) -> RenderFrame | list[RenderFrame] | None:
+        """Render the current state in the mode chosen at construction.
+
+        Returns:
+            ``None`` for ``render_mode`` ``None`` and ``"human"``; an ``(H, W, 3)`` uint8 array for
+            ``"rgb_array"``; a ``str`` for ``"ansi"``; a 2-D array for ``"depth_array"``; a list of such frames
+            for the ``"*_list"`` modes.
+
+        Rules:
+            [RENDER-004] MUST be callable without arguments; the mode comes from ``render_mode``.
+            [RENDER-005] SHOULD return ``None`` when ``render_mode`` is ``None``.
+            [RENDER-006] MUST (for ``"rgb_array"``) return a ``numpy.ndarray`` of dtype ``uint8`` and shape
+                ``(H, W, 3)`` with ``H, W > 0``.
+            [RENDER-007] MUST (for ``"ansi"``) return a ``str``.
+            [RENDER-008] MUST (for ``"human"``) return ``None`` (the env draws to its own display during
+                ``reset`` and ``step``).
+            [RENDER-009] MUST (for ``"depth_array"``) return a 2-D ``numpy.ndarray``.
+            [RENDER-010] MUST (for a ``"<mode>_list"`` mode) return a ``list`` whose items each satisfy the frame
+                rule of ``<mode>``.
+            [RENDER-011] SHOULD (for a ``"<mode>_list"`` mode) hold one frame per ``reset`` and ``step`` since the
+                previous ``render`` call, and return an empty list when called again straight away.
+            [RENDER-012] SHOULD return ``"rgb_array"`` frames of one constant shape for the env's lifetime.
+            [RENDER-013] MUST NOT mutate a frame it returned earlier (no aliasing of the drawing buffer).
+            [RENDER-014] MUST NOT influence the dynamics: a seeded trajectory is identical with and without
+                ``render`` calls between steps.
+        """
+        ...
+
+    def close(self) -> None:
+        """Release every resource the env holds (windows, processes, files).
+
+        Rules:
+            [ENV-020] MUST be idempotent: calling ``close`` twice, or before any ``reset``, does not raise.
+            [RENDER-015] MUST succeed in every declared render mode, after rendering.
+        """
+        ...
+
+
+AnyEnv: TypeAlias = "Env[Any, Any]"
+"""An env whose observation and action types are not known statically (what ``unwrapped`` gives back)."""
+
+
+@runtime_checkable
+class HasNpRandom(Protocol):
+    """An env that exposes its random generator."""
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The generator every random decision of the env draws from (created lazily).
+
+        Rules:
+            [SEED-011] SHOULD report the seed it was built from: after ``reset(seed=s)``, ``np_random_seed`` equals
+                ``s`` when the env exposes ``np_random_seed``.
+        """
+        ...
+
+
+@runtime_checkable
+class HasSpec(Protocol):
+    """An env that knows how it was made (``None`` when constructed directly)."""
+
+    @property
+    def spec(self) -> EnvSpecLike | None:
+        """The spec ``make`` used, or ``None``."""
+        ...
+
+
+@runtime_checkable
+class HasUnwrapped(Protocol):
+    """An env that can strip its wrappers."""
+
+    @property
+    def unwrapped(self) -> AnyEnv:
+        """The innermost, unwrapped env (``self`` for an env that is not a wrapper)."""
+        ...
+
+
+@runtime_checkable
+class SupportsWrapperAttrs(Protocol):
+    """Explicit attribute access through a wrapper stack (Gymnasium 1.x has no implicit forwarding)."""
+
+    def has_wrapper_attr(self, name: str) -> bool:
+        """Whether any layer, outermost first, defines ``name``."""
+        ...
+
+    def get_wrapper_attr(self, name: str) -> object:
+        """The value of ``name`` on the outermost layer that defines it."""
+        ...
+
+    def set_wrapper_attr(self, name: str, value: object, *, force: bool = True) -> bool:
+        """Set ``name`` on the outermost layer that defines it (or on this layer when ``force``)."""
+        ...

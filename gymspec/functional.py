@@ -1,0 +1,147 @@
+"""Functional environments: the dynamics as pure functions of an explicit state.
+
+A ``FuncEnv`` holds no episode state: every function receives the state (and, where randomness is allowed, an
+``rng``) and returns new values. That makes it transformable (batching, JIT) and trivially reproducible. Adapters
+turn one into an ``Env`` (one state) or a ``VectorEnv`` (a batch of states with a leading dimension).
+
+Type parameters, in Gymnasium's order: ``StateT``, ``ObsT``, ``ActT``, ``RewardT``, ``TerminalT``,
+``RenderStateT``, ``ParamsT``. Variance as mypy infers it from the signatures: the state and render state flow both
+ways (invariant); observations, rewards and terminal flags only flow out (covariant); actions and params only flow in
+(contravariant).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+from typing_extensions import TypeAlias
+
+from gymspec._typing import RNG, InfoDict, NDArrayAny
+from gymspec.space import Space
+
+__all__ = ["FuncEnv", "FunctionTransform"]
+
+StateT = TypeVar("StateT")
+ObsT_co = TypeVar("ObsT_co", covariant=True)
+ActT_contra = TypeVar("ActT_contra", contravariant=True)
+RewardT_co = TypeVar("RewardT_co", covariant=True)
+TerminalT_co = TypeVar("TerminalT_co", covariant=True)
+RenderStateT = TypeVar("RenderStateT")
+ParamsT_contra = TypeVar("ParamsT_contra", contravariant=True)
+
+FunctionTransform: TypeAlias = Callable[[Callable[..., Any]], Callable[..., Any]]
+"""A function-to-function transformation such as ``jax.jit`` or ``numpy.vectorize``."""
+
+
+@runtime_checkable
+class FuncEnv(
+    Protocol[StateT, ObsT_co, ActT_contra, RewardT_co, TerminalT_co, RenderStateT, ParamsT_contra],
+):
+    """An environment written as pure functions of an explicit state.
+
+    Rules:
+        [FUNC-001] MUST expose ``observation_space`` and ``action_space`` that satisfy the ``Space`` protocol.
+        [FUNC-002] MUST NOT mutate its inputs: no function changes the ``state``, ``action`` or ``params`` it
+            receives.
+        [FUNC-003] MUST be deterministic given its inputs: equal arguments and equal copies of ``rng`` give equal
+            results, however often and in whatever order the functions are called (no hidden state).
+        [FUNC-004] MUST draw all randomness from ``rng``: the global NumPy and ``random`` generators neither
+            influence results nor are advanced.
+        [FUNC-005] MUST behave the same through an ``Env`` adapter as through direct calls: an episode driven by
+            ``initial``/``transition``/``observation``/``reward``/``terminal`` with given rngs equals the reference
+            ``FunctionalEnv`` adapter's episode with the same rngs and actions.
+    """
+
+    @property
+    def observation_space(self) -> Space[ObsT_co]:
+        """The space every observation belongs to."""
+        ...
+
+    @property
+    def action_space(self) -> Space[object]:
+        """The space every valid action belongs to."""
+        ...
+
+    def initial(self, rng: RNG, params: ParamsT_contra | None = None) -> StateT:
+        """Draw an initial state.
+
+        Rules:
+            [FUNC-006] MUST return a state whose ``observation`` is an element of ``observation_space``.
+        """
+        ...
+
+    def transition(self, state: StateT, action: ActT_contra, rng: RNG, params: ParamsT_contra | None = None) -> StateT:
+        """The state after taking ``action`` in ``state``.
+
+        Rules:
+            [FUNC-007] MUST return a state whose ``observation`` is an element of ``observation_space``, for every
+                state reachable from ``initial`` and every element of ``action_space``.
+        """
+        ...
+
+    def observation(self, state: StateT, rng: RNG, params: ParamsT_contra | None = None) -> ObsT_co:
+        """The observation emitted in ``state``."""
+        ...
+
+    def reward(
+        self, state: StateT, action: ActT_contra, next_state: StateT, rng: RNG, params: ParamsT_contra | None = None
+    ) -> RewardT_co:
+        """The reward for the transition ``state --action--> next_state``.
+
+        Rules:
+            [FUNC-008] MUST return a real, finite scalar (or, for batched states, a real array of one reward per
+                state).
+        """
+        ...
+
+    def terminal(self, state: StateT, rng: RNG, params: ParamsT_contra | None = None) -> TerminalT_co:
+        """Whether ``state`` is terminal.
+
+        Rules:
+            [FUNC-009] MUST return a bool-like value: ``bool``, ``numpy.bool_`` or a bool array (one flag per state
+                when batched).
+        """
+        ...
+
+    def state_info(self, state: StateT, params: ParamsT_contra | None = None) -> InfoDict:
+        """Diagnostic information about ``state``.
+
+        Rules:
+            [FUNC-010] MUST return a ``dict``, as MUST ``transition_info``.
+        """
+        ...
+
+    def transition_info(
+        self, state: StateT, action: ActT_contra, next_state: StateT, params: ParamsT_contra | None = None
+    ) -> InfoDict:
+        """Diagnostic information about a transition."""
+        ...
+
+    def transform(self, func: FunctionTransform) -> None:
+        """Replace every function of the env by ``func`` applied to it.
+
+        Rules:
+            [FUNC-011] MUST apply ``func`` to every function: ``initial``, ``transition``, ``observation``,
+                ``reward``, ``terminal``, ``state_info`` and ``transition_info`` (Gymnasium skips the last).
+        """
+        ...
+
+    def render_init(self, params: ParamsT_contra | None = None, **kwargs: object) -> RenderStateT:
+        """Create the render state (a surface, a window, a buffer)."""
+        ...
+
+    def render_image(
+        self, state: StateT, render_state: RenderStateT, params: ParamsT_contra | None = None
+    ) -> tuple[RenderStateT, NDArrayAny]:
+        """Draw ``state``.
+
+        Rules:
+            [FUNC-012] MUST return ``(render_state, frame)`` with ``frame`` a ``uint8`` array of shape
+                ``(H, W, 3)``.
+        """
+        ...
+
+    def render_close(self, render_state: RenderStateT, params: ParamsT_contra | None = None) -> None:
+        """Release the render state."""
+        ...

@@ -1,0 +1,87 @@
+"""Environment ids, specs and the ``make`` entry points of a registry.
+
+The id grammar is part of the specification, so it is given here as data (:data:`ENV_ID_PATTERN`) that any
+registry can check ids against.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
+
+__all__ = [
+    "ENV_ID_PATTERN",
+    "EnvSpecLike",
+    "SupportsMake",
+    "SupportsMakeVec",
+]
+
+ENV_ID_PATTERN: re.Pattern[str] = re.compile(r"^(?:(?P<namespace>[\w:-]+)/)?(?P<name>[\w:.-]+?)(?:-v(?P<version>\d+))?$")
+"""``[namespace/]Name[-vN]``: an optional namespace, a name, and an optional integer version."""
+
+
+@runtime_checkable
+class EnvSpecLike(Protocol):
+    """What an env's ``spec`` records about how it was made.
+
+    Rules:
+        [REG-001] MUST have an ``id`` that matches :data:`ENV_ID_PATTERN` (``[namespace/]Name[-vN]``).
+        [REG-002] MUST be reusable: making an env again from its ``spec`` gives an env with equal spaces that
+            replays the same seeded trajectory.
+    """
+
+    @property
+    def id(self) -> str:
+        """The registered id the env was made from."""
+        ...
+
+    @property
+    def nondeterministic(self) -> bool:
+        """Whether the env's dynamics are not reproducible from a seed (the seeding rules then do not apply)."""
+        ...
+
+    @property
+    def max_episode_steps(self) -> int | None:
+        """The step count at which ``make`` truncates episodes, or ``None`` for no limit."""
+        ...
+
+    @property
+    def kwargs(self) -> Mapping[str, Any]:
+        """The keyword arguments the env's constructor received."""
+        ...
+
+
+@runtime_checkable
+class SupportsMake(Protocol):
+    """A registry that builds envs from ids."""
+
+    def make(self, id: str, /, **kwargs: object) -> object:
+        """Build the env registered under ``id``.
+
+        Rules:
+            [REG-003] MUST record the resolved id: the env it returns has ``spec.id`` equal to the requested id.
+            [REG-004] MUST truncate at the spec's limit: with ``spec.max_episode_steps = k`` (or the
+                ``max_episode_steps=k`` keyword), an episode that has not terminated reports ``truncated`` on its
+                ``k``-th step at the latest.
+            [REG-005] MUST enforce the call order when ``spec.order_enforce`` is true: ``step`` before the first
+                ``reset`` raises ``ResetNeeded``.
+            [REG-006] MUST raise an ``UnregisteredEnv`` error (``NameNotFound``, ``VersionNotFound`` or
+                ``NamespaceNotFound``) for an id that is not registered.
+            [REG-007] SHOULD reject an undeclared ``render_mode`` when making the env, not at the first ``render``.
+        """
+        ...
+
+
+@runtime_checkable
+class SupportsMakeVec(Protocol):
+    """A registry that builds vector envs from ids."""
+
+    def make_vec(self, id: str, /, num_envs: int = 1, **kwargs: object) -> object:
+        """Build a vector env of ``num_envs`` copies of the env registered under ``id``.
+
+        Rules:
+            [REG-008] MUST return a vector env with ``num_envs`` sub-envs whose single spaces equal the spaces of
+                ``make(id)``.
+        """
+        ...

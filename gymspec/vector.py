@@ -1,0 +1,168 @@
+"""Vector environments: ``num_envs`` independent copies of one env, stepped as a batch.
+
+Batching follows Gymnasium's ``batch_space``: a Box of shape ``S`` becomes a Box of shape ``(n, *S)``, a Discrete
+becomes a MultiDiscrete, a Tuple or Dict is batched component by component. Per-sub-env infos use the ``_key`` mask
+convention: every key ``k`` of the info dict comes with ``info["_k"]``, a boolean array of shape ``(n,)`` that is true
+where sub-env ``i`` reported ``k``.
+
+The autoreset mode (``metadata["autoreset_mode"]``, an :class:`~gymspec.AutoresetMode` or its string value) decides
+what happens to a sub-env whose episode ended; its rules are on :class:`AutoresettingVectorEnv`.
+
+Variance: as for ``Env``, observations are covariant and actions invariant.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from gymspec._typing import ActT, InfoDict, Metadata, NDArrayAny, ObsT_co, Options, RenderFrame
+from gymspec.space import Space
+
+__all__ = ["AutoresettingVectorEnv", "VectorEnv"]
+
+
+@runtime_checkable
+class VectorEnv(Protocol[ObsT_co, ActT]):
+    """A batch of ``num_envs`` sub-environments that share spaces and are stepped together.
+
+    Rules:
+        [VEC-001] MUST expose a positive int ``num_envs`` and the spaces ``single_observation_space``,
+            ``single_action_space``, ``observation_space`` and ``action_space``, each satisfying ``Space``.
+        [VEC-002] MUST batch the observation space: ``observation_space`` is ``single_observation_space`` batched
+            ``num_envs`` times (Box shape ``(n, *shape)`` with tiled bounds and the same dtype, Discrete to
+            MultiDiscrete, Tuple and Dict component-wise), so each batch splits into ``num_envs`` elements of the
+            single space.
+        [VEC-003] MUST batch the action space the same way from ``single_action_space``.
+        [VEC-004] SHOULD declare ``metadata["autoreset_mode"]`` (an ``AutoresetMode`` or its string value);
+            without it, consumers assume ``"NextStep"``.
+    """
+
+    @property
+    def num_envs(self) -> int:
+        """The number of sub-environments."""
+        ...
+
+    @property
+    def observation_space(self) -> Space[ObsT_co]:
+        """The batched observation space."""
+        ...
+
+    @property
+    def action_space(self) -> Space[ActT]:
+        """The batched action space."""
+        ...
+
+    @property
+    def single_observation_space(self) -> Space[object]:
+        """One sub-environment's observation space."""
+        ...
+
+    @property
+    def single_action_space(self) -> Space[object]:
+        """One sub-environment's action space."""
+        ...
+
+    @property
+    def metadata(self) -> Metadata:
+        """Static facts, including ``autoreset_mode``."""
+        ...
+
+    @property
+    def render_mode(self) -> str | None:
+        """The sub-environments' render mode."""
+        ...
+
+    def reset(self, *, seed: int | None = None, options: Options | None = None) -> tuple[ObsT_co, InfoDict]:
+        """Reset every sub-environment (or, with ``options["reset_mask"]``, the masked ones).
+
+        Implementations accept ``seed`` as an int, a list of ``num_envs`` ints or ``None`` entries, or ``None``;
+        the protocol types it as Gymnasium's base class does.
+
+        Rules:
+            [VEC-005] MUST return ``(observations, info)`` with observations in ``observation_space`` and ``info``
+                a ``dict``.
+            [VEC-006] MUST seed sub-env ``i`` with ``s + i`` for an int seed ``s``: sub-env ``i``'s observation
+                after ``reset(seed=s)`` equals sub-env ``0``'s after ``reset(seed=s + i)``.
+            [VEC-007] MUST accept a list of ``num_envs`` seeds (ints or ``None``) and seed sub-env ``i`` with
+                entry ``i``; a list of another length raises ``ValueError``.
+            [VEC-008] MUST be reproducible: the same seed and the same actions give identical batched
+                trajectories (observations, rewards, flags and infos).
+            [VEC-009] MUST reset every sub-env on a reset without ``reset_mask``, wherever each is in its episode,
+                including sub-envs whose episode ended on the previous step.
+        """
+        ...
+
+    def step(self, actions: ActT) -> tuple[ObsT_co, NDArrayAny, NDArrayAny, NDArrayAny, InfoDict]:
+        """Step every sub-environment with its action.
+
+        Returns:
+            ``(observations, rewards, terminations, truncations, info)``.
+
+        Rules:
+            [VEC-010] MUST return a 5-tuple ``(observations, rewards, terminations, truncations, info)``.
+            [VEC-011] MUST return observations in ``observation_space`` on every step.
+            [VEC-012] MUST return ``rewards`` as a NumPy array of shape ``(num_envs,)`` with a real (integer or
+                floating) dtype.
+            [VEC-013] MUST return ``terminations`` and ``truncations`` as NumPy bool arrays of shape
+                ``(num_envs,)``.
+            [VEC-014] MUST return an ``info`` dict in which every key ``k`` that does not start with ``_`` comes
+                with a mask ``info["_k"]``, a NumPy bool array of shape ``(num_envs,)``; nested dicts follow the
+                same convention.
+            [VEC-015] MUST batch info values: an array-valued ``info[k]`` has leading dimension ``num_envs``, and
+                entries where ``info["_k"]`` is false carry no data from a sub-env.
+            [VEC-016] MUST accept every element of ``action_space``.
+            [VEC-017] SHOULD NOT mutate observations it returned earlier (the default ``copy=True`` behaviour).
+            [VEC-018] MUST behave like its sub-envs run one by one: when the target exposes its sub-env
+                factories, its outputs equal a reference ``SyncVectorEnv`` built from them, for the same seeds and
+                actions.
+        """
+        ...
+
+    def render(self) -> tuple[RenderFrame, ...] | None:
+        """Render the sub-environments (one frame each), or ``None``."""
+        ...
+
+    def close(self) -> None:
+        """Close every sub-environment and release workers and shared memory.
+
+        Rules:
+            [VEC-019] MUST be idempotent.
+            [VEC-020] SHOULD make later ``reset`` and ``step`` calls raise ``ClosedEnvironmentError``.
+        """
+        ...
+
+
+@runtime_checkable
+class AutoresettingVectorEnv(VectorEnv[ObsT_co, ActT], Protocol[ObsT_co, ActT]):
+    """A vector env seen through its declared autoreset mode.
+
+    The mode is ``metadata["autoreset_mode"]``; the rules of the other modes do not apply.
+
+    Rules:
+        [AUTORESET-001] MUST declare a mode whose value is ``"NextStep"``, ``"SameStep"`` or ``"Disabled"``, if it
+            declares one.
+        [AUTORESET-002] MUST (in every mode) return sub-env ``i``'s real final observation, reward, flags and
+            info on the step its episode ends, except where ``"SameStep"`` moves them (observation and info) into
+            ``final_obs``/``final_info``.
+        [AUTORESET-003] MUST (under ``"NextStep"``) reset sub-env ``i`` on the step after its episode ended: its
+            action is ignored, its observation is a fresh initial observation, its reward is 0 and both of its
+            flags are false.
+        [AUTORESET-004] MUST (under ``"NextStep"``) keep stepping the other sub-envs normally on the step that
+            resets sub-env ``i``.
+        [AUTORESET-005] MUST (under ``"SameStep"``) reset sub-env ``i`` within the step its episode ends: the
+            returned observation is the new episode's first, while reward and flags are the final step's.
+        [AUTORESET-006] MUST (under ``"SameStep"``) put the final observations in ``info["final_obs"]`` (an
+            object array of length ``num_envs``) with mask ``info["_final_obs"]`` true exactly for the sub-envs
+            that ended, each final observation an element of ``single_observation_space``.
+        [AUTORESET-007] MUST (under ``"SameStep"``) put the final infos in ``info["final_info"]`` with mask
+            ``info["_final_info"]`` true exactly for the sub-envs that ended.
+        [AUTORESET-008] MUST (under ``"Disabled"``) never reset a sub-env by itself: after its episode ends, it
+            stays ended until the caller resets it.
+        [AUTORESET-009] MUST (under ``"Disabled"``) reset exactly the sub-envs where
+            ``options["reset_mask"]`` is true, leaving the others' state and observations unchanged.
+        [AUTORESET-010] MUST reject a ``reset_mask`` that is not a NumPy bool array of shape ``(num_envs,)``
+            with ``TypeError`` or ``ValueError``.
+        [AUTORESET-011] SHOULD NOT mutate the caller's ``options`` dict (Gymnasium pops ``reset_mask`` from it).
+        [AUTORESET-012] MUST agree with a model of the declared mode built from single-env semantics, for any
+            interleaving of steps, full resets and partial resets.
+    """

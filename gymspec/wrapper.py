@@ -1,0 +1,70 @@
+"""Wrappers: envs that transform another env.
+
+``Wrapper[WrapperObsT_co, WrapperActT, ObsT_co, ActT]`` is an ``Env[WrapperObsT_co, WrapperActT]`` around an
+``Env[ObsT_co, ActT]``. Variance follows ``Env``: both observation parameters are covariant, both action parameters
+invariant (mypy verifies this for protocols).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, TypeVar, runtime_checkable
+
+from gymspec._typing import ActT, ObsT_co
+from gymspec.env import AnyEnv, Env, HasUnwrapped, SupportsWrapperAttrs
+
+__all__ = ["Wrapper", "WrapperActT", "WrapperObsT_co"]
+
+WrapperObsT_co = TypeVar("WrapperObsT_co", covariant=True)
+WrapperActT = TypeVar("WrapperActT")
+
+
+@runtime_checkable
+class Wrapper(
+    Env[WrapperObsT_co, WrapperActT],
+    HasUnwrapped,
+    SupportsWrapperAttrs,
+    Protocol[WrapperObsT_co, WrapperActT, ObsT_co, ActT],
+):
+    """An env that delegates to an inner env and may change its spaces, data or behaviour.
+
+    A wrapper is an env in its own right, so every ``ENV``, ``SEED`` and ``RENDER`` rule applies to it as well.
+
+    Rules:
+        [WRAP-001] MUST return observations (from ``reset`` and ``step``) that are elements of the wrapper's own
+            ``observation_space``, which a wrapper that transforms observations updates accordingly.
+        [WRAP-002] MUST accept every element of the wrapper's own ``action_space``.
+        [WRAP-003] MUST NOT mutate the inner env when its ``action_space``, ``observation_space`` or ``metadata``
+            is overridden: the inner env's attributes keep their values.
+        [WRAP-004] MUST pass ``render_mode`` through: it equals the inner env's ``render_mode``, unless the wrapper
+            changes rendering and declares its mode in its own ``metadata["render_modes"]``.
+        [WRAP-008] SHOULD share the inner env's generator: ``np_random`` is the very object the unwrapped env
+            exposes, when both expose one.
+    """
+
+    @property
+    def env(self) -> Env[ObsT_co, ActT]:
+        """The next inner env.
+
+        Rules:
+            [WRAP-005] MUST lead to ``unwrapped``: following ``.env`` from the outermost wrapper reaches the
+                object ``unwrapped`` returns, in finitely many steps.
+        """
+        ...
+
+    @property
+    def unwrapped(self) -> AnyEnv:
+        """The innermost env.
+
+        Rules:
+            [WRAP-006] MUST return the innermost env, whose own ``unwrapped`` is itself.
+        """
+        ...
+
+    def get_wrapper_attr(self, name: str) -> object:
+        """The value of ``name`` on the outermost layer that defines it.
+
+        Rules:
+            [WRAP-007] MUST find attributes defined on inner layers: ``get_wrapper_attr(name)`` equals the
+                outermost defining layer's attribute, and raises ``AttributeError`` when no layer defines it.
+        """
+        ...

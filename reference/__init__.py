@@ -1,0 +1,1 @@
+"""Reference implementation of the gymspec protocols (Gymnasium 1.x compatible)."""
