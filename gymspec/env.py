@@ -66,9 +66,9 @@ class Env(Protocol[ObsT_co, ActT]):
         """The render mode chosen at construction, or ``None``.
 
         Rules:
-            [RENDER-001] MUST be fixed at construction: equal to the ``render_mode`` the constructor received
-                (``None`` by default) and unchanged by ``reset``, ``step`` and ``render``.
-            [RENDER-002] MUST be ``None`` or one of ``metadata["render_modes"]``.
+            [RENDER-001] MUST fix ``render_mode`` at construction: it equals the ``render_mode`` the constructor received
+                (``None`` by default) and stays unchanged through ``reset``, ``step`` and ``render``.
+            [RENDER-002] MUST keep ``render_mode`` ``None`` or one of ``metadata["render_modes"]``.
             [RENDER-003] SHOULD reject, at construction, a mode that ``metadata["render_modes"]`` does not
                 declare (``ValueError`` or ``UnsupportedMode``) rather than fail later.
         """
@@ -154,7 +154,7 @@ class Env(Protocol[ObsT_co, ActT]):
             for the ``"*_list"`` modes.
 
         Rules:
-            [RENDER-004] MUST be callable without arguments; the mode comes from ``render_mode``.
+            [RENDER-004] MUST make ``render`` callable without arguments; the mode comes from ``render_mode``.
             [RENDER-005] SHOULD return ``None`` when ``render_mode`` is ``None``.
             [RENDER-006] MUST (for ``"rgb_array"``) return a ``numpy.ndarray`` of dtype ``uint8`` and shape
                 ``(H, W, 3)`` with ``H, W > 0``.
@@ -177,8 +177,8 @@ class Env(Protocol[ObsT_co, ActT]):
         """Release every resource the env holds (windows, processes, files).
 
         Rules:
-            [ENV-020] MUST be idempotent: calling ``close`` twice, or before any ``reset``, does not raise.
-            [RENDER-015] MUST succeed in every declared render mode, after rendering.
+            [ENV-020] MUST make ``close`` idempotent: calling it twice, or before any ``reset``, does not raise.
+            [RENDER-015] MUST ``close`` cleanly in every declared render mode, after rendering.
         """
         ...
 

@@ -67,7 +67,7 @@ class FuncEnv(
         """Draw an initial state.
 
         Rules:
-            [FUNC-006] MUST return a state whose ``observation`` is an element of ``observation_space``.
+            [FUNC-006] MUST return an initial state whose ``observation`` is an element of ``observation_space``.
         """
         ...
 
@@ -108,7 +108,7 @@ class FuncEnv(
         """Diagnostic information about ``state``.
 
         Rules:
-            [FUNC-010] MUST return a ``dict``, as MUST ``transition_info``.
+            [FUNC-010] MUST return a ``dict`` from ``state_info`` and from ``transition_info``.
         """
         ...
 

@@ -26,8 +26,8 @@ class EnvSpecLike(Protocol):
     """What an env's ``spec`` records about how it was made.
 
     Rules:
-        [REG-001] MUST have an ``id`` that matches :data:`ENV_ID_PATTERN` (``[namespace/]Name[-vN]``).
-        [REG-002] MUST be reusable: making an env again from its ``spec`` gives an env with equal spaces that
+        [REG-001] MUST carry an ``id`` that matches :data:`ENV_ID_PATTERN` (``[namespace/]Name[-vN]``).
+        [REG-002] MUST let the env be made again: making an env again from its ``spec`` gives an env with equal spaces that
             replays the same seeded trajectory.
     """
 

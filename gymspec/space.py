@@ -45,8 +45,8 @@ class Space(Protocol[T_co]):
         """The shape of an element as a NumPy array, or ``None`` for spaces without one.
 
         Rules:
-            [SPACE-003] MUST be ``None`` or a tuple of non-negative ints, and ``dtype`` MUST be ``None`` or a NumPy
-                dtype.
+            [SPACE-003] MUST declare ``shape`` as ``None`` or a tuple of non-negative ints, and ``dtype`` as
+                ``None`` or a NumPy dtype.
         """
         ...
 

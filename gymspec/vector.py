@@ -126,8 +126,8 @@ class VectorEnv(Protocol[ObsT_co, ActT]):
         """Close every sub-environment and release workers and shared memory.
 
         Rules:
-            [VEC-019] MUST be idempotent.
-            [VEC-020] SHOULD make later ``reset`` and ``step`` calls raise ``ClosedEnvironmentError``.
+            [VEC-019] MUST make ``close`` idempotent: a second call does not raise.
+            [VEC-020] SHOULD make ``reset`` and ``step`` calls after ``close`` raise ``ClosedEnvironmentError``.
         """
         ...
 

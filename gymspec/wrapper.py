@@ -56,7 +56,7 @@ class Wrapper(
         """The innermost env.
 
         Rules:
-            [WRAP-006] MUST return the innermost env, whose own ``unwrapped`` is itself.
+            [WRAP-006] MUST return the innermost env from ``unwrapped``, an env whose own ``unwrapped`` is itself.
         """
         ...
 
