@@ -1,0 +1,286 @@
+"""Space and observation checks for :class:`~reference.wrappers.common.PassiveEnvChecker`.
+
+* Space checks run once, at wrapper construction (:func:`check_action_space`, :func:`check_observation_space`).
+* Observation checks are *compiled* once per space by :func:`observation_fast_test` into a predicate whose common
+  case (a correctly typed, in-bounds observation) costs a few comparisons, so it can run on every call; only when
+  it fails does :func:`explain_observation` work out what is wrong and warn.
+The reset/step/render result checks live in :mod:`reference.wrappers.result_checks`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from typing import Any, TypeAlias
+
+import numpy as np
+
+from reference import logger
+from reference.spaces.box import Box
+from reference.spaces.discrete import Discrete
+from reference.spaces.space import Space
+from reference.wrappers.utils import space_kind
+
+__all__ = [
+    "ObsTest",
+    "check_action_space",
+    "check_observation_space",
+    "describe",
+    "explain_observation",
+    "observation_fast_test",
+]
+
+_Value: TypeAlias = Any
+ObsTest: TypeAlias = Callable[[object], bool]
+"""``test(obs)``: ``True`` when ``obs`` is certainly in the space (the cheap per-call check)."""
+
+# Bounds of at most this many elements are checked with Python floats, which beats NumPy's per-call overhead.
+_SMALL_BOX = 16
+
+
+def describe(value: object) -> str:
+    """Summarise a value for a message: arrays by shape and dtype, everything else by ``repr``.
+
+    Args:
+        value: The value.
+
+    Returns:
+        A short description.
+    """
+    if isinstance(value, np.ndarray):
+        return f"array(shape={value.shape}, dtype={value.dtype})"
+    text = repr(value)
+    return text if len(text) <= 80 else f"{text[:77]}..."
+
+
+# --- spaces (construction time) ---------------------------------------------------------------------------------
+
+
+def _check_space(space: object, space_type: str, warn_inverted: bool) -> None:
+    if not isinstance(space, Space):
+        if callable(getattr(space, "contains", None)) and callable(getattr(space, "sample", None)):
+            return  # a foreign space (Gymnasium's, say): only the generic per-call checks apply
+        raise TypeError(
+            f"PassiveEnvChecker {space_type}_space must be a reference.spaces.Space (or have contains and sample), "
+            f"got {describe(space)} of type {type(space).__name__}"
+        )
+    if isinstance(space, Box):
+        for name, bound in (("low", space.low), ("high", space.high)):
+            if bound.shape != space.shape:
+                raise ValueError(
+                    f"PassiveEnvChecker {space_type}_space Box {name} must have the space's shape {space.shape}, "
+                    f"got {describe(bound)}"
+                )
+        if np.any(space.low == space.high):
+            logger.warn(f"A Box {space_type} space maximum and minimum values are equal.")
+        elif warn_inverted and np.any(space.high < space.low):
+            logger.warn(f"A Box {space_type} space low value is greater than a high value.")
+    elif isinstance(space, Discrete):
+        if not space.n > 0:
+            raise ValueError(f"PassiveEnvChecker {space_type}_space Discrete n must be positive, got {space.n!r}")
+    else:
+        _check_composite_space(space, space_type, warn_inverted)
+
+
+def _check_composite_space(space: Space[Any], space_type: str, warn_inverted: bool) -> None:
+    kind = space_kind(space)
+    if kind == "MultiDiscrete":
+        nvec = np.asarray(getattr(space, "nvec"))
+        if space.shape != nvec.shape or not np.all(nvec > 0):
+            raise ValueError(
+                f"PassiveEnvChecker {space_type}_space MultiDiscrete nvec must be positive with the space's shape "
+                f"{space.shape}, got {describe(nvec)}"
+            )
+    elif kind == "MultiBinary":
+        if not np.all(np.asarray(space.shape) > 0):
+            raise ValueError(
+                f"PassiveEnvChecker {space_type}_space MultiBinary shape must be positive, got {space.shape!r}"
+            )
+    elif kind in ("Tuple", "Dict"):
+        children = getattr(space, "spaces")
+        subspaces = list(children.values()) if isinstance(children, Mapping) else list(children)
+        if not subspaces:
+            raise ValueError(f"PassiveEnvChecker {space_type}_space must not be an empty {kind} space")
+        for subspace in subspaces:
+            _check_space(subspace, space_type, warn_inverted)
+
+
+def check_observation_space(space: object) -> None:
+    """Check an observation space is usable (construction-time; errors for broken spaces, warnings for odd ones).
+
+    Args:
+        space: The observation space.
+
+    Raises:
+        TypeError: If it is not a space.
+        ValueError: If it is structurally broken (bound shapes, empty composite, non-positive sizes).
+    """
+    _check_space(space, "observation", warn_inverted=True)
+
+
+def check_action_space(space: object) -> None:
+    """Check an action space is usable (construction-time).
+
+    Args:
+        space: The action space.
+
+    Raises:
+        TypeError: If it is not a space.
+        ValueError: If it is structurally broken.
+    """
+    _check_space(space, "action", warn_inverted=False)
+
+
+# --- observations (every call) ----------------------------------------------------------------------------------
+
+
+def _warn_not_in_space(obs: object, space: object, method_name: str, detail: str = "") -> None:
+    logger.warn(
+        f"The obs returned by the `{method_name}()` method is not within the observation space: "
+        f"got {describe(obs)}, space {space!r}{detail}",
+        stacklevel=4,
+    )
+
+
+def _generic_contains(space: Space[Any], obs: object, method_name: str) -> None:
+    try:
+        inside = space.contains(obs)
+    except Exception as exc:  # noqa: BLE001 - a buggy contains must not mask the env's own output
+        _warn_not_in_space(obs, space, method_name, f" (contains raised {exc!r})")
+        return
+    if not inside:
+        _warn_not_in_space(obs, space, method_name)
+
+
+def _check_structure(obs: object, space: object, method_name: str) -> None:
+    """Gymnasium's ``check_obs`` type checks: warnings for the wrong container type, errors for wrong arity/keys."""
+    pre = f"The obs returned by the `{method_name}()` method"
+    kind = space_kind(space)
+    if isinstance(space, Discrete):
+        if not isinstance(obs, (int, np.int64)):
+            logger.warn(f"{pre} should be an int or np.int64, actual type: {type(obs)}", stacklevel=4)
+    elif isinstance(space, Box):
+        if space.shape != ():
+            if not isinstance(obs, np.ndarray):
+                logger.warn(f"{pre} was expecting a numpy array, actual type: {type(obs)}", stacklevel=4)
+            elif obs.dtype != space.dtype:
+                logger.warn(
+                    f"{pre} was expecting numpy array dtype to be {space.dtype}, actual type: {obs.dtype}",
+                    stacklevel=4,
+                )
+    elif kind in ("MultiBinary", "MultiDiscrete"):
+        if not isinstance(obs, np.ndarray):
+            logger.warn(f"{pre} was expecting a numpy array, actual type: {type(obs)}", stacklevel=4)
+    elif kind == "Tuple":
+        children = tuple(getattr(space, "spaces"))
+        if not isinstance(obs, tuple):
+            logger.warn(f"{pre} was expecting a tuple, actual type: {type(obs)}", stacklevel=4)
+        if not hasattr(obs, "__len__") or len(obs) != len(children):
+            raise ValueError(
+                f"PassiveEnvChecker {method_name}() observation must have {len(children)} elements like the "
+                f"Tuple observation space, got {describe(obs)}"
+            )
+        for sub_obs, sub_space in zip(obs, children):  # type: ignore[call-overload]
+            _check_structure(sub_obs, sub_space, method_name)
+    elif kind == "Dict":
+        children_map: Mapping[str, object] = getattr(space, "spaces")
+        if not isinstance(obs, dict):
+            raise TypeError(
+                f"PassiveEnvChecker {method_name}() observation must be a dict for a Dict observation space, "
+                f"got {describe(obs)}"
+            )
+        if obs.keys() != children_map.keys():
+            raise ValueError(
+                f"PassiveEnvChecker {method_name}() observation keys must be the Dict space's keys "
+                f"{list(children_map)}, got {list(obs)}"
+            )
+        for key, sub_space in children_map.items():
+            _check_structure(obs[key], sub_space, method_name)
+
+
+def _small_box_test(space: Box[Any]) -> ObsTest:
+    """Compile ``obs -> obs is an in-bounds array of the space's dtype and shape`` as one unrolled expression.
+
+    This runs on every step; a single generated expression (type, dtype, shape, then a chain of comparisons
+    against constant bounds) is 2-3x faster than any loop or NumPy call for the small boxes where it is used.
+    Infinite bounds are left out, and a fully unbounded component is tested with ``v == v``, so NaN is rejected
+    everywhere, as ``Box.contains`` does. Bounds enter the source through ``repr``, which round-trips floats and
+    ints exactly; the dtype and shape are bound as names, so the dtype is compared by identity (NumPy's builtin
+    dtypes are singletons).
+    """
+    terms = ["o.__class__ is ndarray", "o.dtype is dtype", "o.shape == shape"]
+    flat = "o.tolist()" if len(space.shape) == 1 else "o.ravel().tolist()"
+    bounds: list[str] = []
+    for index, (lo, hi) in enumerate(zip(space.low.ravel().tolist(), space.high.ravel().tolist())):
+        value = f"v[{index}]"
+        lo_finite, hi_finite = math.isfinite(lo), math.isfinite(hi)
+        if lo_finite and hi_finite:
+            bounds.append(f"{lo!r} <= {value} <= {hi!r}")
+        elif lo_finite:
+            bounds.append(f"{lo!r} <= {value}")
+        elif hi_finite:
+            bounds.append(f"{value} <= {hi!r}")
+        else:
+            bounds.append(f"{value} == {value}")
+    if bounds:
+        terms.append(f"(v := {flat}) is not None")
+        terms += bounds
+    namespace = {"ndarray": np.ndarray, "dtype": space.dtype, "shape": space.shape}
+    test: ObsTest = eval(f"lambda o: {' and '.join(terms)}", namespace)  # noqa: S307 - built from numbers only
+    return test
+
+
+def _large_box_test(space: Box[Any]) -> ObsTest:
+    dtype, shape, low, high = space.dtype, space.shape, space.low, space.high
+    # Integer boxes spanning the whole dtype need no bounds check (images: uint8 in [0, 255]).
+    full_range = dtype.kind == "b" or (
+        dtype.kind in "iu"
+        and bool(np.all(low == np.iinfo(dtype).min) and np.all(high == np.iinfo(dtype).max))
+    )
+
+    def test(obs: object) -> bool:
+        if obs.__class__ is not np.ndarray or obs.dtype is not dtype or obs.shape != shape:
+            return False
+        return full_range or bool((obs >= low).all() and (obs <= high).all())
+
+    return test
+
+
+def _never(obs: object) -> bool:
+    return False
+
+
+def observation_fast_test(space: object) -> ObsTest:
+    """Compile the per-call fast test for ``space``: ``True`` means the observation is certainly fine.
+
+    ``False`` means "look closer": the caller then runs :func:`explain_observation`, which warns or raises.
+
+    Args:
+        space: The observation space (already validated by :func:`check_observation_space`).
+
+    Returns:
+        ``test(obs) -> bool``; exact for Box and Discrete spaces, always ``False`` for the others.
+    """
+    if isinstance(space, Box):
+        return _small_box_test(space) if int(np.prod(space.shape)) <= _SMALL_BOX else _large_box_test(space)
+    if isinstance(space, Discrete):
+        start = int(space.start)
+        stop = start + int(space.n)
+        return lambda obs: obs.__class__ is int and start <= obs < stop
+    return _never
+
+
+def explain_observation(space: object, obs: object, method_name: str) -> None:
+    """Check ``obs`` against ``space`` the slow way, with Gymnasium's warnings (and errors for structure).
+
+    Args:
+        space: The observation space.
+        obs: The observation.
+        method_name: ``"reset"`` or ``"step"``, for the message.
+
+    Raises:
+        TypeError: If a Dict observation is not a dict.
+        ValueError: If a Tuple/Dict observation has the wrong arity or keys.
+    """
+    _check_structure(obs, space, method_name)
+    _generic_contains(space, obs, method_name)  # type: ignore[arg-type]
