@@ -31,15 +31,24 @@ def test_matches_gymnasium_with_nips_dynamics_and_torque_noise(seed: int, action
     run_lockstep(ours, theirs, seed, actions, options={"low": -1.0, "high": 1.0})
 
 
+def _pump(obs: np.ndarray) -> int:
+    # Torque along the second joint's velocity pumps energy: the tip reaches the line in about 60-130 steps.
+    return 2 if obs[5] > 0 else 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_swing_ups_terminate_like_gymnasium(seed: int) -> None:
+    # Fixed seeds: the pumping policy is known to reach the line from these starts, so episode ends are covered
+    # deterministically (from a few rare starts it needs more than 300 steps).
+    actions = policy_actions(AcrobotEnv(), seed, _pump, 300)
+    assert run_lockstep(AcrobotEnv(), gym_acrobot.AcrobotEnv(), seed, actions) >= 1
+
+
 @settings(max_examples=5, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
-def test_swing_ups_terminate_like_gymnasium(seed: int) -> None:
-    # Torque along the second joint's velocity pumps energy: the tip reaches the line in about 60-130 steps.
-    def pump(obs: np.ndarray) -> int:
-        return 2 if obs[5] > 0 else 0
-
-    actions = policy_actions(AcrobotEnv(), seed, pump, 300)
-    assert run_lockstep(AcrobotEnv(), gym_acrobot.AcrobotEnv(), seed, actions) >= 1
+def test_pumping_policy_matches_gymnasium(seed: int) -> None:
+    actions = policy_actions(AcrobotEnv(), seed, _pump, 300)
+    run_lockstep(AcrobotEnv(), gym_acrobot.AcrobotEnv(), seed, actions)
 
 
 def test_helpers_and_errors() -> None:
