@@ -13,6 +13,7 @@
   :class:`NormalizeObservation`, :class:`DelayObservation`, :class:`MaxAndSkipObservation`
 * stateful_reward: :class:`NormalizeReward`
 * stateful_action: :class:`StickyAction`, :class:`RepeatAction`
+* vector: the wrappers for vector environments (:mod:`reference.wrappers.vector`)
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ from reference.wrappers.transform_observation import (
     TransformObservation,
 )
 from reference.wrappers.transform_reward import ClipReward, TransformReward
+
+# Last: the vector wrappers build on the single-env wrappers above.
+from reference.wrappers import vector
 
 __all__ = [
     "AddRenderObservation",
@@ -73,4 +77,5 @@ __all__ = [
     "TransformAction",
     "TransformObservation",
     "TransformReward",
+    "vector",
 ]
