@@ -7,6 +7,7 @@ Gymnasium 1.4's, so ``make("CartPole-v1")`` here and in Gymnasium build equivale
 
 from __future__ import annotations
 
+from reference.envs.functional import register_functional_envs
 from reference.registration import make, pprint_registry, register, registry, spec
 
 __all__ = ["make", "pprint_registry", "register", "registry", "spec"]
@@ -19,12 +20,16 @@ _TOY = "reference.envs.toy_text"
 register(
     id="CartPole-v0",
     entry_point=f"{_CLASSIC}.cartpole:CartPoleEnv",
+    # Like Gymnasium's hand-vectorised CartPoleVectorEnv: one batched NumPy step for all sub-envs.
+    vector_entry_point="reference.envs.functional.cartpole:CartPoleFunctionalVectorEnv",
     max_episode_steps=200,
     reward_threshold=195.0,
 )
 register(
     id="CartPole-v1",
     entry_point=f"{_CLASSIC}.cartpole:CartPoleEnv",
+    # Like Gymnasium's hand-vectorised CartPoleVectorEnv: one batched NumPy step for all sub-envs.
+    vector_entry_point="reference.envs.functional.cartpole:CartPoleFunctionalVectorEnv",
     max_episode_steps=500,
     reward_threshold=475.0,
 )
@@ -88,3 +93,7 @@ register(
     reward_threshold=8,  # the optimal policy scores about 8.46
     max_episode_steps=200,
 )
+
+# --- functional (phys2d) ------------------------------------------------------------------------------------------
+
+register_functional_envs()

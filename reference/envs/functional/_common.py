@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -12,17 +12,22 @@ from typing_extensions import TypeAlias
 
 from reference.envs._checks import summarise
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 __all__ = ["check_option_names", "params_from", "states"]
 
-_ParamsT = TypeVar("_ParamsT")
+_ParamsT = TypeVar("_ParamsT", bound="DataclassInstance")
 _Value: TypeAlias = Any
 
 
-def _field_names(params_cls: type[object]) -> list[str]:
-    return [f.name for f in dataclasses.fields(params_cls)]  # type: ignore[arg-type]
+def _field_names(params_cls: type[DataclassInstance]) -> list[str]:
+    return [f.name for f in dataclasses.fields(params_cls)]
 
 
-def check_option_names(owner: str, options: Mapping[str, _Value] | None, params_cls: type[object]) -> None:
+def check_option_names(
+    owner: str, options: Mapping[str, _Value] | None, params_cls: type[DataclassInstance]
+) -> None:
     """Reject options that name no parameter (a typo would otherwise be silently ignored).
 
     Args:

@@ -108,9 +108,15 @@ def _forces(action: object, force_mag: float, batch_shape: tuple[int, ...]) -> N
             f"CartPoleFunctional action must be an integer 0 or 1 per state (shape {batch_shape}), "
             f"got {summarise(action)}"
         )
-    if ((arr >> 1) != 0).any():
-        raise InvalidCartPoleAction(f"CartPoleFunctional action must be 0 or 1, got {summarise(action)}")
-    return np.where(arr == 1, force_mag, -force_mag)
+    # One table lookup both maps 0/1 to -force/+force and rejects indices above 1; negatives need their own check.
+    table = np.array([-force_mag, force_mag])
+    try:
+        if arr.dtype.kind == "i" and arr.size and arr.min() < 0:
+            raise IndexError
+        force: NDArray[np.float64] = np.take(table, arr, mode="raise")
+    except IndexError:
+        raise InvalidCartPoleAction(f"CartPoleFunctional action must be 0 or 1, got {summarise(action)}") from None
+    return force
 
 
 class CartPoleFunctional(FuncEnv[_State, _Obs, _Action, _Reward, _Terminal, Canvas, CartPoleParams]):
@@ -184,43 +190,49 @@ class CartPoleFunctional(FuncEnv[_State, _Obs, _Action, _Reward, _Terminal, Canv
         arr = states("CartPoleFunctional", state, 4)
         force = _forces(action, p.force_mag, arr.shape[:-1]).reshape(-1)
         flat = arr.reshape(-1, 4)
-        x, x_dot, theta, theta_dot = flat[:, 0], flat[:, 1], flat[:, 2], flat[:, 3]
+        x, x_dot, theta, theta_dot = flat.T
         total_mass, polemass_length = p.total_mass, p.polemass_length
         costheta = np.cos(theta)
         sintheta = np.sin(theta)
 
-        # CartPoleEnv.step's float64 operations in the same order (in place on fresh temporaries; * and + are
-        # commutative in IEEE arithmetic, so a * b and b * a round identically).
+        # The rates of change [x_dot, xacc, theta_dot, thetaacc], column-major so each is contiguous; the
+        # accelerations are computed straight into their columns.
+        rates = np.empty(flat.shape, dtype=np.float64, order="F")
+        rates[:, 0::2] = flat[:, 1::2]
+        xacc, thetaacc = rates[:, 1], rates[:, 3]
+
+        # CartPoleEnv.step's float64 operations in the same order, in place on fresh temporaries (a * b and
+        # b * a round identically, as do a + b and b + a).
         temp = theta_dot * theta_dot  # (force + polemass_length * theta_dot² * sin) / total_mass
         temp *= polemass_length
         temp *= sintheta
         temp += force
         temp /= total_mass
-        thetaacc = sintheta * p.gravity  # (gravity * sin - cos * temp) / (length * (4/3 - masspole cos² / M))
-        thetaacc -= costheta * temp
+        np.multiply(sintheta, p.gravity, out=thetaacc)  # (g sin - cos temp) / (length (4/3 - masspole cos² / M))
+        thetaacc -= np.multiply(costheta, temp, out=force)
         denom = costheta * costheta
         denom *= p.masspole
         denom /= total_mass
         np.subtract(4.0 / 3.0, denom, out=denom)
         denom *= p.length
         thetaacc /= denom
-        xacc = thetaacc * polemass_length  # temp - polemass_length * thetaacc * cos / total_mass
+        np.multiply(thetaacc, polemass_length, out=xacc)  # temp - polemass_length * thetaacc * cos / total_mass
         xacc *= costheta
         xacc /= total_mass
         np.subtract(temp, xacc, out=xacc)
 
         tau = p.tau
-        new = np.empty_like(flat)
+        # Column-major too, so the next step's variables are contiguous.
+        new = np.empty(flat.shape, dtype=np.float64, order="F")
         if p.kinematics_integrator == "euler":
-            _advance(new[:, 0], x, x_dot, tau)
-            _advance(new[:, 1], x_dot, xacc, tau)
-            _advance(new[:, 2], theta, theta_dot, tau)
-            _advance(new[:, 3], theta_dot, thetaacc, tau)
+            np.multiply(rates, tau, out=new)  # every variable at once: value + tau * rate
+            new += flat
         else:  # semi-implicit Euler: velocities first, positions from the new velocities
-            _advance(new[:, 1], x_dot, xacc, tau)
-            _advance(new[:, 0], x, new[:, 1], tau)
-            _advance(new[:, 3], theta_dot, thetaacc, tau)
-            _advance(new[:, 2], theta, new[:, 3], tau)
+            new_x, new_x_dot, new_theta, new_theta_dot = new.T
+            _advance(new_x_dot, x_dot, xacc, tau)
+            _advance(new_x, x, new_x_dot, tau)
+            _advance(new_theta_dot, theta_dot, thetaacc, tau)
+            _advance(new_theta, theta, new_theta_dot, tau)
         return new.reshape(arr.shape)
 
     def observation(self, state: _State, rng: object = None, params: CartPoleParams | None = None) -> _Obs:
@@ -249,12 +261,10 @@ class CartPoleFunctional(FuncEnv[_State, _Obs, _Action, _Reward, _Terminal, Canv
         """
         p = self._params(params)
         arr = states("CartPoleFunctional", state, 4)
-        x, theta = arr[..., 0], arr[..., 2]
-        done = np.less(x, -p.x_threshold)
-        done |= x > p.x_threshold
-        done |= theta < -p.theta_threshold_radians
-        done |= theta > p.theta_threshold_radians
-        return done if done.ndim else done[()]
+        # |v| > t is exactly (v < -t or v > t): negation is exact, and NaN compares false either way.
+        limits = np.array([p.x_threshold, p.theta_threshold_radians])
+        done: _Terminal = (np.abs(arr[..., 0::2]) > limits).any(axis=-1)
+        return done
 
     def reward(
         self,

@@ -65,7 +65,10 @@ def _as_ours(gym_spec: Any) -> EnvSpec:
         disable_env_checker=gym_spec.disable_env_checker,
         kwargs=dict(gym_spec.kwargs),
     )
-    ours.vector_entry_point = None
+    # Gymnasium points CartPole at its hand-vectorised CartPoleVectorEnv; ours at the functional vector env.
+    ours.vector_entry_point = (
+        "reference.envs.functional.cartpole:CartPoleFunctionalVectorEnv" if gym_spec.vector_entry_point else None
+    )
     return ours
 
 

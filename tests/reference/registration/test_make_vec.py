@@ -72,7 +72,7 @@ def test_vector_entry_point_forbids_vector_kwargs_and_wrappers() -> None:
 
 def test_missing_vector_entry_point() -> None:
     with pytest.raises(error.Error, match="doesn't have a vector entry point"):
-        make_vec("CartPole-v1", vectorization_mode="vector_entry_point")
+        make_vec("MountainCar-v0", vectorization_mode="vector_entry_point")
 
 
 def test_autoreset_metadata_warnings() -> None:

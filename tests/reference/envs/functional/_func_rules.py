@@ -1,0 +1,97 @@
+"""FUNC-rule checks for a batch-capable functional environment, on single states and on batches.
+
+``check_rollout`` walks an episode (resetting at terminal states) and at every transition checks: inputs are not
+mutated (FUNC-002), equal copies of the rng give equal results whatever the call order (FUNC-003), the global
+generators are neither used nor advanced (FUNC-004), observations are in the space (FUNC-006/007), rewards are
+finite reals (FUNC-008), flags bool-like (FUNC-009) and infos dicts (FUNC-010). ``check_batch_matches_rows``
+checks that a batched call equals the per-row single calls, bit for bit.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from typing_extensions import TypeAlias
+
+from reference.functional import BatchedGenerator
+
+__all__ = ["check_batch_matches_rows", "check_batched_initial", "check_rollout"]
+
+_FuncEnv: TypeAlias = Any
+_Value: TypeAlias = Any
+
+
+def _same(a: _Value, b: _Value) -> bool:
+    a_arr, b_arr = np.asarray(a), np.asarray(b)
+    return a_arr.dtype == b_arr.dtype and a_arr.shape == b_arr.shape and a_arr.tobytes() == b_arr.tobytes()
+
+
+def check_rollout(func_env: _FuncEnv, seed: int, actions: Sequence[_Value]) -> None:
+    """Drive ``func_env`` through ``actions`` from ``initial(seed)`` and check the FUNC rules at each step."""
+    params = func_env.default_params
+    legacy_before: _Value = np.random.get_state()
+    python_before = random.getstate()
+    rng = np.random.default_rng(seed)
+    state = func_env.initial(rng, params)
+    assert func_env.observation_space.contains(func_env.observation(state, rng, params))  # FUNC-006
+    for action in actions:
+        state_copy, action_copy, params_copy = copy.deepcopy((state, action, params))
+        rng_copy = copy.deepcopy(rng)
+        next_state = func_env.transition(state, action, rng, params)
+        reward = func_env.reward(state, action, next_state, rng, params)
+        terminal = func_env.terminal(next_state, rng, params)
+        obs = func_env.observation(next_state, rng, params)
+        info = func_env.transition_info(state, action, next_state, params)
+        # FUNC-002: nothing the functions received has changed.
+        assert _same(state, state_copy) and _same(action, action_copy) and params == params_copy
+        # FUNC-003: equal rng copies, reversed call order, same results.
+        obs_again = func_env.observation(next_state, copy.deepcopy(rng_copy), params)
+        terminal_again = func_env.terminal(next_state, copy.deepcopy(rng_copy), params)
+        reward_again = func_env.reward(state, action, next_state, copy.deepcopy(rng_copy), params)
+        next_again = func_env.transition(state, action, copy.deepcopy(rng_copy), params)
+        assert _same(next_again, next_state) and _same(reward_again, reward) and _same(terminal_again, terminal)
+        assert _same(obs_again, obs)
+        assert func_env.observation_space.contains(obs)  # FUNC-007
+        assert isinstance(reward, (float, np.floating)) and np.isfinite(reward)  # FUNC-008
+        assert isinstance(terminal, (bool, np.bool_))  # FUNC-009
+        assert isinstance(info, dict) and isinstance(func_env.state_info(next_state, params), dict)  # FUNC-010
+        state = func_env.initial(rng, params) if terminal else next_state
+    # FUNC-004: the global generators were not advanced.
+    assert random.getstate() == python_before
+    legacy_now: _Value = np.random.get_state()
+    assert np.array_equal(legacy_now[1], legacy_before[1]) and legacy_now[2:] == legacy_before[2:]
+
+
+def check_batch_matches_rows(func_env: _FuncEnv, states: np.ndarray[Any, Any], actions: _Value) -> None:
+    """Batched calls equal the per-row single calls (results and dtypes), and leave the batch untouched."""
+    params = func_env.default_params
+    kept = states.copy()
+    batch_next = func_env.transition(states, actions, None, params)
+    batch_reward = func_env.reward(states, actions, batch_next, None, params)
+    batch_terminal = func_env.terminal(batch_next, None, params)
+    batch_obs = func_env.observation(batch_next, None, params)
+    assert _same(states, kept)
+    assert batch_reward.shape == batch_terminal.shape == (len(states),) and batch_terminal.dtype == np.bool_
+    for i in range(len(states)):
+        row_next = func_env.transition(states[i], actions[i], None, params)
+        assert _same(batch_next[i], row_next), f"row {i}: transition"
+        assert _same(batch_reward[i], func_env.reward(states[i], actions[i], row_next, None, params)), f"row {i}"
+        assert _same(batch_terminal[i], func_env.terminal(row_next, None, params)), f"row {i}: terminal"
+        assert _same(batch_obs[i], func_env.observation(row_next, None, params)), f"row {i}: observation"
+
+
+def check_batched_initial(func_env: _FuncEnv, seeds: Sequence[int]) -> None:
+    """``initial`` on a BatchedGenerator draws, row by row, what it draws from each generator."""
+    batch = BatchedGenerator.from_generators([np.random.default_rng(s) for s in seeds])
+    for _ in range(3):
+        states = func_env.initial(batch, func_env.default_params)
+        assert states.shape[0] == len(seeds)
+    singles = [np.random.default_rng(s) for s in seeds]
+    for _ in range(2):
+        [func_env.initial(g, func_env.default_params) for g in singles]
+    for i, gen in enumerate(singles):
+        assert _same(states[i], func_env.initial(gen, func_env.default_params))
