@@ -19,6 +19,8 @@ __all__ = ["ConformanceWarning"]
 
 def __getattr__(name: str) -> object:
     # Per-rule warning classes are reachable from the package too: -W "ignore::conformance.SEED004Warning".
+    if not name.endswith("Warning"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from conformance import warnings as _warnings
 
     return getattr(_warnings, name)

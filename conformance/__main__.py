@@ -1,0 +1,123 @@
+"""``python -m conformance TARGET...``: run the suite on targets and print a one-screen table (or ``--json``).
+
+A TARGET is ``pkg.module:attr`` (an Env class or factory) or ``[module:]ID`` (a registered id, made by
+``--registry``'s ``make``); ``module:Name`` is read as a factory when ``module`` has a callable ``Name``. With no
+target, the reference's registered envs are checked. The suite itself runs in a child ``pytest`` process, so this
+front end shares nothing with it but the JSON report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+__all__ = ["classify", "main"]
+
+_ATTR_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
+_MAX_DETAILS = 12
+
+
+def classify(target: str) -> tuple[str, str]:
+    """Tell a factory path from an env id.
+
+    Args:
+        target: What the user typed.
+
+    Returns:
+        ``("--env", target)`` or ``("--env-id", target)``.
+    """
+    if not _ATTR_PATH.match(target):
+        return "--env-id", target
+    module_name, _, attr_path = target.partition(":")
+    try:
+        obj: Any = importlib.import_module(module_name)
+        for part in attr_path.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError):
+        return "--env-id", target
+    return ("--env", target) if callable(obj) else ("--env-id", target)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m conformance", description=__doc__.split("\n\n")[0])
+    parser.add_argument("targets", nargs="*", metavar="TARGET", help="pkg.module:attr or [module:]ID")
+    parser.add_argument("--registry", choices=("reference", "gymnasium"), default="reference")
+    parser.add_argument("--profile", choices=("quick", "default", "thorough"), default="default")
+    parser.add_argument("--rules", metavar="GLOB", help="only rules matching, e.g. 'SEED-*'")
+    parser.add_argument("--env-kwargs", metavar="JSON", help="constructor/make kwargs as a JSON object")
+    parser.add_argument("--timeout", metavar="SECONDS", help="per-call timeout (default 10)")
+    parser.add_argument("--report", metavar="PATH", help="also keep the JSON report at PATH")
+    parser.add_argument("--json", action="store_true", help="print the JSON report instead of the table")
+    parser.add_argument("-n", "--numprocesses", metavar="N", help="run with pytest-xdist on N processes")
+    parser.add_argument("-v", "--verbose", action="store_true", help="show pytest's own output too")
+    return parser
+
+
+def _pytest_args(options: argparse.Namespace, report: Path) -> list[str]:
+    args = ["--pyargs", "conformance", "-p", "no:cacheprovider", "-o", "addopts=", "-q", "--no-header"]
+    args += ["--conformance-report", str(report), "--registry", options.registry]
+    args += ["--conformance-profile", options.profile]
+    if not options.verbose:
+        args += ["--tb=no", "-p", "no:warnings"]
+    for flag, value in (("--rules", options.rules), ("--env-kwargs", options.env_kwargs),
+                        ("--conformance-timeout", options.timeout), ("-n", options.numprocesses)):
+        if value:
+            args += [flag, value]
+    for target in options.targets:
+        args += list(classify(target))
+    return args
+
+
+def _table(report: dict[str, Any]) -> list[str]:
+    from conformance.report import Result, format_table
+
+    results = [Result(**record) for record in report["results"]]
+    lines = format_table(results)
+    noteworthy = [r for r in results if r.outcome in ("failed", "error", "warned")]
+    for result in noteworthy[:_MAX_DETAILS]:
+        first = result.message.splitlines()[0] if result.message else ""
+        lines.append(f"{result.outcome.upper():7} {result.rule} [{result.target}] {first}")
+    if len(noteworthy) > _MAX_DETAILS:
+        lines.append(f"... and {len(noteworthy) - _MAX_DETAILS} more (see --json or --report)")
+    summary = report["summary"]
+    lines.append(", ".join(f"{summary[key]} {key}" for key in ("passed", "failed", "warned", "skipped", "error")))
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the suite and print its outcome.
+
+    Args:
+        argv: Command-line arguments (default: ``sys.argv[1:]``).
+
+    Returns:
+        0 when no rule failed, 1 when one did, pytest's own code for usage or internal errors.
+    """
+    options = _parser().parse_args(argv)
+    with tempfile.TemporaryDirectory() as scratch:
+        report_path = Path(options.report) if options.report else Path(scratch) / "report.json"
+        command = [sys.executable, "-m", "pytest", *_pytest_args(options, report_path)]
+        completed = subprocess.run(command, capture_output=not options.verbose, text=True, check=False)
+        if not report_path.exists():
+            sys.stderr.write(completed.stdout or "")
+            sys.stderr.write(completed.stderr or "")
+            return completed.returncode or 2
+        report = json.loads(report_path.read_text(encoding="utf-8"))
+    if options.json:
+        sys.stdout.write(json.dumps(report, indent=2) + "\n")
+    else:
+        sys.stdout.write("\n".join(_table(report)) + "\n")
+    summary = report["summary"]
+    return 1 if summary["failed"] or summary["error"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+"""Fixtures of the conformance suite (the plugin in :mod:`conformance.plugin` parametrizes them)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from conformance.case import Case
+from conformance.plugin import CASE_KEY, get_session
+from conformance.options import CaseParam
+from conformance.state import TargetState
+
+_HEADLESS = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _headless_rendering() -> Iterator[None]:
+    """Render modes such as ``"human"`` must not open windows or audio devices during the run.
+
+    Only defaults are set (a user's own ``SDL_VIDEODRIVER`` wins), and the environment is restored afterwards.
+    """
+    added = [name for name in _HEADLESS if name not in os.environ]
+    for name in added:
+        os.environ[name] = _HEADLESS[name]
+    yield
+    for name in added:
+        os.environ.pop(name, None)
+
+
+@pytest.fixture
+def conformance_case(request: pytest.FixtureRequest) -> Case:
+    """The (rule, target) item under check."""
+    param: CaseParam = request.param
+    case: Case = get_session(request.config).case(param)
+    request.node.stash[CASE_KEY] = case
+    return case
+
+
+@pytest.fixture
+def conformance_target(request: pytest.FixtureRequest) -> TargetState:
+    """The shared state of a target, for the construction check."""
+    param: CaseParam = request.param
+    state: TargetState = get_session(request.config).state(param.target)
+    return state

@@ -1,0 +1,90 @@
+"""Comparing what targets return: exact equality for determinism, value equality for round trips.
+
+Both functions return ``None`` when the values match and otherwise a short description of the *first* difference
+with its path (``"[3]['position']: 0.5 != 0.25"``), which goes straight into a failure message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from conformance.summary import summarize
+
+__all__ = ["difference", "value_difference"]
+
+_OBJECT_EQ: Any = object.__eq__
+
+
+def _arrays(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any], path: str, exact: bool) -> str | None:
+    if exact and a.dtype != b.dtype:
+        return f"{path or 'value'}: dtype {a.dtype} != {b.dtype}"
+    if a.shape != b.shape:
+        return f"{path or 'value'}: shape {a.shape} != {b.shape}"
+    try:
+        equal = np.array_equal(a, b, equal_nan=a.dtype.kind in "fc" and b.dtype.kind in "fc")
+    except (TypeError, ValueError):
+        equal = bool(np.all(a == b))
+    if equal:
+        return None
+    return f"{path or 'value'}: {summarize(a)} != {summarize(b)}"
+
+
+def _compare(a: Any, b: Any, path: str, exact: bool) -> str | None:
+    where = path or "value"
+    if exact and type(a) is not type(b):
+        return f"{where}: type {type(a).__name__} != {type(b).__name__}"
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
+            a, b = np.asarray(a), np.asarray(b)
+        return _arrays(a, b, path, exact)
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        if list(a.keys()) != list(b.keys()) and set(a.keys()) != set(b.keys()):
+            return f"{where}: keys {sorted(map(str, a))} != {sorted(map(str, b))}"
+        for key in a:
+            found = _compare(a[key], b[key], f"{path}[{key!r}]", exact)
+            if found is not None:
+                return found
+        return None
+    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+        if len(a) != len(b):
+            return f"{where}: length {len(a)} != {len(b)}"
+        for index, (x, y) in enumerate(zip(a, b)):
+            found = _compare(x, y, f"{path}[{index}]", exact)
+            if found is not None:
+                return found
+        return None
+    if isinstance(a, (float, np.floating)) and isinstance(b, (float, np.floating)):
+        if (np.isnan(a) and np.isnan(b)) or a == b:
+            return None
+        return f"{where}: {a!r} != {b!r}"
+    if getattr(type(a), "__eq__") is _OBJECT_EQ and type(a) is type(b):
+        # No value equality defined: two instances of the same class are all the suite can compare.
+        return None
+    try:
+        equal = a == b
+        same = bool(np.all(equal)) if isinstance(equal, np.ndarray) else bool(equal)
+    except Exception:  # noqa: BLE001 - an exotic __eq__ that raises means "cannot tell"; treat as equal
+        return None
+    return None if same else f"{where}: {summarize(a)} != {summarize(b)}"
+
+
+def difference(a: Any, b: Any, path: str = "") -> str | None:
+    """Describe the first difference between two results that must be identical (types included).
+
+    Args:
+        a: The first value.
+        b: The second value.
+        path: Prefix for the reported location.
+
+    Returns:
+        ``None`` if identical (NaN equals NaN), else a description of the first difference.
+    """
+    return _compare(a, b, path, exact=True)
+
+
+def value_difference(a: Any, b: Any, path: str = "") -> str | None:
+    """Like :func:`difference`, but Python and NumPy scalars or sequences of equal value count as equal."""
+    return _compare(a, b, path, exact=False)

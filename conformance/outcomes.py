@@ -1,0 +1,89 @@
+"""The exceptions a check ends with: a rule violation (with its reproducer) or "cannot check here"."""
+
+from __future__ import annotations
+
+import traceback
+
+__all__ = ["NotCheckable", "RuleFailure"]
+
+_INDENT = "    "
+
+
+class RuleFailure(AssertionError):
+    """A rule was violated.
+
+    The message starts with the rule id, states what was expected and what was observed, and ends with a script
+    that replays the (shrunk) example.
+
+    Args:
+        rule_id: E.g. ``"ENV-009"``.
+        level: The rule's level text, e.g. ``"MUST"``.
+        rule_text: The rule's statement.
+        target: The target id.
+        problem: One line saying what went wrong.
+        expected: What the rule requires, concretely.
+        actual: What the target did.
+        reproducer: The replay script (may be empty when no call was needed).
+        seed: The seed of the example, when it had one.
+    """
+
+    def __init__(
+        self,
+        rule_id: str,
+        level: str,
+        rule_text: str,
+        target: str,
+        problem: str,
+        *,
+        expected: str = "",
+        actual: str = "",
+        reproducer: str = "",
+        seed: int | None = None,
+    ) -> None:
+        self.rule_id = rule_id
+        self.level = level
+        self.rule_text = rule_text
+        self.target = target
+        self.problem = problem
+        self.expected = expected
+        self.actual = actual
+        self.reproducer = reproducer
+        self.seed = seed
+        super().__init__(self.render())
+
+    def render(self) -> str:
+        """The full failure text: :meth:`message` followed by the reproducer."""
+        lines = [self.message()]
+        if self.reproducer:
+            seed = "" if self.seed is None else f", seed {self.seed}"
+            lines.append(f"  reproducer (target {self.target}{seed}):")
+            lines += [_INDENT + row for row in self.reproducer.splitlines()]
+        return "\n".join(lines)
+
+    def message(self) -> str:
+        """The failure text without the reproducer."""
+        lines = [f"{self.rule_id} ({self.level}) violated by {self.target}: {self.problem}"]
+        lines.append(f"  rule:     {self.rule_id} {self.level} {self.rule_text}")
+        if self.expected:
+            lines.append(f"  expected: {self.expected}")
+        if self.actual:
+            lines.append(f"  actual:   {self.actual}")
+        cause = self.__cause__
+        if cause is not None:
+            detail = "".join(traceback.format_exception(type(cause), cause, cause.__traceback__, limit=-4))
+            lines.append("  raised by the target:")
+            lines += [_INDENT + row for row in detail.rstrip().splitlines()]
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.render()
+
+
+class NotCheckable(BaseException):
+    """The rule cannot be checked on this target (not applicable, or blocked by another rule's violation).
+
+    A ``BaseException``, so Hypothesis stops at once instead of shrinking a situation that is not a failure.
+
+    Args:
+        reason: Why, naming the rule that reports the blocking problem when there is one.
+    """

@@ -1,0 +1,142 @@
+"""Results of a run: one record per (rule, target) item, the JSON report, and the terminal table.
+
+Records travel from the process that ran the item to the one that reports (pytest-xdist's controller) inside the
+test report's ``user_properties``, as plain dicts, so aggregation works the same with and without ``-n``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "OUTCOMES",
+    "PROPERTY",
+    "Result",
+    "build_report",
+    "format_table",
+    "write_report",
+]
+
+SCHEMA = 1
+PROPERTY = "conformance"
+"""The ``user_properties`` key carrying an item's record."""
+
+OUTCOMES: tuple[str, ...] = ("passed", "failed", "warned", "skipped", "error")
+"""Every outcome; ``warned`` is a passed item whose SHOULD-level rule was violated."""
+
+_AREA_ORDER = ("CONSTRUCT", "SPACE", "ENV", "SEED", "RENDER", "WRAP", "VEC", "AUTORESET", "FUNC", "REG")
+_SEVERITY = {"passed": 0, "skipped": 1, "warned": 2, "failed": 3, "error": 4}
+
+
+@dataclass
+class Result:
+    """The record of one item.
+
+    Attributes:
+        target: The target id.
+        rule: The rule id (``"CONSTRUCT"`` for the construction check).
+        level: The rule's level text (``"MUST"``, ``"SHOULD NOT"``, ...).
+        outcome: One of :data:`OUTCOMES`.
+        message: The failure text without the reproducer, the skip reason, or the warning text.
+        reproducer: The replay script of a failure or warning ("" otherwise).
+        nodeid: The pytest node id.
+    """
+
+    target: str
+    rule: str
+    level: str
+    outcome: str
+    message: str = ""
+    reproducer: str = ""
+    nodeid: str = ""
+
+    @property
+    def area(self) -> str:
+        """The rule's area (the id prefix)."""
+        return self.rule.split("-")[0]
+
+    def merge(self, other: Result) -> Result:
+        """Combine the records of two phases of one item: the more severe outcome wins."""
+        if _SEVERITY[other.outcome] > _SEVERITY[self.outcome]:
+            return other
+        return self
+
+    def as_dict(self) -> dict[str, str]:
+        """The record as stored in the JSON report."""
+        return asdict(self)
+
+
+def _counts(results: Iterable[Result]) -> dict[str, int]:
+    counter = Counter(result.outcome for result in results)
+    return {outcome: counter.get(outcome, 0) for outcome in OUTCOMES}
+
+
+def build_report(results: Sequence[Result], meta: Mapping[str, Any]) -> dict[str, Any]:
+    """The JSON report: ``{"schema": 1, "results": [...], "summary": {...}}``.
+
+    Args:
+        results: Every item's record.
+        meta: Run facts (profile, rules filter, versions) stored under ``summary["run"]``.
+
+    Returns:
+        A JSON-serialisable dict.
+    """
+    by_target: dict[str, list[Result]] = {}
+    for result in results:
+        by_target.setdefault(result.target, []).append(result)
+    failing = sorted({f"{r.rule}@{r.target}" for r in results if r.outcome in ("failed", "error")})
+    warned = sorted({f"{r.rule}@{r.target}" for r in results if r.outcome == "warned"})
+    return {
+        "schema": SCHEMA,
+        "results": [result.as_dict() for result in results],
+        "summary": {
+            "total": len(results),
+            **_counts(results),
+            "by_target": {target: _counts(items) for target, items in by_target.items()},
+            "failing": failing,
+            "warned_rules": warned,
+            "run": dict(meta),
+        },
+    }
+
+
+def write_report(path: str | Path, results: Sequence[Result], meta: Mapping[str, Any]) -> Path:
+    """Write :func:`build_report` to ``path`` (parent directories are created)."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(build_report(results, meta), indent=2) + "\n", encoding="utf-8")
+    return target
+
+
+def format_table(results: Sequence[Result]) -> list[str]:
+    """One row per target × rule area with the outcome counts, as aligned text lines."""
+    unsorted: dict[tuple[str, str], Counter[str]] = {}
+    first_seen: dict[str, int] = {}
+    for result in results:
+        first_seen.setdefault(result.target, len(first_seen))
+        unsorted.setdefault((result.target, result.area), Counter())[result.outcome] += 1
+
+    def order(key: tuple[str, str]) -> tuple[int, int, str]:
+        area_rank = _AREA_ORDER.index(key[1]) if key[1] in _AREA_ORDER else len(_AREA_ORDER)
+        return first_seen[key[0]], area_rank, key[1]
+
+    rows = {key: unsorted[key] for key in sorted(unsorted, key=order)}
+    headers = ["target", "area", *OUTCOMES]
+    table = [headers]
+    previous = None
+    for (target, area), counter in rows.items():
+        shown = target if target != previous else ""
+        previous = target
+        table.append([shown, area, *(str(counter.get(outcome, 0)) for outcome in OUTCOMES)])
+    widths = [max(len(row[i]) for row in table) for i in range(len(headers))]
+    lines = []
+    for row in table:
+        left = [cell.ljust(width) for cell, width in zip(row[:2], widths[:2])]
+        right = [cell.rjust(width) for cell, width in zip(row[2:], widths[2:])]
+        lines.append("  ".join(left + right))
+    return lines

@@ -1,0 +1,393 @@
+"""ENV rules: the shape and types of ``reset``/``step``/``close`` results, on every step of long rollouts."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any
+
+from conformance import rollout
+from conformance.case import Case
+from conformance.checks import (
+    SPACE_MEMBERS,
+    contains,
+    deep_copy,
+    dtype_shape_problem,
+    is_finite,
+    is_flag,
+    is_mapping,
+    is_real_scalar,
+    plans_for,
+    read,
+    space_label,
+)
+from conformance.handles import TargetError
+from conformance.marks import rule
+from conformance.rollout import Record
+from conformance.strategies import Plan, elements, seeds
+from conformance.summary import summarize, type_name
+
+
+@rule("ENV-001")
+def test_spaces_satisfy_space_protocol(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def body() -> None:
+        env = case.make()
+        for name in ("action_space", "observation_space"):
+            try:
+                space = env.get(name)
+            except TargetError as error:
+                case.fail(f"env.{name} cannot be read", expected=f"a Space as env.{name}", actual=str(error))
+            missing = [member for member in SPACE_MEMBERS if not hasattr(space, member)]
+            methods = [m for m in ("seed", "sample", "contains") if m not in missing]
+            not_callable = [m for m in methods if not callable(getattr(space, m))]
+            if missing or not_callable:
+                case.fail(
+                    f"env.{name} does not satisfy the Space protocol",
+                    expected=f"members {', '.join(SPACE_MEMBERS)} (seed, sample, contains callable)",
+                    actual=f"{type_name(space)} missing {missing}, not callable {not_callable}",
+                )
+
+    case.once(body)
+
+
+def _unchanged(case: Case, now: Any, original: Any, snapshot: Any) -> bool:
+    """Whether a space is still what it was: equal to its snapshot, or the same object when it has no ``__eq__``."""
+    if now is original and getattr(type(now), "__eq__", None) is _OBJECT_EQ:
+        return True  # no value equality to compare with (SPACE-001 reports that); identity is all there is
+    try:
+        return bool(case.watchdog.call("space.__eq__", lambda: now == snapshot))
+    except Exception:  # noqa: BLE001 - an __eq__ that raises cannot confirm equality
+        return False
+
+
+_OBJECT_EQ: Any = object.__eq__
+
+
+@rule("ENV-002")
+def test_spaces_stay_fixed(conformance_case: Case) -> None:
+    case = conformance_case
+
+    names = ("action_space", "observation_space")
+
+    @case.given(plans_for(case))
+    def _(plan: Plan) -> None:
+        env = case.make()
+        originals = {name: read(case, env, name) for name in names}
+        snapshots = {name: deep_copy(case, space, f"env.{name}") for name, space in originals.items()}
+        case.set_seed(plan.seed)
+
+        def verify(record: Record) -> None:
+            for name in names:
+                now = read(case, env, name)
+                if not _unchanged(case, now, originals[name], snapshots[name]):
+                    case.fail(
+                        f"env.{name} changed, found after the {record.where()}",
+                        expected=f"{space_label(snapshots[name])} (as constructed)",
+                        actual=space_label(now),
+                    )
+
+        rollout.run(env, plan.seed, plan.actions(), on_record=verify)
+
+
+@rule("ENV-003")
+def test_metadata_is_mapping_with_str_keys(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def body() -> None:
+        env = case.make()
+        try:
+            metadata = env.get("metadata")
+        except TargetError as error:
+            case.fail("env.metadata cannot be read", expected="a mapping with str keys", actual=str(error))
+        if not is_mapping(metadata):
+            case.fail("env.metadata is not a mapping", expected="a mapping with str keys", actual=summarize(metadata))
+        bad = [key for key in metadata.keys() if not isinstance(key, str)]
+        if bad:
+            case.fail("env.metadata has non-str keys", expected="str keys only", actual=f"keys {bad!r}")
+
+    case.once(body)
+
+
+def _signature_problem(reset: Any) -> str | None:
+    try:
+        parameters = inspect.signature(reset).parameters
+    except (TypeError, ValueError):
+        return None  # not introspectable: the calls below are the whole check
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return None
+    for name in ("seed", "options"):
+        param = parameters.get(name)
+        if param is None or param.kind not in (param.KEYWORD_ONLY, param.POSITIONAL_OR_KEYWORD):
+            return f"reset has no keyword parameter {name!r}"
+        if param.default is not None:
+            return f"reset parameter {name!r} defaults to {param.default!r}, not None"
+    return None
+
+
+@rule("ENV-004", owns=("reset",))
+def test_reset_accepts_seed_and_options(conformance_case: Case) -> None:
+    case = conformance_case
+
+    @case.given(seeds(), max_examples=min(case.profile.max_examples, 5))
+    def _(seed: int) -> None:
+        env = case.make()
+        problem = _signature_problem(env.raw.reset)
+        if problem is not None:
+            signature = str(inspect.signature(env.raw.reset))
+            case.fail(problem, expected="reset(*, seed=None, options=None)", actual=signature)
+        case.set_seed(seed)
+        env.reset(seed=seed, options=None)
+        env.reset(options=None)
+        env.reset()
+        env.reset(seed=seed)
+
+
+def _reset_rule(case: Case, check: Any) -> None:
+    """Run rollouts (seeded first reset, unseeded resets after episode ends) and check every reset result."""
+
+    @case.given(plans_for(case))
+    def _(plan: Plan) -> None:
+        env = case.make()
+        space = read(case, env, "observation_space")
+        case.set_seed(plan.seed)
+
+        def on_result(index: int, kind: str, result: Any) -> None:
+            if kind == "reset":
+                check(case, space, index, result)
+
+        rollout.run(env, plan.seed, plan.actions(), on_result=on_result)
+
+
+def _check_reset_tuple(case: Case, space: Any, index: int, result: Any) -> None:
+    if not isinstance(result, tuple) or len(result) != 2:
+        case.fail(
+            f"the reset at position {index} returned {type_name(result)}",
+            expected="a 2-tuple (observation, info)",
+            actual=summarize(result),
+        )
+
+
+def _check_reset_obs(case: Case, space: Any, index: int, result: Any) -> None:
+    obs, _ = rollout.unpack_reset(result)
+    ok, note = contains(case, space, obs)
+    if not ok:
+        case.fail(
+            f"the reset at position {index} returned an observation outside observation_space{note}",
+            expected=f"an element of {space_label(space)}",
+            actual=summarize(obs),
+        )
+
+
+def _check_reset_info(case: Case, space: Any, index: int, result: Any) -> None:
+    _, info = rollout.unpack_reset(result)
+    if not isinstance(info, dict):
+        case.fail(f"the reset at position {index} returned a non-dict info", expected="a dict", actual=summarize(info))
+
+
+@rule("ENV-005")
+def test_reset_returns_pair(conformance_case: Case) -> None:
+    _reset_rule(conformance_case, _check_reset_tuple)
+
+
+@rule("ENV-006")
+def test_reset_observation_in_space(conformance_case: Case) -> None:
+    _reset_rule(conformance_case, _check_reset_obs)
+
+
+@rule("ENV-007")
+def test_reset_info_is_dict(conformance_case: Case) -> None:
+    _reset_rule(conformance_case, _check_reset_info)
+
+
+def _step_rule(case: Case, check: Any, *, raw: bool = False) -> None:
+    """Run rollouts and check every step (raw results when ``raw``, else unpacked records)."""
+
+    @case.given(plans_for(case))
+    def _(plan: Plan) -> None:
+        env = case.make()
+        space = read(case, env, "observation_space")
+        case.set_seed(plan.seed)
+
+        def on_result(index: int, kind: str, result: Any) -> None:
+            if kind == "step":
+                check(case, space, index, result)
+
+        def on_record(record: Record) -> None:
+            if record.kind == "step":
+                check(case, space, record.index, record)
+
+        if raw:
+            rollout.run(env, plan.seed, plan.actions(), on_result=on_result)
+        else:
+            rollout.run(env, plan.seed, plan.actions(), on_record=on_record)
+
+
+@rule("ENV-008")
+def test_step_returns_five_tuple(conformance_case: Case) -> None:
+    def check(case: Case, space: Any, index: int, result: Any) -> None:
+        if not isinstance(result, tuple) or len(result) != 5:
+            case.fail(
+                f"the step at position {index} returned {type_name(result)}",
+                expected="a 5-tuple (observation, reward, terminated, truncated, info)",
+                actual=summarize(result),
+            )
+
+    _step_rule(conformance_case, check, raw=True)
+
+
+@rule("ENV-009")
+def test_step_observation_in_space(conformance_case: Case) -> None:
+    def check(case: Case, space: Any, index: int, record: Record) -> None:
+        ok, note = contains(case, space, record.obs)
+        if not ok:
+            case.fail(
+                f"the {record.where()} returned an observation outside observation_space{note}",
+                expected=f"an element of {space_label(space)}",
+                actual=summarize(record.obs),
+            )
+
+    _step_rule(conformance_case, check)
+
+
+@rule("ENV-010")
+def test_observation_dtype_and_shape(conformance_case: Case) -> None:
+    def check(case: Case, space: Any, index: int, record: Record) -> None:
+        problem = dtype_shape_problem(space, record.obs)
+        if problem is not None:
+            case.fail(f"the {record.where()}: {problem}", expected=space_label(space), actual=summarize(record.obs))
+
+    _step_rule(conformance_case, check)
+
+
+@rule("ENV-011")
+def test_reward_is_real_scalar(conformance_case: Case) -> None:
+    def check(case: Case, space: Any, index: int, record: Record) -> None:
+        if not is_real_scalar(record.reward):
+            case.fail(
+                f"the {record.where()} returned a reward of type {type_name(record.reward)}",
+                expected="int, float, or a NumPy integer/floating scalar (not bool, not an array)",
+                actual=summarize(record.reward),
+            )
+
+    _step_rule(conformance_case, check)
+
+
+@rule("ENV-012")
+def test_reward_is_finite(conformance_case: Case) -> None:
+    def check(case: Case, space: Any, index: int, record: Record) -> None:
+        if not is_finite(record.reward):
+            case.fail(f"the {record.where()} returned a non-finite reward", expected="a finite number",
+                      actual=summarize(record.reward))
+
+    _step_rule(conformance_case, check)
+
+
+def _flag_rule(case: Case, name: str) -> None:
+    def check(case: Case, space: Any, index: int, record: Record) -> None:
+        value = getattr(record, name)
+        if not is_flag(value):
+            case.fail(f"the {record.where()} returned {name} of type {type_name(value)}",
+                      expected="bool or numpy.bool_", actual=summarize(value))
+
+    _step_rule(case, check)
+
+
+@rule("ENV-013")
+def test_terminated_is_bool(conformance_case: Case) -> None:
+    _flag_rule(conformance_case, "terminated")
+
+
+@rule("ENV-014")
+def test_truncated_is_bool(conformance_case: Case) -> None:
+    _flag_rule(conformance_case, "truncated")
+
+
+@rule("ENV-015")
+def test_step_info_is_dict(conformance_case: Case) -> None:
+    def check(case: Case, space: Any, index: int, record: Record) -> None:
+        if not isinstance(record.info, dict):
+            case.fail(
+                f"the {record.where()} returned a non-dict info", expected="a dict", actual=summarize(record.info)
+            )
+
+    _step_rule(conformance_case, check)
+
+
+@rule("ENV-016", owns=("step",))
+def test_step_accepts_every_action(conformance_case: Case) -> None:
+    _step_rule(conformance_case, lambda case, space, index, record: None)
+
+
+def _unaliased(case: Case, part: str) -> None:
+    """Every returned ``obs``/``info`` keeps the value it had when returned, through later calls."""
+    from conformance.equality import difference
+
+    def verify(record: Record, now: str) -> None:
+        found = difference(getattr(record, part), getattr(record, f"{part}_copy"), part)
+        if found is not None:
+            case.fail(
+                f"the {part} returned by the {record.where()} changed later, by {now} ({found})",
+                expected=f"the {part} keeps the value it was returned with",
+                actual=f"{summarize(getattr(record, part))}, was {summarize(getattr(record, f'{part}_copy'))}",
+            )
+
+    @case.given(plans_for(case))
+    def _(plan: Plan) -> None:
+        env = case.make()
+        case.set_seed(plan.seed)
+        seen: list[Record] = []
+
+        def on_record(record: Record) -> None:
+            if seen:
+                verify(seen[-1], f"the {record.where()}")
+            seen.append(record)
+
+        rollout.run(env, plan.seed, plan.actions(), on_record=on_record)
+        for record in seen:
+            verify(record, "the end of the rollout")
+
+
+@rule("ENV-017")
+def test_observations_not_mutated_later(conformance_case: Case) -> None:
+    _unaliased(conformance_case, "obs")
+
+
+@rule("ENV-018")
+def test_infos_not_mutated_later(conformance_case: Case) -> None:
+    _unaliased(conformance_case, "info")
+
+
+@rule("ENV-019")
+def test_step_before_reset_raises(conformance_case: Case) -> None:
+    case = conformance_case
+    space = case.probe().action_space
+    case.require(space is not None, "no action_space (ENV-001)")
+
+    @case.given(elements(space), max_examples=min(case.profile.max_examples, 3))
+    def _(action: Any) -> None:
+        env = case.make()
+        try:
+            result = env.step(action)
+        except TargetError:
+            return
+        case.fail("step before the first reset returned a result", expected="an exception (ideally ResetNeeded)",
+                  actual=summarize(result))
+
+
+@rule("ENV-020", owns=("close",))
+def test_close_is_idempotent(conformance_case: Case) -> None:
+    case = conformance_case
+
+    short = plans_for(case, max_steps=min(case.profile.max_steps, 20))
+
+    @case.given(short, max_examples=min(case.profile.max_examples, 3))
+    def _(plan: Plan) -> None:
+        fresh = case.make("fresh")
+        fresh.close()
+        fresh.close()
+        env = case.make()
+        case.set_seed(plan.seed)
+        rollout.run(env, plan.seed, plan.actions())
+        env.close()
+        env.close()

@@ -1,0 +1,359 @@
+"""RENDER rules: render modes are declared, fixed at construction, and each returns frames of its kind.
+
+Which rules apply is decided by the target's own ``metadata["render_modes"]``; an env is constructed once per
+declared mode (``render_mode=`` is passed to the factory, or to ``make`` for ids). ``"human"`` rollouts are kept
+to a few steps, since such envs usually pace themselves to ``render_fps``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from conformance import rollout
+from conformance.case import Case
+from conformance.checks import is_mapping, plans_for, read
+from conformance.equality import difference
+from conformance.handles import Handle, TargetError
+from conformance.marks import rule
+from conformance.strategies import Plan
+from conformance.summary import describe_exception, summarize, type_name
+from conformance.trace import snapshot
+from gymspec.errors import UnsupportedMode, matches
+
+_UNDECLARED = "conformance-undeclared-mode"
+_HUMAN_STEPS = 0
+_FRAME_STEPS = 20
+_FRAME_EXAMPLES = 3
+
+
+def _modes(case: Case) -> tuple[str, ...]:
+    return case.probe().render_modes
+
+
+def _frame_problem(mode: str, frame: Any) -> str | None:
+    """Why ``frame`` breaks the frame rule of ``mode`` (``None``: fine, or a mode without a frame rule)."""
+    if mode == "rgb_array":
+        ok = isinstance(frame, np.ndarray) and frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+        if not ok or frame.shape[0] == 0 or frame.shape[1] == 0:
+            return "an rgb_array frame must be a uint8 ndarray of shape (H, W, 3) with H, W > 0"
+    elif mode == "ansi" and not isinstance(frame, str):
+        return "an ansi frame must be a str"
+    elif mode == "human" and frame is not None:
+        return "render() in human mode must return None"
+    elif mode == "depth_array" and not (isinstance(frame, np.ndarray) and frame.ndim == 2):
+        return "a depth_array frame must be a 2-D ndarray"
+    elif mode.endswith("_list"):
+        if not isinstance(frame, list):
+            return f"a {mode} frame must be a list"
+        for item in frame:
+            found = _frame_problem(mode.removesuffix("_list"), item)
+            if found is not None:
+                return f"an item of the {mode} list breaks its rule: {found}"
+    return None
+
+
+FrameHook = Callable[[Handle, Any, str], None]
+
+
+def _render_rollout(case: Case, mode: str, plan: Plan, on_frame: FrameHook, *, episodes: int | None = 1) -> Handle:
+    """Construct with ``mode``, then render after the reset and after every step of the plan."""
+    env = case.make(render_mode=mode)
+    steps = _HUMAN_STEPS if mode == "human" else _FRAME_STEPS
+    actions = plan.actions()[:steps]
+
+    def render(record: rollout.Record) -> None:
+        on_frame(env, env.render(), record.where())
+
+    rollout.run(env, plan.seed, actions, on_record=render, max_episodes=episodes)
+    return env
+
+
+def _frame_rule(case: Case, mode: str) -> None:
+    case.require(mode in _modes(case), f'"{mode}" is not in metadata["render_modes"] {list(_modes(case))}')
+
+    def check(env: Handle, frame: Any, where: str) -> None:
+        problem = _frame_problem(mode, frame)
+        if problem is not None:
+            case.fail(f"render() after the {where}: {problem}", expected=problem.split(" must ")[-1],
+                      actual=f"{type_name(frame)}: {summarize(frame)}")
+
+    examples = 1 if mode == "human" else min(case.profile.max_examples, _FRAME_EXAMPLES)
+
+    @case.given(plans_for(case, max_steps=_FRAME_STEPS), max_examples=examples)
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        _render_rollout(case, mode, plan, check)
+
+
+@rule("RENDER-001", owns=("render_construct",))
+def test_render_mode_fixed_at_construction(conformance_case: Case) -> None:
+    case = conformance_case
+
+    @case.given(plans_for(case, max_steps=_HUMAN_STEPS), max_examples=1)
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        for mode in (None, *_modes(case)):
+            env = case.make(f"env_{mode}" if mode else "env", **({} if mode is None else {"render_mode": mode}))
+
+            def verify(when: str) -> None:
+                current = read(case, env, "render_mode", "RENDER-001")
+                if current != mode:
+                    case.fail(f"render_mode is {current!r} {when}", expected=repr(mode), actual=repr(current))
+
+            verify("right after construction")
+            rollout.run(env, plan.seed, plan.actions(), on_record=lambda r: verify(f"after the {r.where()}"))
+            try:
+                env.render()
+            except TargetError:
+                pass  # render() raising is RENDER-004's finding
+            verify("after render()")
+
+
+@rule("RENDER-002")
+def test_render_mode_is_declared(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def body() -> None:
+        for mode in (None, *_modes(case)):
+            env = case.make(f"env_{mode}" if mode else "env", **({} if mode is None else {"render_mode": mode}))
+            current = read(case, env, "render_mode", "RENDER-001")
+            declared = read(case, env, "metadata", "ENV-003")
+            modes = declared.get("render_modes") if is_mapping(declared) else None
+            if current is not None and (not isinstance(modes, (list, tuple)) or current not in modes):
+                case.fail(f"render_mode {current!r} is not declared", expected=f"None or one of {modes!r}",
+                          actual=repr(current))
+
+    case.once(body)
+
+
+@rule("RENDER-003")
+def test_undeclared_mode_rejected(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def body() -> None:
+        try:
+            env = case.make(render_mode=_UNDECLARED)
+        except TargetError as error:
+            if isinstance(error.error, ValueError) or matches(error.error, UnsupportedMode):
+                return
+            case.fail(f"construction with an undeclared render_mode raised {type(error.error).__name__}",
+                      expected="ValueError or UnsupportedMode", actual=f"{describe_exception(error.error)}")
+        case.fail(f"render_mode={_UNDECLARED!r} was accepted at construction",
+                  expected="ValueError or UnsupportedMode at construction",
+                  actual=f"an env with render_mode={read(case, env, 'render_mode', 'RENDER-001')!r}")
+
+    case.once(body)
+
+
+@rule("RENDER-004", owns=("render",))
+def test_render_takes_no_arguments(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def body() -> None:
+        for mode in (None, *_modes(case)):
+            env = case.make(f"env_{mode}" if mode else "env", **({} if mode is None else {"render_mode": mode}))
+            env.reset(seed=0)
+            env.render()
+
+    case.once(body)
+
+
+@rule("RENDER-005")
+def test_render_without_mode_returns_none(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def body() -> None:
+        env = case.make()
+        env.reset(seed=0)
+        frame = env.render()
+        if frame is not None:
+            case.fail("render() with render_mode None returned a value", expected="None", actual=summarize(frame))
+
+    case.once(body)
+
+
+@rule("RENDER-006")
+def test_rgb_array_frames(conformance_case: Case) -> None:
+    _frame_rule(conformance_case, "rgb_array")
+
+
+@rule("RENDER-007")
+def test_ansi_frames(conformance_case: Case) -> None:
+    _frame_rule(conformance_case, "ansi")
+
+
+@rule("RENDER-008")
+def test_human_render_returns_none(conformance_case: Case) -> None:
+    _frame_rule(conformance_case, "human")
+
+
+@rule("RENDER-009")
+def test_depth_array_frames(conformance_case: Case) -> None:
+    _frame_rule(conformance_case, "depth_array")
+
+
+def _list_modes(case: Case) -> list[str]:
+    modes = [mode for mode in _modes(case) if mode.endswith("_list")]
+    case.require(modes, 'no "*_list" mode in metadata["render_modes"]')
+    return modes
+
+
+@rule("RENDER-010")
+def test_list_mode_frames(conformance_case: Case) -> None:
+    case = conformance_case
+    for mode in _list_modes(case):
+        _frame_rule(case, mode)
+
+
+@rule("RENDER-011")
+def test_list_mode_collects_one_frame_per_call(conformance_case: Case) -> None:
+    case = conformance_case
+    modes = _list_modes(case)
+
+    @case.given(plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES))
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        for mode in modes:
+            env = case.make(render_mode=mode)
+            records = rollout.run(env, plan.seed, plan.actions(), max_episodes=1)
+            frames = env.render()
+            if not isinstance(frames, list):
+                case.not_checkable(f"render() returned {type_name(frames)}, not a list (reported by RENDER-010)")
+            if len(frames) != len(records):
+                case.fail(f"{mode}: render() after 1 reset and {len(records) - 1} steps holds {len(frames)} frames",
+                          expected=f"{len(records)} frames", actual=f"{len(frames)} frames")
+            again = env.render()
+            if again != []:
+                case.fail(f"{mode}: a second render() straight away is not empty", expected="[]",
+                          actual=summarize(again))
+
+
+@rule("RENDER-012")
+def test_rgb_array_shape_constant(conformance_case: Case) -> None:
+    case = conformance_case
+    case.require("rgb_array" in _modes(case), 'no "rgb_array" in metadata["render_modes"]')
+
+    longer = plans_for(case, max_steps=_FRAME_STEPS * 2)
+
+    @case.given(longer, max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES))
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        shapes: list[tuple[str, Any]] = []
+
+        def check(env: Handle, frame: Any, where: str) -> None:
+            shape = getattr(frame, "shape", None)
+            if shapes and shape != shapes[0][1]:
+                first_where, first_shape = shapes[0]
+                case.fail(f"the frame after the {where} has shape {shape}",
+                          expected=f"{first_shape} (as after the {first_where})", actual=str(shape))
+            shapes.append((where, shape))
+
+        _render_rollout(case, "rgb_array", plan, check, episodes=None)
+
+
+def _array_modes(case: Case) -> list[str]:
+    base = {"rgb_array", "depth_array", "ansi"}
+    return [mode for mode in _modes(case) if mode.removesuffix("_list") in base]
+
+
+@rule("RENDER-013")
+def test_frames_not_mutated_later(conformance_case: Case) -> None:
+    case = conformance_case
+    modes = _array_modes(case)
+    case.require(modes, "no frame-returning mode (rgb_array, depth_array, ansi or their _list) is declared")
+
+    @case.given(plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES))
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        for mode in modes:
+            kept: list[tuple[str, Any, Any]] = []
+
+            def keep(env: Handle, frame: Any, where: str) -> None:
+                for earlier_where, earlier, copy_ in kept:
+                    found = difference(earlier, copy_, "frame")
+                    if found is not None:
+                        case.fail(
+                            f"the {mode} frame returned after the {earlier_where} changed by the {where} ({found})",
+                            expected="frames keep their pixels", actual=summarize(earlier),
+                        )
+                kept.append((where, frame, snapshot(frame)))
+
+            _render_rollout(case, mode, plan, keep)
+
+
+@rule("RENDER-014")
+def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+    modes = [mode for mode in _modes(case) if mode != "human"] or list(_modes(case))
+    case.require(modes, 'metadata["render_modes"] is empty')
+    mode = modes[0]
+
+    @case.given(plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES))
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        steps = _HUMAN_STEPS if mode == "human" else _FRAME_STEPS
+        actions = plan.actions()[:steps]
+        quiet = rollout.run(case.make("quiet", render_mode=mode), plan.seed, actions, max_episodes=1)
+        env = case.make("rendered", render_mode=mode)
+        rendered = rollout.run(env, plan.seed, actions, max_episodes=1, between=lambda position: env.render())
+        found = rollout.first_difference(quiet, rendered)
+        if found is not None:
+            case.fail(f"render() between steps changed the trajectory at position {found[0]} ({found[1]})",
+                      expected="the same trajectory as without render()", actual=found[1])
+
+
+@rule("RENDER-015", owns=("close",))
+def test_close_after_rendering(conformance_case: Case) -> None:
+    case = conformance_case
+    case.require(_modes(case), 'metadata["render_modes"] is empty')
+
+    def body() -> None:
+        for mode in _modes(case):
+            env = case.make(f"env_{mode}", render_mode=mode)
+            env.reset(seed=0)
+            try:
+                env.render()
+            except TargetError:
+                pass  # RENDER-004 reports render() itself
+            env.close()
+
+    case.once(body)
+
+
+def _metadata(case: Case) -> Any:
+    env = case.make()
+    metadata = read(case, env, "metadata", "ENV-003")
+    if not is_mapping(metadata):
+        case.not_checkable(f"metadata is {type_name(metadata)}, not a mapping (reported by ENV-003)")
+    return metadata
+
+
+@rule("RENDER-016")
+def test_render_modes_declared(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def body() -> None:
+        modes = _metadata(case).get("render_modes", "<missing>")
+        if not isinstance(modes, (list, tuple)) or not all(isinstance(mode, str) for mode in modes):
+            case.fail('metadata["render_modes"] is not a list or tuple of str', expected="e.g. ['human', 'rgb_array']",
+                      actual=summarize(modes))
+
+    case.once(body)
+
+
+@rule("RENDER-017")
+def test_render_fps_declared(conformance_case: Case) -> None:
+    case = conformance_case
+    case.require(_modes(case), 'metadata["render_modes"] is empty')
+
+    def body() -> None:
+        fps = _metadata(case).get("render_fps", "<missing>")
+        real = isinstance(fps, (int, float, np.integer, np.floating)) and not isinstance(fps, (bool, np.bool_))
+        if not real or not fps > 0:
+            case.fail('metadata["render_fps"] is not a positive number', expected="a number > 0", actual=summarize(fps))
+
+    case.once(body)

@@ -1,0 +1,288 @@
+"""SEED rules: seeded resets replay, unseeded resets continue, and nothing but the env's own generator matters.
+
+Comparisons are exact (types included) over observations, rewards, flags and infos. Rules about the *first*
+episode compare only that episode, so an env that breaks one seeding rule does not fail the others as well.
+Targets whose spec declares ``nondeterministic=True`` skip the determinism rules.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from conformance import rollout
+from conformance.case import Case
+from conformance.checks import plans_for, read
+from conformance.equality import difference
+from conformance.handles import Handle
+from conformance.marks import rule
+from conformance.rollout import Record
+from conformance.strategies import Plan, seeds
+from conformance.summary import summarize
+from conformance.trace import snapshot
+
+_UNSEEDED_RESETS = 5
+# Enough tries that a random initial state coinciding by chance (even one of two states) is negligible.
+_REPLAY_TRIES = 16
+_FRESH_INSTANCES = 8
+
+
+def _compare(case: Case, a: Sequence[Record], b: Sequence[Record], problem: str, names: tuple[str, str]) -> None:
+    found = rollout.first_difference(a, b)
+    if found is None:
+        return
+    index, what = found
+    left = summarize(a[index].values()) if index < len(a) else "(ended)"
+    right = summarize(b[index].values()) if index < len(b) else "(ended)"
+    case.fail(
+        f"{problem}: position {index} differs ({what})", expected=f"{names[0]}: {left}", actual=f"{names[1]}: {right}"
+    )
+
+
+def _first_episode(env: Handle, seed: int | None, actions: Sequence[Any], **kwargs: Any) -> list[Record]:
+    return rollout.run(env, seed, actions, max_episodes=1, **kwargs)
+
+
+@rule("SEED-001")
+def test_same_seed_same_episode(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    @case.given(plans_for(case))
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        actions = plan.actions()
+        a = _first_episode(case.make("env_a"), plan.seed, actions)
+        b = _first_episode(case.make("env_b"), plan.seed, actions)
+        _compare(case, a, b, "two fresh instances with the same seed and actions diverge", ("env_a", "env_b"))
+
+
+@rule("SEED-002")
+def test_reseeding_replays(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    @case.given(plans_for(case))
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        actions = plan.actions()
+        env = case.make()
+        first = _first_episode(env, plan.seed, actions)
+        again = _first_episode(env, plan.seed, actions)
+        _compare(case, first, again, "reset(seed=s) a second time does not replay the episode", ("first", "replay"))
+
+
+def _unseeded_resets(env: Handle, seed: int, actions: Sequence[Any]) -> list[Record]:
+    """Seeded reset, then the plan's actions split over several episodes started by unseeded resets."""
+    records = rollout.run(env, seed, [], max_episodes=1)
+    chunk = max(1, len(actions) // _UNSEEDED_RESETS)
+    for start in range(0, _UNSEEDED_RESETS * chunk, chunk):
+        records += rollout.run(env, None, actions[start : start + chunk], max_episodes=1)
+    return records
+
+
+@rule("SEED-003")
+def test_unseeded_resets_continue_the_generator(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    @case.given(plans_for(case))
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        actions = plan.actions()
+        a = _unseeded_resets(case.make("env_a"), plan.seed, actions)
+        b = _unseeded_resets(case.make("env_b"), plan.seed, actions)
+        _compare(case, a, b, "episodes after unseeded resets are not a function of the first seed", ("env_a", "env_b"))
+
+
+def _reset_obs(env: Handle, **kwargs: Any) -> Any:
+    obs, _ = rollout.unpack_reset(env.reset(**kwargs))
+    return snapshot(obs)
+
+
+def _initial_state_varies(case: Case, seed: int) -> bool:
+    probe = case.make("probe")
+    first = _reset_obs(probe, seed=seed)
+    return any(difference(first, _reset_obs(probe, seed=seed + k)) is not None for k in range(1, 5))
+
+
+@rule("SEED-004")
+def test_unseeded_reset_does_not_replay(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    @case.given(seeds(), max_examples=min(case.profile.max_examples, 5))
+    def _(seed: int) -> None:
+        case.set_seed(seed)
+        if not _initial_state_varies(case, seed):
+            return  # the initial observation does not depend on the seed: nothing to observe
+        env = case.make()
+        seeded = _reset_obs(env, seed=seed)
+        later = [_reset_obs(env) for _ in range(_REPLAY_TRIES)]
+        if all(difference(seeded, obs) is None for obs in later):
+            case.fail(f"{_REPLAY_TRIES} unseeded resets after reset(seed={seed}) all replay its initial observation",
+                      expected="a new initial state (the generator continues)", actual=f"always {summarize(seeded)}")
+
+
+@rule("SEED-005")
+def test_reseeding_after_any_history(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    @case.given(plans_for(case), plans_for(case))
+    def _(history: Plan, plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        env = case.make()
+        rollout.run(env, history.seed, history.actions())
+        actions = plan.actions()
+        after_history = _first_episode(env, plan.seed, actions)
+        fresh = _first_episode(case.make("fresh"), plan.seed, actions)
+        _compare(case, fresh, after_history, "reset(seed=s) after a history differs from a fresh instance's",
+                 ("fresh", "env"))
+
+
+@rule("SEED-006")
+def test_fresh_instances_seed_from_entropy(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    def body() -> None:
+        if not _initial_state_varies(case, 0):
+            return
+        observations = [_reset_obs(case.make(f"env_{i}")) for i in range(_FRESH_INSTANCES)]
+        if all(difference(observations[0], obs) is None for obs in observations[1:]):
+            case.fail(f"{_FRESH_INSTANCES} fresh instances reset without a seed start from the same state",
+                      expected="different initial states (entropy seeding)",
+                      actual=f"always {summarize(observations[0])}")
+
+    case.once(body)
+
+
+@rule("SEED-007", owns=("reset",))
+def test_large_seeds_accepted(conformance_case: Case) -> None:
+    case = conformance_case
+    large = st.one_of(st.sampled_from([2**32, 2**63, 2**64]), st.integers(2**32, 2**128))
+
+    @case.given(large, max_examples=min(case.profile.max_examples, 5))
+    def _(seed: int) -> None:
+        case.set_seed(seed)
+        case.make().reset(seed=seed)
+
+
+def _until_first_end(records: list[Record]) -> list[Record]:
+    """The records of the first episode (later episodes are SEED-003's subject)."""
+    for index, record in enumerate(records[1:], start=1):
+        if record.kind == "reset":
+            return records[:index]
+    return records
+
+
+def _global_state() -> tuple[Any, Any]:
+    return random.getstate(), np.random.get_state()
+
+
+@rule("SEED-008")
+def test_global_generators_irrelevant(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    def run(env: Handle, plan: Plan, actions: list[Any], global_seed: int) -> list[Record]:
+        case.note(f"np.random.seed({global_seed}); random.seed({global_seed})", imports=("import random",))
+        np.random.seed(global_seed)
+        random.seed(global_seed)
+        before = _global_state()
+        records = rollout.run(env, plan.seed, actions)
+        after = _global_state()
+        if before[0] != after[0] or difference(before[1], after[1]) is not None:
+            which = "random" if before[0] != after[0] else "numpy's legacy global generator"
+            case.fail(f"reset/step advanced the global generator ({which})", expected="global generators untouched",
+                      actual="their state changed")
+        return records
+
+    @case.given(plans_for(case))
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        actions = plan.actions()
+        env_a, env_b = case.make("env_a"), case.make("env_b")
+        a = _until_first_end(run(env_a, plan, actions, 1))
+        b = _until_first_end(run(env_b, plan, actions, 2))
+        _compare(case, a, b, "the first episode depends on the global generators", ("env_a", "env_b"))
+
+
+@rule("SEED-009")
+def test_instances_interleave_independently(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    @case.given(plans_for(case), plans_for(case))
+    def _(plan_a: Plan, plan_b: Plan) -> None:
+        case.set_seed(plan_a.seed)
+        actions_a, actions_b = plan_a.actions(), plan_b.actions()
+        alone_a = _first_episode(case.make("alone_a"), plan_a.seed, actions_a)
+        alone_b = _first_episode(case.make("alone_b"), plan_b.seed, actions_b)
+        env_a, env_b = case.make("env_a"), case.make("env_b")
+        together: dict[str, list[Record]] = {"a": [], "b": []}
+        pending = {"a": (env_a, plan_a.seed, list(actions_a)), "b": (env_b, plan_b.seed, list(actions_b))}
+        for key, (env, seed, _) in pending.items():
+            together[key] += rollout.run(env, seed, [], max_episodes=1)
+        live = {"a", "b"}
+        while live:
+            for key in sorted(live):
+                env, _, remaining = pending[key]
+                if not remaining:
+                    live.discard(key)
+                    continue
+                result = env.step(remaining.pop(0))
+                obs, reward, terminated, truncated, info = rollout.unpack_step(result)
+                snap = snapshot
+                together[key].append(Record(len(together[key]), "step", None, obs, snap(obs), snap(reward),
+                                            terminated, truncated, info, snap(info)))
+                if rollout.ended(terminated, truncated):
+                    live.discard(key)
+        labels = ("alone", "interleaved")
+        _compare(case, alone_a, together["a"], "env_a stepped interleaved with env_b diverges", labels)
+        _compare(case, alone_b, together["b"], "env_b stepped interleaved with env_a diverges", labels)
+
+
+@rule("SEED-010")
+def test_space_sampling_does_not_change_dynamics(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    @case.given(plans_for(case))
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        actions = plan.actions()
+        plain = _first_episode(case.make("plain"), plan.seed, actions)
+        env = case.make()
+        names = ("action_space", "observation_space")
+        spaces = [case.wrap(read(case, env, name), name, f"env.{name}") for name in names]
+
+        def sample_spaces(position: int) -> None:
+            for space in spaces:
+                space.call("sample")
+
+        sampled = _first_episode(env, plan.seed, actions, between=sample_spaces)
+        _compare(case, plain, sampled, "sampling the env's spaces between steps changes the trajectory",
+                 ("plain", "with sampling"))
+
+
+@rule("SEED-011")
+def test_np_random_seed_reports_the_seed(conformance_case: Case) -> None:
+    case = conformance_case
+
+    @case.given(seeds(), max_examples=min(case.profile.max_examples, 5))
+    def _(seed: int) -> None:
+        case.set_seed(seed)
+        env = case.make()
+        env.reset(seed=seed)
+        if not env.has("np_random_seed"):
+            case.not_checkable("the env does not expose np_random_seed (the rule applies only when it does)")
+        reported = env.get("np_random_seed")
+        if reported != seed:
+            case.fail(f"np_random_seed after reset(seed={seed}) is {reported!r}", expected=repr(seed),
+                      actual=repr(reported))

@@ -1,0 +1,379 @@
+"""SPACE rules, applied to the target's ``action_space`` and ``observation_space`` and every nested subspace."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+from typing import Any
+
+import numpy as np
+
+from conformance.case import Case
+from conformance.checks import SPACE_MEMBERS, contains, space_label
+from conformance.equality import difference, value_difference
+from conformance.handles import Handle, TargetError
+from conformance.marks import rule
+from conformance.space_checks import (
+    candidates,
+    compare_samples,
+    draw_samples,
+    global_states,
+    per_space,
+    per_space_seeded,
+    require_kind,
+    space_copy,
+    varies_with_seed,
+)
+from conformance.summary import describe_exception, summarize, type_name
+
+_ENTROPY_SAMPLES = 32
+_FOREIGN: tuple[Any, ...] = (
+    None, "conformance", 3.5, -1, (1, 2, 3), [], {}, object(), np.zeros((3, 7)), np.array(["x"]),
+)  # fmt: skip
+
+
+@rule("SPACE-001")
+def test_space_equals_its_copies(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def check(expression: str, space: Any) -> None:
+        try:
+            duplicate = copy.deepcopy(space)
+        except Exception as exc:  # noqa: BLE001
+            case.fail(f"copy.deepcopy({expression}) raised", expected="a copy equal to the space",
+                      actual=f"{describe_exception(exc)}")
+        if not bool(case.watchdog.call("space.__eq__", lambda: space == duplicate)):
+            case.fail(f"{expression} != copy.deepcopy({expression})", expected="equal", actual=space_label(duplicate))
+        try:
+            restored = pickle.loads(pickle.dumps(space))
+        except Exception:  # noqa: BLE001, S301 - not picklable: the rule only asks "where it is picklable"
+            return
+        if not bool(case.watchdog.call("space.__eq__", lambda: space == restored)):
+            case.fail(f"{expression} != its pickled-and-restored copy", expected="equal", actual=space_label(restored))
+
+    per_space(case, check)
+
+
+@rule("SPACE-002")
+def test_pickled_space_samples_alike(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def check(expression: str, space: Any, seed: int) -> None:
+        try:
+            restored = pickle.loads(pickle.dumps(space))  # noqa: S301 - the suite pickles its own objects
+        except Exception:  # noqa: BLE001
+            return
+        original = space_copy(case, space, expression, "space")
+        copy_ = case.wrap(restored, "restored", "pickle.loads(pickle.dumps(space))", imports=("import pickle",))
+        original.call("seed", seed)
+        copy_.call("seed", seed)
+        compare_samples(case, expression, draw_samples(original), draw_samples(copy_), "the pickled copy samples differently")
+
+    per_space_seeded(case, check)
+
+
+@rule("SPACE-003")
+def test_shape_and_dtype_types(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def check(expression: str, space: Any) -> None:
+        shape, dtype = getattr(space, "shape", None), getattr(space, "dtype", None)
+        ints = isinstance(shape, tuple) and all(
+            isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 0 for d in shape
+        )
+        if shape is not None and not ints:
+            case.fail(f"{expression}.shape is malformed", expected="None or a tuple of non-negative ints",
+                      actual=summarize(shape))
+        if dtype is not None and not isinstance(dtype, np.dtype):
+            case.fail(f"{expression}.dtype is not a NumPy dtype", expected="None or a numpy.dtype",
+                      actual=f"{type_name(dtype)}: {dtype!r}")
+
+    per_space(case, check)
+
+
+@rule("SPACE-004", owns=("seed",))
+def test_seeded_sampling_is_reproducible(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def check(expression: str, space: Any, seed: int) -> None:
+        first = space_copy(case, space, expression, "space_a")
+        first.call("seed", seed)
+        expected = draw_samples(first)
+        second = space_copy(case, space, expression, "space_b")
+        second.call("seed", seed ^ 1)
+        draw_samples(second, 3)  # a different history must not matter after seed(seed)
+        second.call("seed", seed)
+        compare_samples(case, expression, expected, draw_samples(second), f"samples after seed({seed}) differ")
+
+    per_space_seeded(case, check)
+
+
+@rule("SPACE-005")
+def test_space_generators_are_per_instance(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def check(expression: str, space: Any, seed: int) -> None:
+        reference = space_copy(case, space, expression, "reference")
+        reference.call("seed", seed)
+        expected = draw_samples(reference, 4)
+        first = space_copy(case, space, expression, "space_a")
+        other = space_copy(case, space, expression, "space_b")
+        first.call("seed", seed)
+        actual = [first.call("sample")]
+        other.call("seed", seed ^ 1)
+        draw_samples(other, 3)
+        actual += draw_samples(first, 3)
+        compare_samples(case, expression, expected, actual, "seeding/sampling another instance changed the samples")
+
+    per_space_seeded(case, check)
+
+
+@rule("SPACE-006")
+def test_unseeded_spaces_differ(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def check(expression: str, space: Any) -> None:
+        if not varies_with_seed(case, space):
+            return  # a space whose samples do not depend on the seed cannot show entropy seeding
+        first = space_copy(case, space, expression, "space_a")
+        second = space_copy(case, space, expression, "space_b")
+        first.call("seed", None)
+        second.call("seed", None)
+        # 32 samples: two entropy-seeded copies of a two-element space agree by chance with probability 2**-32.
+        a, b = draw_samples(first, _ENTROPY_SAMPLES), draw_samples(second, _ENTROPY_SAMPLES)
+        if difference(a, b) is None:
+            case.fail(f"{expression}: two copies seeded with None sample identically",
+                      expected="different samples (entropy seeding)",
+                      actual=f"{_ENTROPY_SAMPLES} identical samples, e.g. {summarize(a[0])}")
+
+    per_space(case, check)
+
+
+@rule("SPACE-007", owns=("sample",))
+def test_samples_are_contained(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def check(expression: str, space: Any, seed: int) -> None:
+        handle = space_copy(case, space, expression)
+        handle.call("seed", seed)
+        for value in draw_samples(handle, 10):
+            ok, note = contains(case, handle.raw, value)
+            if not ok:
+                case.fail(f"{expression}.sample() returned a value its contains() rejects{note}",
+                          expected="contains(sample()) is True", actual=summarize(value))
+
+    per_space_seeded(case, check)
+
+
+@rule("SPACE-008")
+def test_sampling_leaves_global_generators_alone(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def run_with_globals(handle: Handle, seed: int, global_seed: int) -> list[Any]:
+        case.note(f"np.random.seed({global_seed}); random.seed({global_seed})", imports=("import random",))
+        np.random.seed(global_seed)
+        random.seed(global_seed)
+        before = global_states()
+        handle.call("seed", seed)
+        samples = draw_samples(handle)
+        after = global_states()
+        if before[0] != after[0] or difference(before[1], after[1]) is not None:
+            case.fail(f"{handle.var}.sample() advanced the global random generators",
+                      expected="numpy's legacy global generator and random's state unchanged",
+                      actual="their state changed")
+        return samples
+
+    def check(expression: str, space: Any, seed: int) -> None:
+        first = space_copy(case, space, expression, "space_a")
+        second = space_copy(case, space, expression, "space_b")
+        a = run_with_globals(first, seed, 1)
+        b = run_with_globals(second, seed, 2)
+        compare_samples(case, expression, a, b, "samples depend on the global random generators")
+
+    per_space_seeded(case, check)
+
+
+@rule("SPACE-009")
+def test_array_samples_match_dtype_and_shape(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def check(expression: str, space: Any) -> None:
+        dtype, shape = getattr(space, "dtype", None), getattr(space, "shape", None)
+        handle = space_copy(case, space, expression)
+        handle.call("seed", 0)
+        for value in draw_samples(handle):
+            if not isinstance(value, np.ndarray):
+                continue
+            if dtype is not None and value.dtype != dtype:
+                case.fail(f"{expression}.sample() has dtype {value.dtype}", expected=f"dtype {dtype}",
+                          actual=summarize(value))
+            if shape is not None and value.shape != tuple(shape):
+                case.fail(f"{expression}.sample() has shape {value.shape}", expected=f"shape {tuple(shape)}",
+                          actual=summarize(value))
+
+    per_space(case, check)
+
+
+@rule("SPACE-010")
+def test_contains_returns_bool_agreeing_with_in(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def check(expression: str, space: Any) -> None:
+        for value in candidates(case, space):
+            try:
+                answer = case.watchdog.call("space.contains", lambda: space.contains(value))
+                membership = case.watchdog.call("space.__contains__", lambda: value in space)
+            except Exception:  # noqa: BLE001, S112 - raising on odd values is SPACE-011's subject
+                continue
+            if not isinstance(answer, (bool, np.bool_)):
+                case.fail(f"{expression}.contains({summarize(value)}) returned {type_name(answer)}",
+                          expected="bool or numpy.bool_", actual=summarize(answer))
+            if bool(answer) != bool(membership):
+                case.fail(f"{expression}.contains(x) and `x in {expression}` disagree",
+                          expected=f"both {bool(answer)}",
+                          actual=f"contains={answer!r}, in={membership!r}; x={summarize(value)}")
+
+    per_space(case, check)
+
+
+@rule("SPACE-011")
+def test_contains_tolerates_foreign_values(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def check(expression: str, space: Any) -> None:
+        for value in _FOREIGN:
+            try:
+                case.watchdog.call("space.contains", lambda: space.contains(value))
+            except Exception as exc:  # noqa: BLE001
+                case.fail(f"{expression}.contains({summarize(value)}) raised {describe_exception(exc)}",
+                          expected="False", actual=f"{describe_exception(exc)}")
+
+    per_space(case, check)
+
+
+@rule("SPACE-012")
+def test_jsonable_round_trip(conformance_case: Case) -> None:
+    case = conformance_case
+    probe = case.probe()
+    roots = [root for root in (probe.action_space, probe.observation_space) if root is not None]
+    case.require(
+        any(hasattr(root, "to_jsonable") and hasattr(root, "from_jsonable") for root in roots),
+        "neither space has to_jsonable/from_jsonable",
+    )
+
+    def check(expression: str, space: Any, seed: int) -> None:
+        if not (hasattr(space, "to_jsonable") and hasattr(space, "from_jsonable")):
+            return
+        handle = space_copy(case, space, expression)
+        handle.call("seed", seed)
+        samples = draw_samples(handle, 3)
+        try:
+            restored = handle.call("from_jsonable", handle.call("to_jsonable", samples))
+        except TargetError as error:
+            case.fail(f"{error}", expected="a round trip without error", actual=str(error.error))
+        found = value_difference(list(samples), list(restored), "samples")
+        if found is not None:
+            case.fail(f"{expression}: from_jsonable(to_jsonable(samples)) differs ({found})",
+                      expected=summarize(samples), actual=summarize(restored))
+
+    per_space_seeded(case, check, examples=3)
+
+
+@rule("SPACE-013")
+def test_box_bounds(conformance_case: Case) -> None:
+    case = conformance_case
+    require_kind(case, ("box",), "Box-like")
+
+    def check(expression: str, space: Any) -> None:
+        low, high, shape = space.low, space.high, tuple(space.shape)
+        for name, bound in (("low", low), ("high", high)):
+            if not isinstance(bound, np.ndarray) or bound.shape != shape:
+                case.fail(f"{expression}.{name} is not an array of the space's shape",
+                          expected=f"ndarray of shape {shape}", actual=summarize(bound))
+        with np.errstate(invalid="ignore"):
+            ordered = np.asarray(low <= high)
+        if not bool(np.all(ordered)):
+            bad = tuple(int(i) for i in np.argwhere(~ordered)[0])
+            case.fail(f"{expression} has low > high (or NaN) at index {bad}", expected="low <= high everywhere",
+                      actual=f"low={summarize(low)} high={summarize(high)}")
+
+    per_space(case, check, kinds=("box",))
+
+
+@rule("SPACE-014")
+def test_box_not_degenerate(conformance_case: Case) -> None:
+    case = conformance_case
+    require_kind(case, ("box",), "Box-like")
+
+    def check(expression: str, space: Any) -> None:
+        equal = np.asarray(np.asarray(space.low) == np.asarray(space.high))
+        if bool(np.any(equal)):
+            where = tuple(int(i) for i in np.argwhere(equal)[0]) if equal.ndim else ()
+            case.fail(f"{expression} has low == high at index {where}", expected="low < high in every dimension",
+                      actual=f"low={summarize(space.low)} high={summarize(space.high)}")
+
+    per_space(case, check, kinds=("box",))
+
+
+@rule("SPACE-015")
+def test_discrete_n_and_shape(conformance_case: Case) -> None:
+    case = conformance_case
+    require_kind(case, ("discrete",), "Discrete-like")
+
+    def check(expression: str, space: Any) -> None:
+        n = space.n
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
+            case.fail(f"{expression}.n is not a positive integer", expected="n > 0", actual=summarize(n))
+        if tuple(getattr(space, "shape", ()) or ()) != () or getattr(space, "shape", ()) is None:
+            case.fail(f"{expression}.shape is not ()", expected="()", actual=summarize(space.shape))
+
+    per_space(case, check, kinds=("discrete",))
+
+
+@rule("SPACE-016")
+def test_multidiscrete_nvec(conformance_case: Case) -> None:
+    case = conformance_case
+    require_kind(case, ("multidiscrete",), "MultiDiscrete-like")
+
+    def check(expression: str, space: Any) -> None:
+        nvec = np.asarray(space.nvec)
+        if not bool(np.all(nvec > 0)):
+            case.fail(f"{expression}.nvec has non-positive entries", expected="all > 0", actual=summarize(nvec))
+        if tuple(space.shape) != nvec.shape:
+            case.fail(f"{expression}.shape differs from nvec.shape", expected=str(nvec.shape), actual=str(space.shape))
+
+    per_space(case, check, kinds=("multidiscrete",))
+
+
+@rule("SPACE-017")
+def test_multibinary_dimensions(conformance_case: Case) -> None:
+    case = conformance_case
+    require_kind(case, ("multibinary",), "MultiBinary-like")
+
+    def check(expression: str, space: Any) -> None:
+        dims = np.atleast_1d(np.asarray(space.n)).tolist() + list(space.shape or ())
+        if not all(isinstance(d, int) and d > 0 for d in dims):
+            case.fail(f"{expression} has a non-positive dimension", expected="n and shape entries > 0",
+                      actual=f"n={space.n!r} shape={space.shape!r}")
+
+    per_space(case, check, kinds=("multibinary",))
+
+
+@rule("SPACE-018")
+def test_composite_subspaces(conformance_case: Case) -> None:
+    case = conformance_case
+    require_kind(case, ("dict", "tuple", "oneof"), "composite (Dict/Tuple/OneOf-like)")
+
+    def check(expression: str, space: Any) -> None:
+        inner = space.spaces
+        if len(inner) == 0:
+            case.fail(f"{expression} has no subspaces", expected="at least one subspace", actual=space_label(space))
+        subs = inner.values() if hasattr(inner, "values") else inner
+        for sub in subs:
+            missing = [member for member in SPACE_MEMBERS if not hasattr(sub, member)]
+            if missing:
+                case.fail(f"a subspace of {expression} is not a Space", expected=f"members {SPACE_MEMBERS}",
+                          actual=f"{type_name(sub)} missing {missing}")
+
+    per_space(case, check, kinds=("dict", "tuple", "oneof"))

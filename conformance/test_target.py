@@ -1,0 +1,26 @@
+"""The construction check: one item per target, the single place a constructor's exception is reported.
+
+Every rule item of a target that cannot be constructed skips with a pointer here, so a broken constructor shows up
+as one clear error instead of one failure per rule.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from conformance.state import TargetState
+
+
+def test_target_constructs(conformance_target: TargetState) -> None:
+    state = conformance_target
+    target = state.target
+    if target.unavailable is not None:
+        pytest.skip(target.unavailable)
+    probe = state.probe()
+    if probe is None:
+        detail = f"\n{state.construct_traceback}" if state.construct_traceback else ""
+        pytest.fail(
+            f"CONSTRUCT: target {target.id} cannot be constructed: {state.construct_error}\n"
+            f"  reproducer:\n    {target.constructor_source()}{detail}",
+            pytrace=False,
+        )

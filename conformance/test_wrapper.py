@@ -1,0 +1,252 @@
+"""WRAP rules: every layer of a wrapped target is a conforming env, and the layers lead to ``unwrapped``.
+
+A target counts as wrapped when following ``.env`` from it reaches other objects before ``unwrapped``; envs made
+from ids usually are (``TimeLimit``, ``OrderEnforcing``, ...). Layers are driven directly (``env.env.env.step``),
+each with actions drawn from its own ``action_space``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import strategies as st
+
+from conformance import rollout
+from conformance.case import Case
+from conformance.checks import contains, read, space_label
+from conformance.equality import difference
+from conformance.handles import Handle, TargetError
+from conformance.marks import rule
+from conformance.state import Layer, declared_render_modes
+from conformance.strategies import Plan, plans
+from conformance.summary import describe_exception, summarize, type_name
+
+_MAX_CHAIN = 1000
+_ATTRIBUTES = 5
+
+
+def _layers(case: Case) -> tuple[Layer, ...]:
+    layers = case.probe().layers
+    case.require(layers, "the target is not a wrapper (no .env layers before unwrapped)")
+    return layers
+
+
+def _layer(case: Case, env: Handle, depth: int, var: str = "layer") -> Handle:
+    obj = env.raw
+    for _ in range(depth):
+        obj = obj.env
+    return case.wrap(obj, var, "env" + ".env" * depth)
+
+
+def _layer_plans(case: Case, layers: tuple[Layer, ...]) -> st.SearchStrategy[tuple[Plan, ...]]:
+    usable = [layer for layer in layers if layer.action_space is not None]
+    case.require(usable, "no wrapper layer exposes an action_space (ENV-001)")
+    steps = max(1, case.profile.max_steps // len(usable))
+    return st.tuples(*(plans(layer.action_space, case.profile, max_steps=steps) for layer in usable))
+
+
+def _drive_layers(case: Case, check_obs: bool) -> None:
+    layers = tuple(layer for layer in _layers(case) if layer.action_space is not None)
+
+    @case.given(_layer_plans(case, layers), max_examples=min(case.profile.max_examples, 8))
+    def _(layer_plans: tuple[Plan, ...]) -> None:
+        for layer, plan in zip(layers, layer_plans):
+            env = case.make()
+            handle = _layer(case, env, layer.depth)
+            space = read(case, handle, "observation_space")
+            case.set_seed(plan.seed)
+
+            def on_record(record: rollout.Record, handle: Handle = handle, space: Any = space) -> None:
+                ok, note = contains(case, space, record.obs)
+                if check_obs and not ok:
+                    case.fail(
+                        f"layer {handle.var} ({type_name(handle.raw)}): the {record.where()} returned an observation "
+                        f"outside its own observation_space{note}",
+                        expected=f"an element of {space_label(space)}",
+                        actual=summarize(record.obs),
+                    )
+
+            rollout.run(handle, plan.seed, plan.actions(), on_record=on_record)
+
+
+@rule("WRAP-001")
+def test_wrapper_observations_in_own_space(conformance_case: Case) -> None:
+    _drive_layers(conformance_case, check_obs=True)
+
+
+@rule("WRAP-002", owns=("step",))
+def test_wrapper_accepts_own_actions(conformance_case: Case) -> None:
+    _drive_layers(conformance_case, check_obs=False)
+
+
+@rule("WRAP-003", owns=("step",))
+def test_inner_env_keeps_its_attributes(conformance_case: Case) -> None:
+    case = conformance_case
+    _layers(case)
+
+    def body_for(plan: Plan) -> None:
+        env = case.make()
+        base = case.wrap(read(case, env, "unwrapped", "WRAP-006"), "base", "env.unwrapped")
+        space = read(case, base, "observation_space")
+        mode = read(case, base, "render_mode", "RENDER-001")
+        modes = declared_render_modes(read(case, base, "metadata", "ENV-003"))
+        if mode is not None and mode not in modes:
+            case.fail("the unwrapped env's render_mode is not in its own metadata['render_modes']",
+                      expected=f"one of {list(modes)}", actual=repr(mode))
+
+        def on_record(record: rollout.Record) -> None:
+            ok, note = contains(case, space, record.obs)
+            if not ok:
+                case.fail(f"the unwrapped env's own {record.where()} returned an observation outside its own "
+                          f"observation_space{note}: a wrapper overwrote the inner env's space",
+                          expected=f"an element of {space_label(space)}", actual=summarize(record.obs))
+
+        rollout.run(base, plan.seed, plan.actions(), on_record=on_record)
+
+    base_space = _base_action_space(case)
+    case.require(base_space is not None, "the unwrapped env exposes no action_space")
+
+    @case.given(plans(base_space, case.profile), max_examples=min(case.profile.max_examples, 8))
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        body_for(plan)
+
+
+def _base_action_space(case: Case) -> Any:
+    """The unwrapped env's action space, read from a fresh instance (the probe only keeps the layers)."""
+    found: list[Any] = []
+
+    def body() -> None:
+        env = case.make()
+        base = read(case, env, "unwrapped", "WRAP-006")
+        found.append(getattr(base, "action_space", None))
+
+    case.once(body)
+    return found[0] if found else None
+
+
+@rule("WRAP-004")
+def test_render_mode_passes_through(conformance_case: Case) -> None:
+    case = conformance_case
+    layers = _layers(case)
+    modes = case.probe().render_modes
+
+    def body() -> None:
+        for mode in (None, *modes):
+            env = case.make(f"env_{mode}" if mode else "env", **({} if mode is None else {"render_mode": mode}))
+            for layer in layers:
+                handle = _layer(case, env, layer.depth)
+                inner = case.wrap(handle.raw.env, "inner", f"{handle.var}.env")
+                outer_mode = read(case, handle, "render_mode", "RENDER-001")
+                inner_mode = read(case, inner, "render_mode", "RENDER-001")
+                own_modes = declared_render_modes(read(case, handle, "metadata", "ENV-003"))
+                if outer_mode != inner_mode and outer_mode not in own_modes:
+                    case.fail(f"layer env{'.env' * layer.depth} ({layer.name}) reports render_mode {outer_mode!r}, "
+                              f"its inner env {inner_mode!r}",
+                              expected=f"{inner_mode!r}, or a mode in the wrapper's own render_modes {list(own_modes)}",
+                              actual=repr(outer_mode))
+
+    case.once(body)
+
+
+@rule("WRAP-005")
+def test_env_chain_reaches_unwrapped(conformance_case: Case) -> None:
+    case = conformance_case
+    _layers(case)
+
+    def body() -> None:
+        env = case.make()
+        unwrapped = read(case, env, "unwrapped", "WRAP-006")
+        current, path = env.raw, "env"
+        for _ in range(_MAX_CHAIN):
+            if current is unwrapped:
+                return
+            if not hasattr(current, "env"):
+                case.fail(f"{path} ({type_name(current)}) has no .env but is not env.unwrapped",
+                          expected=f"reaching {type_name(unwrapped)}", actual=f"a dead end at {path}")
+            current, path = current.env, path + ".env"
+        case.fail(f"following .env {_MAX_CHAIN} times never reached env.unwrapped", expected="a finite chain",
+                  actual="a cycle or an endless chain")
+
+    case.once(body)
+
+
+@rule("WRAP-006")
+def test_unwrapped_is_innermost(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def body() -> None:
+        env = case.make()
+        if not env.has("unwrapped"):
+            case.not_checkable("the target has no unwrapped attribute (the rule applies to envs that expose it)")
+        unwrapped = env.get("unwrapped")
+        try:
+            again = case.watchdog.call("unwrapped.unwrapped", lambda: unwrapped.unwrapped)
+        except Exception as exc:  # noqa: BLE001
+            case.fail("env.unwrapped has no unwrapped of its own", expected="env.unwrapped.unwrapped is env.unwrapped",
+                      actual=f"{describe_exception(exc)}")
+        if again is not unwrapped:
+            case.fail("env.unwrapped.unwrapped is not env.unwrapped", expected=type_name(unwrapped),
+                      actual=type_name(again))
+        inner = getattr(unwrapped, "env", None)
+        if inner is not None and inner is not unwrapped and hasattr(inner, "step"):
+            case.fail("env.unwrapped still wraps another env (it has an .env)", expected="the innermost env",
+                      actual=f"{type_name(unwrapped)} wrapping {type_name(inner)}")
+
+    case.once(body)
+
+
+def _inner_only_names(env: Any, unwrapped: Any) -> list[str]:
+    names = sorted(name for name in vars(unwrapped) if not name.startswith("__") and not hasattr(env, name))
+    return names[:_ATTRIBUTES]
+
+
+@rule("WRAP-007")
+def test_get_wrapper_attr_finds_inner_attributes(conformance_case: Case) -> None:
+    case = conformance_case
+    layers = _layers(case)
+
+    def body() -> None:
+        env = case.make()
+        if not env.has("get_wrapper_attr"):
+            case.not_checkable("the target has no get_wrapper_attr (the rule applies to wrappers that have it)")
+        unwrapped = read(case, env, "unwrapped", "WRAP-006")
+        chain = [_layer(case, env, layer.depth).raw for layer in layers] + [unwrapped]
+        for name in _inner_only_names(env.raw, unwrapped):
+            expected = next(getattr(layer, name) for layer in chain if hasattr(layer, name))
+            try:
+                found = env.call("get_wrapper_attr", name)
+            except TargetError as error:
+                case.fail(f"get_wrapper_attr({name!r}) raised", expected=summarize(expected), actual=str(error.error))
+            if found is not expected and difference(found, expected) is not None:
+                case.fail(f"get_wrapper_attr({name!r}) is not the innermost layer's attribute",
+                          expected=summarize(expected), actual=summarize(found))
+        missing = "conformance_no_such_attribute"
+        try:
+            value = env.call("get_wrapper_attr", missing)
+        except TargetError as error:
+            if isinstance(error.error, AttributeError):
+                return
+            case.fail(f"get_wrapper_attr({missing!r}) raised {type(error.error).__name__}", expected="AttributeError",
+                      actual=f"{describe_exception(error.error)}")
+        case.fail(f"get_wrapper_attr({missing!r}) returned a value", expected="AttributeError", actual=summarize(value))
+
+    case.once(body)
+
+
+@rule("WRAP-008")
+def test_wrapper_shares_np_random(conformance_case: Case) -> None:
+    case = conformance_case
+    _layers(case)
+
+    def body() -> None:
+        env = case.make()
+        env.reset(seed=0)
+        unwrapped = read(case, env, "unwrapped", "WRAP-006")
+        if not env.has("np_random") or not hasattr(unwrapped, "np_random"):
+            case.not_checkable("the wrapper or the unwrapped env exposes no np_random")
+        if env.get("np_random") is not unwrapped.np_random:
+            case.fail("env.np_random is not env.unwrapped.np_random", expected="the very same Generator object",
+                      actual="a different object")
+
+    case.once(body)

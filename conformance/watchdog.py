@@ -1,0 +1,173 @@
+"""A per-call timeout for calls into the code under test, so a hanging target never hangs the suite.
+
+Every interaction with a target runs on one long-lived worker thread. A check body is handed to the worker as a
+whole (one hand-off per Hypothesis example, not per call, which keeps the overhead negligible), and each call into
+the target inside it is bracketed by :meth:`Watchdog.call`, which records what is running since when. The main
+thread waits for the body and, while it waits, looks at that record: a single call running longer than the timeout
+abandons the worker (Python cannot kill a thread; the abandoned one is asked to stop with an asynchronous exception
+and otherwise left to die with the process) and raises :class:`CallTimeout`. The next body gets a fresh worker.
+
+Invariant: the suite's own code between calls is not timed, only calls into the target are; a body can therefore
+only be abandoned while the target holds the thread.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+__all__ = ["CallTimeout", "Watchdog"]
+
+T = TypeVar("T")
+
+
+class CallTimeout(BaseException):
+    """A call into the target did not return within the timeout.
+
+    It derives from ``BaseException`` on purpose: Hypothesis must not treat a hang as an ordinary failure and
+    shrink it by running (and hanging) again.
+
+    Args:
+        label: What was called, e.g. ``"env.step"``.
+        timeout: The timeout in seconds.
+    """
+
+    def __init__(self, label: str, timeout: float) -> None:
+        super().__init__(f"{label} did not return within {timeout:g} s")
+        self.label = label
+        self.timeout = timeout
+
+
+class _Abandoned(BaseException):
+    """Raised asynchronously inside an abandoned worker, to stop a busy-looping call if it ever yields."""
+
+
+@dataclass
+class _Job(Generic[T]):
+    body: Callable[[], T]
+    done: threading.Event = field(default_factory=threading.Event)
+    result: T | None = None
+    error: BaseException | None = None
+
+
+class _Worker:
+    """One daemon thread executing jobs; ``active`` is the call in progress and its start time."""
+
+    def __init__(self) -> None:
+        self.jobs: queue.SimpleQueue[_Job[object] | None] = queue.SimpleQueue()
+        self.active: tuple[str, float] | None = None
+        self.abandoned = False
+        self.thread = threading.Thread(target=self._loop, name="conformance-watchdog", daemon=True)
+        self.thread.start()
+
+    def _loop(self) -> None:
+        try:
+            while not self.abandoned:
+                job = self.jobs.get()
+                if job is None:
+                    return
+                try:
+                    job.result = job.body()
+                except BaseException as exc:  # noqa: BLE001 - every outcome is handed back to the waiting thread
+                    job.error = exc
+                finally:
+                    self.active = None
+                    job.done.set()
+        except _Abandoned:
+            # The stop request may land anywhere in this loop; the waiting side has given up on this thread.
+            return
+
+    def abandon(self) -> None:
+        self.abandoned = True
+        ident = self.thread.ident
+        if ident is not None:
+            # Best effort: a pure-Python busy loop stops at its next bytecode; a blocking C call is left alone.
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(_Abandoned))
+
+
+class Watchdog:
+    """Runs bodies on a worker thread and fails any single target call that exceeds ``timeout`` seconds.
+
+    Args:
+        timeout: Seconds one call into the target may take.
+        poll: Seconds between looks at the running call while waiting (bounds the detection latency).
+
+    Raises:
+        ValueError: If ``timeout`` is not positive.
+    """
+
+    def __init__(self, timeout: float, *, poll: float = 0.05) -> None:
+        if not timeout > 0:
+            raise ValueError(f"Watchdog timeout must be > 0 seconds, got {timeout!r}")
+        self.timeout = timeout
+        self._poll = poll
+        self._worker: _Worker | None = None
+
+    def _current(self) -> _Worker:
+        if self._worker is None or self._worker.abandoned:
+            self._worker = _Worker()
+        return self._worker
+
+    def in_worker(self) -> bool:
+        """Whether the calling thread is the live worker (so calls can be made directly)."""
+        worker = self._worker
+        return worker is not None and not worker.abandoned and threading.current_thread() is worker.thread
+
+    def run(self, body: Callable[[], T]) -> T:
+        """Run ``body`` on the worker and return its result (or raise its exception).
+
+        Args:
+            body: The code to run; its calls into the target should go through :meth:`call`.
+
+        Returns:
+            What ``body`` returned.
+
+        Raises:
+            CallTimeout: If one call inside ``body`` ran longer than the timeout; the worker is abandoned.
+        """
+        if self.in_worker():
+            return body()
+        worker = self._current()
+        job: _Job[T] = _Job(body)
+        worker.jobs.put(job)  # type: ignore[arg-type]  # the queue is heterogeneous by design
+        while not job.done.wait(self._poll):
+            active = worker.active
+            if active is not None and time.monotonic() - active[1] > self.timeout:
+                worker.abandon()
+                raise CallTimeout(active[0], self.timeout)
+        if job.error is not None:
+            raise job.error
+        return job.result  # type: ignore[return-value]  # set whenever error is None
+
+    def call(self, label: str, fn: Callable[[], T]) -> T:
+        """Call ``fn`` under the timeout, recording ``label`` as the call in progress.
+
+        Args:
+            label: What is being called, for the timeout message (e.g. ``"env.step"``).
+            fn: The call into the target.
+
+        Returns:
+            What ``fn`` returned.
+        """
+        if not self.in_worker():
+            return self.run(lambda: self.call(label, fn))
+        worker = self._worker
+        if worker is None or worker.active is not None:
+            # Nested call (or no worker, which in_worker() rules out): the outermost call is what is timed.
+            return fn()
+        worker.active = (label, time.monotonic())
+        try:
+            return fn()
+        finally:
+            worker.active = None
+
+    def shutdown(self) -> None:
+        """Let an idle worker thread exit (an abandoned one is left alone)."""
+        if self._worker is not None and not self._worker.abandoned:
+            self._worker.jobs.put(None)
+        self._worker = None

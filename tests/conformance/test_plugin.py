@@ -1,0 +1,96 @@
+"""The plugin's interface: options and their ini keys, CONFORMANCE_ENV, usage errors, rule selection, -W.
+
+These run the suite in-process (``pytest.main``) on the small correct env of the broken-env library.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.meta._run import REPO, run_inprocess
+
+_WALK = "tests.meta.broken._base:Walk"
+
+
+@pytest.fixture(autouse=True)
+def _no_env_var(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CONFORMANCE_ENV", raising=False)
+
+
+def test_options_are_registered(capsys: pytest.CaptureFixture[str]) -> None:
+    assert pytest.main(["--help", "-p", "no:cacheprovider"]) == pytest.ExitCode.OK
+    help_text = capsys.readouterr().out
+    for flag in ("--env", "--env-id", "--registry", "--env-kwargs", "--vector-env", "--vector-env-id",
+                 "--vectorization-mode", "--func-env", "--conformance-report", "--conformance-profile", "--rules",
+                 "--conformance-timeout"):
+        assert f"{flag}=" in help_text, flag
+    for key in ("conformance_env", "conformance_env_id", "conformance_registry", "conformance_env_kwargs",
+                "conformance_report", "conformance_profile", "conformance_rules", "conformance_timeout"):
+        assert f"{key} (" in help_text, key
+
+
+def test_ini_keys_configure_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ini = tmp_path / "pytest.ini"
+    ini.write_text(
+        "[pytest]\n"
+        f"conformance_env = {_WALK}\n"
+        "conformance_rules = ENV-00[1-3]\n"
+        "conformance_profile = quick\n"
+        "conformance_report = report.json\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    args = ["-c", str(ini), "--rootdir", str(tmp_path), "--pyargs", "conformance", "-q", "-p", "no:cacheprovider"]
+    code = pytest.main(args)
+    assert code == pytest.ExitCode.OK
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert {(r["target"], r["rule"]) for r in report["results"]} == {
+        (_WALK, rule) for rule in ("CONSTRUCT", "ENV-001", "ENV-002", "ENV-003")
+    }
+    assert report["summary"]["run"]["profile"] == "quick"
+
+
+def test_environment_variable_names_targets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CONFORMANCE_ENV", f"{_WALK} tests.meta.broken._base:wrapped")
+    run = run_inprocess(["--rules", "ENV-001"], tmp_path / "r.json")
+    assert run.returncode == 0
+    assert {r["target"] for r in run.report["results"]} == {_WALK, "tests.meta.broken._base:wrapped"}
+
+
+@pytest.mark.parametrize(
+    ("option", "message"),
+    [
+        (["--registry", "nope"], "--registry must be one of"),
+        (["--env-kwargs", "[1]"], "--env-kwargs must be a JSON object"),
+        (["--env", "no-colon"], "'pkg.module:attr'"),
+        (["--conformance-profile", "fast"], "--conformance-profile must be one of"),
+        (["--conformance-timeout", "-1"], "positive number of seconds"),
+    ],
+)
+def test_malformed_options_are_usage_errors(
+    option: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base = ["--pyargs", "conformance", "-o", "addopts=", "-p", "no:cacheprovider", "--rootdir", str(REPO)]
+    code = pytest.main([*base, *option])
+    assert code == pytest.ExitCode.USAGE_ERROR
+    assert message in capsys.readouterr().err
+
+
+def test_rule_ids_are_in_node_ids(tmp_path: Path) -> None:
+    run = run_inprocess(["--env", _WALK, "-k", "SEED-", "--conformance-profile", "quick"], tmp_path / "r.json")
+    rules = {record["rule"] for record in run.report["results"]}
+    assert rules == {f"SEED-{n:03d}" for n in range(1, 12)}
+    assert all(f"[{r['rule']}-{_WALK}]" in r["nodeid"] for r in run.report["results"])
+
+
+def test_should_violations_are_filterable_warnings(tmp_path: Path) -> None:
+    spec = "tests.meta.broken.render:Render003AcceptsAnything"
+    base = ["--env", spec, "--rules", "RENDER-003"]
+    warned = run_inprocess(base, tmp_path / "warned.json")
+    assert warned.returncode == 0 and warned.result(spec, "RENDER-003")["outcome"] == "warned"
+    escalated = run_inprocess([*base, "-W", "error::conformance.ConformanceWarning"], tmp_path / "error.json")
+    assert escalated.result(spec, "RENDER-003")["outcome"] == "failed"
+    ignored = run_inprocess([*base, "-W", "ignore::conformance.warnings.RENDER003Warning"], tmp_path / "ignored.json")
+    assert ignored.returncode == 0

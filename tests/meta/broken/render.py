@@ -1,0 +1,125 @@
+"""Envs that break one RENDER rule each (``Walk`` declares human, rgb_array, ansi, depth_array, rgb_array_list)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from tests.meta.broken._base import Walk
+
+
+class Render001ModeChangesOnReset(Walk):
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+        if self.render_mode is None:
+            self.render_mode = "human"  # RENDER-001: the mode is not fixed at construction
+        return super().reset(seed=seed, options=options)
+
+
+class Render002InstanceDropsMode(Walk):
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        modes = [mode for mode in Walk.metadata["render_modes"] if mode != render_mode]
+        self.metadata = {**Walk.metadata, "render_modes": modes}  # RENDER-002: its mode is not declared
+
+
+class Render003AcceptsAnything(Walk):
+    def __init__(self, render_mode: str | None = None) -> None:
+        declared = render_mode in (None, *Walk.metadata["render_modes"])
+        super().__init__(render_mode if declared else None)
+        self.render_mode = render_mode  # RENDER-003: an undeclared mode is silently accepted
+
+
+class Render004NeedsArgument(Walk):
+    def render(self, mode: str) -> Any:  # type: ignore[override]  # RENDER-004: render() needs an argument
+        return super().render()
+
+
+class Render005FrameWithoutMode(Walk):
+    def render(self) -> Any:
+        return self._rgb() if self.render_mode is None else super().render()  # RENDER-005
+
+
+class Render006FloatFrames(Walk):
+    def render(self) -> Any:
+        frame = super().render()
+        return frame.astype(np.float32) if self.render_mode == "rgb_array" else frame  # RENDER-006
+
+
+class Render007BytesAnsi(Walk):
+    def render(self) -> Any:
+        frame = super().render()
+        return frame.encode() if self.render_mode == "ansi" else frame  # RENDER-007
+
+
+class Render008HumanReturnsFrame(Walk):
+    def render(self) -> Any:
+        return self._rgb() if self.render_mode == "human" else super().render()  # RENDER-008
+
+
+class Render009DepthWithChannels(Walk):
+    def render(self) -> Any:
+        if self.render_mode == "depth_array":
+            return self._rgb().astype(np.float32)  # RENDER-009: 3-D
+        return super().render()
+
+
+class Render010TupleOfFrames(Walk):
+    def render(self) -> Any:
+        frame = super().render()
+        return tuple(frame) if self.render_mode == "rgb_array_list" else frame  # RENDER-010
+
+
+class Render011FramesNotCleared(Walk):
+    def render(self) -> Any:
+        if self.render_mode == "rgb_array_list":
+            return list(self._frames)  # RENDER-011: never cleared
+        return super().render()
+
+
+class Render012GrowingFrames(Walk):
+    def _rgb(self) -> NDArray[np.uint8]:
+        frame = super()._rgb()
+        return np.concatenate([frame] * (1 + self._steps % 2), axis=1)  # RENDER-012: the width changes
+
+
+class Render013AliasedFrame(Walk):
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        self._canvas: NDArray[np.uint8] = np.zeros((6, 8, 3), dtype=np.uint8)
+
+    def render(self) -> Any:
+        if self.render_mode == "rgb_array":
+            self._canvas[...] = self._rgb()
+            return self._canvas  # RENDER-013: the drawing buffer itself
+        return super().render()
+
+
+class Render014RenderDrawsRandomness(Walk):
+    def render(self) -> Any:
+        self.np_random.random()  # RENDER-014: rendering consumes the dynamics' generator
+        return super().render()
+
+
+class Render015CloseFailsAfterRender(Walk):
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        self._rendered = False
+
+    def render(self) -> Any:
+        self._rendered = self.render_mode is not None
+        return super().render()
+
+    def close(self) -> None:
+        if self._rendered:
+            raise RuntimeError("Render015CloseFailsAfterRender cannot close its renderer")  # RENDER-015
+        super().close()
+
+
+class Render016ModesAsSet(Walk):
+    metadata = {**Walk.metadata, "render_modes": set(Walk.metadata["render_modes"])}  # RENDER-016
+
+
+class Render017NoFps(Walk):
+    metadata = {"render_modes": Walk.metadata["render_modes"]}  # RENDER-017: no render_fps

@@ -1,0 +1,112 @@
+"""Envs that break one SEED rule each, by changing how ``Walk`` seeds or draws randomness."""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from tests.meta.broken._base import Walk
+
+
+class Seed001PerInstance(Walk):
+    """The seed is mixed with the instance's identity: each instance replays itself, but no two agree."""
+
+    def _seed(self, seed: int | None) -> None:
+        if seed is not None:
+            self._np_random = np.random.default_rng([seed, id(self) % 100_000])  # SEED-001
+            self.np_random_seed = seed
+
+
+class Seed002EpisodeCounter(Walk):
+    """Non-random state (an episode counter) leaks into the initial state."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        self._episodes = 0
+
+    def _initial_state(self) -> NDArray[np.float64]:
+        self._episodes += 1
+        return super()._initial_state() + 0.01 * (self._episodes - 1)  # SEED-002
+
+
+class Seed003EntropyOnUnseededReset(Walk):
+    def _seed(self, seed: int | None) -> None:
+        if seed is None:
+            self._np_random = np.random.default_rng()  # SEED-003: a fresh generator instead of continuing
+        else:
+            super()._seed(seed)
+
+
+class Seed004ReplayOnUnseededReset(Walk):
+    def _seed(self, seed: int | None) -> None:
+        super()._seed(self.np_random_seed if seed is None else seed)  # SEED-004: reseed with the last seed
+
+
+class Seed005PreviousSeedLeaks(Walk):
+    """``reset(seed=s2)`` after a reset with another seed is perturbed by that earlier seed."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        self._previous: int | None = None
+
+    def _seed(self, seed: int | None) -> None:
+        if seed is not None:
+            mix = 0 if self._previous in (None, seed) else int(self._previous) % 1000 + 1
+            self._np_random = np.random.default_rng([seed, mix])  # SEED-005
+            self.np_random_seed = seed
+            self._previous = seed
+
+
+class Seed006FixedEntropy(Walk):
+    @property
+    def np_random(self) -> np.random.Generator:
+        if self._np_random is None:
+            self._np_random = np.random.default_rng(0)  # SEED-006: "entropy" is a constant
+        return self._np_random
+
+
+class Seed007SmallSeedsOnly(Walk):
+    def _seed(self, seed: int | None) -> None:
+        if seed is not None and seed >= 2**32:
+            raise ValueError(f"Seed007SmallSeedsOnly seed must be < 2**32, got {seed}")  # SEED-007
+        super()._seed(seed)
+
+
+class Seed008AdvancesGlobal(Walk):
+    def _noise(self) -> float:
+        np.random.random()  # SEED-008: advances (without using) the global generators
+        random.random()
+        return super()._noise()
+
+
+class Seed009SharedGenerator(Walk):
+    _shared: ClassVar[np.random.Generator] = np.random.default_rng(0)
+
+    def _seed(self, seed: int | None) -> None:
+        if seed is not None:
+            type(self)._shared = np.random.default_rng(seed)  # SEED-009: one generator for all instances
+            self.np_random_seed = seed
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        return type(self)._shared
+
+
+class Seed010CoupledToActionSpace(Walk):
+    def _seed(self, seed: int | None) -> None:
+        super()._seed(seed)
+        if seed is not None:
+            self.action_space.seed(seed)
+
+    def _noise(self) -> float:
+        return float(self.action_space.np_random.normal(0.0, 0.1))  # SEED-010: the space's generator
+
+
+class Seed011WrongSeedReported(Walk):
+    def _seed(self, seed: int | None) -> None:
+        super()._seed(seed)
+        if seed is not None:
+            self.np_random_seed = seed + 1  # SEED-011

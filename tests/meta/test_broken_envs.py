@@ -1,0 +1,96 @@
+"""Each deliberately broken env fails (or, for SHOULD rules, warns on) exactly the rule it was built to break.
+
+One child run of the suite (quick profile) selects, with ``-k``:
+
+* the intended (rule, target) item of every broken env — each must fail or warn, with a message that starts with
+  the rule id and ends with a reproducer that actually replays the example;
+* every item of the correct envs — nothing may fail or warn;
+* every item of a few representative broken envs — nothing outside the intended rule and its declared collateral
+  may fail or warn (all broken envs get that check under ``-m slow``).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from pathlib import Path
+
+import pytest
+
+from gymspec.rules import RULES
+from tests.meta._run import SuiteRun, has_xdist, run_suite
+from tests.meta.broken.catalog import BROKEN, CORRECT, Broken
+
+_PROBLEMS = ("failed", "warned", "error")
+_SAMPLE_RULES = ("SPACE-008", "ENV-009", "SEED-003", "RENDER-014", "WRAP-003")
+_SAMPLE = [broken for broken in BROKEN if broken.rule in _SAMPLE_RULES]
+# Reproducers of these replay a call that raises: the exception *is* the violation.
+_RAISING = ("ENV-016", "ENV-020", "RENDER-004", "RENDER-015", "SEED-007", "WRAP-002", "WRAP-007")
+
+
+def _targets(specs: list[str]) -> list[str]:
+    return [arg for spec in dict.fromkeys(specs) for arg in ("--env", spec)]
+
+
+def _parallel() -> list[str]:
+    return ["-n", "2"] if has_xdist() else []
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory) -> SuiteRun:
+    selection = [f"{broken.rule}-{broken.spec}" for broken in BROKEN]
+    selection += [broken.spec for broken in _SAMPLE] + list(CORRECT)
+    specs = [broken.spec for broken in BROKEN] + list(CORRECT)
+    args = ["--conformance-profile", "quick", *_targets(specs), "-k", " or ".join(selection), *_parallel()]
+    return run_suite(args, tmp_path_factory.mktemp("broken") / "report.json")
+
+
+@pytest.mark.parametrize("broken", BROKEN, ids=[f"{b.rule}:{b.target}" for b in BROKEN])
+def test_broken_env_violates_its_rule(suite: SuiteRun, broken: Broken) -> None:
+    record = suite.result(broken.spec, broken.rule)
+    expected = "failed" if RULES[broken.rule].level.is_mandatory else "warned"
+    assert record["outcome"] == expected, record["message"]
+    assert record["message"].startswith(f"{broken.rule} ("), record["message"]
+    assert "expected:" in record["message"] and "actual:" in record["message"], record["message"]
+    assert broken.target.split(":")[1] in record["reproducer"], record["reproducer"]
+
+
+@pytest.mark.parametrize("broken", BROKEN, ids=[f"{b.rule}:{b.target}" for b in BROKEN])
+def test_reproducer_replays(suite: SuiteRun, broken: Broken) -> None:
+    script = suite.result(broken.spec, broken.rule)["reproducer"]
+    namespace: dict[str, object] = {"__name__": "reproducer"}
+    if broken.rule in _RAISING:
+        with pytest.raises(Exception):  # noqa: B017, PT011 - whatever the env raises is the violation
+            exec(compile(script, "<reproducer>", "exec"), namespace)  # noqa: S102 - the suite's own output
+    else:
+        exec(compile(script, "<reproducer>", "exec"), namespace)  # noqa: S102
+
+
+def _unexpected(run: SuiteRun, broken: Broken) -> dict[str, str]:
+    allowed = (broken.rule, *broken.collateral)
+    return {
+        rule: outcome
+        for rule, outcome in run.outcomes(broken.spec).items()
+        if outcome in _PROBLEMS and not any(fnmatch.fnmatchcase(rule, pattern) for pattern in allowed)
+    }
+
+
+@pytest.mark.parametrize("spec", CORRECT)
+def test_correct_envs_pass_everything(suite: SuiteRun, spec: str) -> None:
+    outcomes = suite.outcomes(spec)
+    assert "CONSTRUCT" in outcomes and len(outcomes) > 50  # every item of this target ran
+    problems = {rule: outcome for rule, outcome in outcomes.items() if outcome not in ("passed", "skipped")}
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("broken", _SAMPLE, ids=[b.rule for b in _SAMPLE])
+def test_representative_broken_envs_break_nothing_else(suite: SuiteRun, broken: Broken) -> None:
+    assert len(suite.outcomes(broken.spec)) > 50  # every item of this target ran
+    assert not _unexpected(suite, broken)
+
+
+@pytest.mark.slow
+def test_every_broken_env_breaks_nothing_else(tmp_path: Path) -> None:
+    args = ["--conformance-profile", "quick", *_targets([broken.spec for broken in BROKEN]), *_parallel()]
+    run = run_suite(args, tmp_path / "report.json")
+    unexpected = {broken.spec: found for broken in BROKEN if (found := _unexpected(run, broken))}
+    assert not unexpected, unexpected

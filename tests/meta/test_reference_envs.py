@@ -1,0 +1,35 @@
+"""The suite passes on every env the reference registers (its embedded default target set)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.meta._run import has_xdist, run_suite
+
+
+def _reference_ids() -> list[str]:
+    try:
+        from reference.registration import registry
+        import reference.envs  # noqa: F401 - registers the ids
+    except ImportError as exc:
+        pytest.skip(f"the reference registry is not available yet: {exc}")
+    return [env_id for env_id, spec in registry.items() if getattr(spec, "entry_point", None) is not None]
+
+
+def test_suite_passes_on_reference_envs(tmp_path: Path) -> None:
+    ids = _reference_ids()
+    if not ids:
+        pytest.skip("the reference registers no env yet")
+    args = ["--conformance-profile", "quick"] + (["-n", "2"] if has_xdist() else [])
+    run = run_suite(args, tmp_path / "report.json")  # no target: the embedded default, i.e. these ids
+    targets = {record["target"] for record in run.report["results"]}
+    assert targets == set(ids)
+    problems = [
+        f"{record['rule']} [{record['target']}]: {record['message']}"
+        for record in run.report["results"]
+        if record["outcome"] in ("failed", "error")
+    ]
+    assert not problems, "\n".join(problems)
+    assert run.returncode == 0, run.output[-3000:]
