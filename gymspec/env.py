@@ -42,7 +42,8 @@ class Env(Protocol[ObsT_co, ActT]):
     Rules:
         [ENV-001] MUST expose ``action_space`` and ``observation_space`` that satisfy the ``Space`` protocol.
         [ENV-002] MUST keep its spaces fixed: ``action_space`` and ``observation_space`` compare equal before and
-            after any sequence of ``reset`` and ``step`` calls.
+            after any sequence of ``reset`` and ``step`` calls (or, for spaces without equality, remain the same
+            unmodified objects).
         [ENV-003] MUST expose ``metadata`` as a mapping with string keys.
     """
 
@@ -96,12 +97,14 @@ class Env(Protocol[ObsT_co, ActT]):
                 first ``reset(seed=s)`` started, given the same actions.
             [SEED-003] MUST continue the generator when ``seed`` is ``None``: after ``reset(seed=s)``, the episodes
                 started by later unseeded resets are a function of ``s`` (reproducible across instances).
-            [SEED-004] SHOULD NOT replay on an unseeded reset: when the initial observation depends on the seed, an
-                unseeded ``reset()`` after ``reset(seed=s)`` starts from a different state.
+            [SEED-004] SHOULD NOT replay on an unseeded reset: when the initial state is random (resets with
+                different seeds start from different observations), an unseeded ``reset()`` after ``reset(seed=s)``
+                starts from a different state.
             [SEED-005] MUST reseed on every integer seed: after any history, ``reset(seed=s2)`` starts the same
                 episode as a fresh instance's ``reset(seed=s2)``.
-            [SEED-006] SHOULD seed a fresh generator from entropy: two fresh instances reset without a seed start
-                from different states when the initial state is random.
+            [SEED-006] SHOULD seed a fresh generator from entropy: when the initial state is random (resets with
+                different seeds start from different observations), two fresh instances reset without a seed start
+                from different states.
             [SEED-007] SHOULD accept every non-negative Python int as a seed, including values of ``2**32`` and
                 more.
         """
@@ -165,11 +168,12 @@ class Env(Protocol[ObsT_co, ActT]):
             [RENDER-010] MUST (for a ``"<mode>_list"`` mode) return a ``list`` whose items each satisfy the frame
                 rule of ``<mode>``.
             [RENDER-011] SHOULD (for a ``"<mode>_list"`` mode) hold one frame per ``reset`` and ``step`` since the
-                previous ``render`` call, and return an empty list when called again straight away.
+                previous ``render`` call or the latest ``reset``, and return an empty list when called again straight
+                away.
             [RENDER-012] SHOULD return ``"rgb_array"`` frames of one constant shape for the env's lifetime.
             [RENDER-013] MUST NOT mutate a frame it returned earlier (no aliasing of the drawing buffer).
-            [RENDER-014] MUST NOT influence the dynamics: a seeded trajectory is identical with and without
-                ``render`` calls between steps.
+            [RENDER-014] MUST NOT influence the dynamics: with the same ``render_mode``, a seeded trajectory is
+                identical with and without ``render`` calls between steps.
         """
         ...
 

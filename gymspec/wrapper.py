@@ -33,8 +33,8 @@ class Wrapper(
         [WRAP-001] MUST return observations (from ``reset`` and ``step``) that are elements of the wrapper's own
             ``observation_space``, which a wrapper that transforms observations updates accordingly.
         [WRAP-002] MUST accept every element of the wrapper's own ``action_space``.
-        [WRAP-003] MUST NOT mutate the inner env when its ``action_space``, ``observation_space`` or ``metadata``
-            is overridden: the inner env's attributes keep their values.
+        [WRAP-003] MUST NOT modify the inner env's spaces or metadata when overriding its own ``action_space``,
+            ``observation_space`` or ``metadata``: the innermost env stays a conforming env on its own.
         [WRAP-004] MUST pass ``render_mode`` through: it equals the inner env's ``render_mode``, unless the wrapper
             changes rendering and declares its mode in its own ``metadata["render_modes"]``.
         [WRAP-008] SHOULD share the inner env's generator: ``np_random`` is the very object the unwrapped env
