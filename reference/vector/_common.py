@@ -1,0 +1,244 @@
+"""Argument handling shared by ``SyncVectorEnv`` and ``AsyncVectorEnv``, so both accept and reject the same inputs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from copy import deepcopy
+from typing import Any, TypeAlias
+
+import numpy as np
+from numpy.typing import NDArray
+
+from gymspec import AutoresetMode, autoreset_mode_of
+from reference.error import ResetNeeded
+from reference.spaces import Space
+from reference.spaces.utils import is_space_dtype_shape_equiv
+from reference.vector.utils import batch_differing_spaces, batch_space
+
+__all__ = [
+    "ObservationMode",
+    "check_sub_env_spaces",
+    "copy_batch",
+    "finished_error",
+    "resolve_autoreset_mode",
+    "resolve_observation_spaces",
+    "resolve_seeds",
+    "split_reset_mask",
+]
+
+Options: TypeAlias = dict[str, Any]
+Batch: TypeAlias = Any
+SeedArg: TypeAlias = Any
+#: ``"same"``, ``"different"`` or a ``(batched_space, single_space)`` pair.
+ObservationMode: TypeAlias = "str | tuple[Space[Any], Space[Any]]"
+BoolArray: TypeAlias = NDArray[np.bool_]
+_MODE_VALUES = [mode.value for mode in AutoresetMode]
+
+
+def _describe(value: object) -> str:
+    if isinstance(value, np.ndarray):
+        return f"ndarray(shape={value.shape}, dtype={value.dtype})"
+    return repr(value)
+
+
+def resolve_autoreset_mode(owner: str, value: object) -> AutoresetMode:
+    """Accept an :class:`AutoresetMode`, its string value, or another library's enum with the same values.
+
+    Args:
+        owner: The class name for error messages.
+        value: The ``autoreset_mode`` argument.
+
+    Returns:
+        The mode.
+
+    Raises:
+        ValueError: ``value`` names no mode.
+    """
+    if isinstance(value, AutoresetMode):
+        return value
+    mode = autoreset_mode_of(value)
+    if mode is None:
+        raise ValueError(f"{owner} autoreset_mode must be an AutoresetMode or one of {_MODE_VALUES}, got {value!r}")
+    return mode
+
+
+def resolve_seeds(owner: str, seed: SeedArg, num_envs: int) -> list[int | None]:
+    """Expand a vector ``reset`` seed into one seed per sub-environment.
+
+    Args:
+        owner: The class name for error messages.
+        seed: ``None``; an int ``s`` (sub-env ``i`` gets ``s + i``); or a list of ``num_envs`` ints/``None``.
+        num_envs: The number of sub-environments.
+
+    Returns:
+        One seed (or ``None``) per sub-environment.
+
+    Raises:
+        TypeError: ``seed`` is of another type.
+        ValueError: A list of seeds does not have ``num_envs`` entries.
+    """
+    if seed is None:
+        return [None] * num_envs
+    if isinstance(seed, (int, np.integer)):
+        first = int(seed)
+        return [first + i for i in range(num_envs)]
+    if isinstance(seed, np.ndarray) and seed.ndim == 1:
+        seed = seed.tolist()
+    if isinstance(seed, Sequence) and not isinstance(seed, (str, bytes)):
+        if len(seed) != num_envs:
+            raise ValueError(
+                f"{owner} seed must have num_envs={num_envs} entries when a list, got {len(seed)}: {seed!r}"
+            )
+        return [int(s) if isinstance(s, np.integer) else s for s in seed]
+    raise TypeError(f"{owner} seed must be None, an int or a list of num_envs ints/None, got {_describe(seed)}")
+
+
+def split_reset_mask(owner: str, options: Options | None, num_envs: int) -> tuple[BoolArray | None, Options | None]:
+    """Take ``reset_mask`` out of reset options without touching the caller's dict.
+
+    Args:
+        owner: The class name for error messages.
+        options: The caller's ``reset`` options.
+        num_envs: The number of sub-environments.
+
+    Returns:
+        ``(mask, options)``: the validated mask (``None`` when absent) and the options to pass to sub-envs (a new
+        dict without ``reset_mask`` when there was one, else the caller's own).
+
+    Raises:
+        TypeError: The mask is not a NumPy array or its dtype is not bool.
+        ValueError: The mask's shape is not ``(num_envs,)`` or it selects no sub-environment.
+    """
+    if options is None or "reset_mask" not in options:
+        return None, options
+    mask = options["reset_mask"]
+    if not isinstance(mask, np.ndarray):
+        raise TypeError(f"{owner} options['reset_mask'] must be a numpy bool array, got {_describe(mask)}")
+    if mask.shape != (num_envs,):
+        raise ValueError(f"{owner} options['reset_mask'] must have shape ({num_envs},), got {_describe(mask)}")
+    if mask.dtype != np.bool_:
+        raise TypeError(f"{owner} options['reset_mask'] must have dtype bool, got {_describe(mask)}")
+    if not mask.any():
+        raise ValueError(f"{owner} options['reset_mask'] must select at least one sub-env, got {mask.tolist()!r}")
+    rest = {key: value for key, value in options.items() if key != "reset_mask"}
+    return mask.copy(), rest
+
+
+def resolve_observation_spaces(
+    owner: str,
+    observation_mode: object,
+    first_space: Space[Any],
+    all_spaces: Callable[[], list[Space[Any]]],
+    num_envs: int,
+) -> tuple[Space[Any], Space[Any]]:
+    """Work out ``(single_observation_space, observation_space)`` from ``observation_mode``.
+
+    Args:
+        owner: The class name for error messages.
+        observation_mode: ``"same"``, ``"different"`` or ``(batched_space, single_space)``.
+        first_space: Sub-env 0's observation space.
+        all_spaces: Returns every sub-env's observation space (only called for ``"different"``).
+        num_envs: The number of sub-environments.
+
+    Returns:
+        The single and batched observation spaces.
+
+    Raises:
+        TypeError: A pair whose entries are not spaces.
+        ValueError: Any other mode.
+    """
+    if isinstance(observation_mode, tuple) and len(observation_mode) == 2:
+        batched, single = observation_mode
+        if not isinstance(batched, Space) or not isinstance(single, Space):
+            raise TypeError(
+                f"{owner} observation_mode must hold two spaces (batched, single) when a tuple, "
+                f"got {type(batched).__name__} and {type(single).__name__}"
+            )
+        return single, batched
+    if observation_mode == "same":
+        return first_space, batch_space(first_space, num_envs)
+    if observation_mode == "different":
+        return first_space, batch_differing_spaces(all_spaces())
+    raise ValueError(
+        f"{owner} observation_mode must be 'same', 'different' or a (batched_space, single_space) tuple, "
+        f"got {observation_mode!r}"
+    )
+
+
+def check_sub_env_spaces(
+    owner: str,
+    index: int,
+    observation_mode: object,
+    single_observation_space: Space[Any],
+    single_action_space: Space[Any],
+    observation_space: object,
+    action_space: object,
+) -> None:
+    """Check one sub-env's spaces against the vector environment's single spaces.
+
+    Args:
+        owner: The class name for error messages.
+        index: The sub-env's index.
+        observation_mode: The vector environment's observation mode.
+        single_observation_space: The expected observation space.
+        single_action_space: The expected action space.
+        observation_space: The sub-env's observation space.
+        action_space: The sub-env's action space.
+
+    Raises:
+        RuntimeError: A space does not match (equal for ``"same"``, same shape and dtype otherwise).
+    """
+    if observation_mode == "same":
+        if observation_space != single_observation_space:
+            raise RuntimeError(
+                f"{owner} sub-env {index} observation_space must equal single_observation_space "
+                f"{single_observation_space} with observation_mode='same', got {observation_space}; "
+                "use observation_mode='different' if the spaces differ on purpose"
+            )
+    elif not isinstance(observation_space, Space) or not is_space_dtype_shape_equiv(
+        observation_space, single_observation_space
+    ):
+        raise RuntimeError(
+            f"{owner} sub-env {index} observation_space must share the shape and dtype of "
+            f"{single_observation_space}, got {observation_space}"
+        )
+    if action_space != single_action_space:
+        raise RuntimeError(
+            f"{owner} sub-env {index} action_space must equal single_action_space {single_action_space}, "
+            f"got {action_space}"
+        )
+
+
+def copy_batch(batch: Batch) -> Batch:
+    """Copy a batch of observations so later steps cannot change it (one array copy per leaf).
+
+    Args:
+        batch: An array, a tuple/dict of batches, or any other value.
+
+    Returns:
+        The copy.
+    """
+    kind = type(batch)
+    if kind is np.ndarray:
+        return batch.copy() if batch.dtype != object else deepcopy(batch)
+    if kind is tuple:
+        return tuple(copy_batch(item) for item in batch)
+    if kind is dict:
+        return {key: copy_batch(item) for key, item in batch.items()}
+    return deepcopy(batch)
+
+
+def finished_error(owner: str, finished: Sequence[int]) -> Exception:
+    """The error for stepping ended sub-envs under ``autoreset_mode=Disabled``.
+
+    Args:
+        owner: The class name.
+        finished: The indices of sub-envs whose episode ended and that were not reset.
+
+    Returns:
+        The exception to raise.
+    """
+    return ResetNeeded(
+        f"{owner} step must not step ended sub-envs under autoreset_mode=Disabled, got ended sub-envs "
+        f"{list(finished)}; reset them first with reset(options={{'reset_mask': mask}})"
+    )

@@ -1,0 +1,28 @@
+"""The reference vector environments satisfy the ``gymspec`` vector protocols (statically, via mypy, and at run time)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymspec
+from reference.envs.classic_control.cartpole import CartPoleEnv
+from reference.vector import AsyncVectorEnv, SyncVectorEnv, VectorWrapper
+
+
+def accepts_vector_env(envs: gymspec.VectorEnv[Any, Any]) -> gymspec.VectorEnv[Any, Any]:
+    return envs
+
+
+def accepts_autoresetting(envs: gymspec.AutoresettingVectorEnv[Any, Any]) -> gymspec.AutoresettingVectorEnv[Any, Any]:
+    return envs
+
+
+def test_sync_async_and_wrappers_satisfy_the_protocols() -> None:
+    sync = SyncVectorEnv([CartPoleEnv] * 2)
+    wrapped: VectorWrapper[Any, Any, Any, Any, Any] = VectorWrapper(sync)
+    with AsyncVectorEnv([CartPoleEnv] * 2, num_workers=1) as async_envs:
+        for envs in (accepts_vector_env(sync), accepts_autoresetting(async_envs), accepts_vector_env(wrapped)):
+            assert isinstance(envs, gymspec.VectorEnv)
+            assert isinstance(envs, gymspec.AutoresettingVectorEnv)
+            assert gymspec.autoreset_mode_of(envs.metadata["autoreset_mode"]) is gymspec.AutoresetMode.NEXT_STEP
+    sync.close()
