@@ -21,6 +21,7 @@ from conformance._source import source
 
 __all__ = [
     "REGISTRIES",
+    "VECTOR_NUM_ENVS",
     "Target",
     "TargetSpecError",
     "TargetsRequest",
@@ -34,6 +35,9 @@ Kind: TypeAlias = Literal["env", "vector", "func"]
 
 REGISTRIES: dict[str, str] = {"reference": "reference.registration", "gymnasium": "gymnasium"}
 """Registry name → the module whose ``make``/``make_vec`` resolve ids."""
+
+VECTOR_NUM_ENVS = 4
+"""``num_envs`` of every vector target construction (enough for sub-envs at different points of their episodes)."""
 
 _ATTR_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
 _IDENTIFIER_PATH = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
@@ -57,6 +61,8 @@ class Target:
         call_args: Source of its leading positional arguments, e.g. ``("'CartPole-v1'",)``.
         kwargs: Extra keyword arguments given to every construction (``--env-kwargs``).
         unavailable: Why the target cannot exist at all (then every item skips with this reason).
+        env_id: The registered id it is made from (``--env-id``, ``--vector-env-id``), else ``None``.
+        registry: The module whose ``make``/``make_vec`` make it (set with ``env_id``).
     """
 
     id: str
@@ -67,11 +73,13 @@ class Target:
     call_args: tuple[str, ...] = ()
     kwargs: Mapping[str, Any] = field(default_factory=dict)
     unavailable: str | None = None
+    env_id: str | None = None
+    registry: str | None = None
 
     @property
     def base_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments every construction of this kind needs (vector envs are built with 2 sub-envs)."""
-        return {"num_envs": 2} if self.kind == "vector" else {}
+        """Keyword arguments every construction of this kind needs (vector envs get ``VECTOR_NUM_ENVS``)."""
+        return {"num_envs": VECTOR_NUM_ENVS} if self.kind == "vector" else {}
 
     def construct(self, **extra: Any) -> Any:
         """Build a new instance with the kind's base kwargs, the target's kwargs and ``extra``."""
@@ -186,14 +194,19 @@ def _id_target(spec: str, registry: str, kwargs: Mapping[str, Any], *, vector_mo
         imports.append(f"from {registry_module} import {call}")
         prefix = call
     call_args = (repr(env_id),) + ((f"vectorization_mode={vector_mode!r}",) if vector and vector_mode else ())
+    target_id = spec if registry == "reference" else f"{registry}/{spec}"
+    if vector:  # the same id may be an env target too
+        target_id += f"/{vector_mode or 'make_vec'}"
     return Target(
-        id=spec if registry == "reference" else f"{registry}/{spec}",
+        id=target_id,
         kind="vector" if vector else "env",
         factory=factory,
         imports=tuple(imports),
         callee=prefix,
         call_args=call_args,
         kwargs=dict(kwargs),
+        env_id=env_id,
+        registry=registry_module,
     )
 
 
@@ -216,7 +229,8 @@ def default_targets(kwargs: Mapping[str, Any]) -> list[Target]:
         kwargs: ``--env-kwargs``, applied to each.
 
     Returns:
-        One env target per registered id with an entry point.
+        One env target per registered id with an entry point, then the reference's vector and functional
+        targets (:mod:`conformance.default_targets`).
     """
     try:
         lookup = importlib.import_module("reference.registration")
@@ -231,7 +245,10 @@ def default_targets(kwargs: Mapping[str, Any]) -> list[Target]:
     ids = [env_id for env_id, spec in registry.items() if getattr(spec, "entry_point", None) is not None]
     if not ids:
         return [_placeholder("no target given and the reference registry has no env with an entry point")]
-    return [_id_target(env_id, "reference", kwargs) for env_id in ids]
+    from conformance.default_targets import reference_func_targets, reference_vector_targets
+
+    envs = [_id_target(env_id, "reference", kwargs) for env_id in ids]
+    return envs + reference_vector_targets() + reference_func_targets()
 
 
 def _placeholder(reason: str) -> Target:

@@ -38,7 +38,7 @@ def test_namespaced_ids_are_not_mistaken_for_modules() -> None:
 def test_vector_targets_get_num_envs() -> None:
     (target,) = resolve_targets(TargetsRequest(vector_env_ids=["CartPole-v1"], vectorization_mode="sync"))
     assert target.kind == "vector"
-    assert target.constructor_source() == "make_vec('CartPole-v1', vectorization_mode='sync', num_envs=2)"
+    assert target.constructor_source() == "make_vec('CartPole-v1', vectorization_mode='sync', num_envs=4)"
 
 
 def test_ids_are_made_unique() -> None:

@@ -1,4 +1,8 @@
-"""The suite passes on every env the reference registers (its embedded default target set)."""
+"""The suite passes on its embedded default targets.
+
+Those are every env the reference registers, plus the reference's vector envs (Sync and Async in each autoreset
+mode, a vector entry point) and functional envs (:mod:`conformance.default_targets`).
+"""
 
 from __future__ import annotations
 
@@ -25,7 +29,10 @@ def test_suite_passes_on_reference_envs(tmp_path: Path) -> None:
     args = ["--conformance-profile", "quick"] + (["-n", "2"] if has_xdist() else [])
     run = run_suite(args, tmp_path / "report.json")  # no target: the embedded default, i.e. these ids
     targets = {record["target"] for record in run.report["results"]}
-    assert targets == set(ids)
+    from conformance.default_targets import FUNC_TARGETS, VECTOR_TARGETS
+
+    # ... plus the reference's vector envs and functional envs.
+    assert targets == {*ids, *(entry[0] for entry in VECTOR_TARGETS), *FUNC_TARGETS}
     problems = [
         f"{record['rule']} [{record['target']}]: {record['message']}"
         for record in run.report["results"]

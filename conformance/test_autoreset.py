@@ -1,0 +1,400 @@
+"""AUTORESET rules: each declared mode's exact semantics, against a model built from single-env semantics.
+
+The mode is ``metadata["autoreset_mode"]`` (an enum of any library or its string value; undeclared means
+``"NextStep"``). Rules of the other modes skip as not applicable. Exact predictions need the target's sub-env
+factories (``env_fns``); without them, only the structural predictions of the model are checked, and rules that
+are only observable exactly skip with that reason.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, NoReturn
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
+
+from conformance.autoreset_model import Problem, VectorModel
+from conformance.batching import SplitError, replace_rows, split
+from conformance.case import Case
+from conformance.checks import is_mapping, plans_for, read
+from conformance.equality import difference, value_difference
+from conformance.handles import Handle, TargetError
+from conformance.marks import rule as conformance_rule
+from conformance.stateful import begin_program, end_program, run_machine
+from conformance.strategies import Plan, elements, sampler
+from conformance.summary import describe_exception, summarize, type_name
+from conformance.trace import snapshot
+from conformance.vector_checks import (
+    VecFacts,
+    feed,
+    model_envs,
+    new_model,
+    require_mode,
+    run_plan,
+    static_facts,
+    vector_facts,
+    vgiven,
+    vonce,
+)
+from conformance.vector_rollout import VecRecord, ended_flags, first_difference, unpack_reset, unpack_step
+from gymspec import AutoresetMode, autoreset_mode_of
+
+_VECTOR = ("vector",)
+_NEXT, _SAME, _DISABLED = AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP, AutoresetMode.DISABLED
+_SEEDS = st.integers(0, 2**31)
+# How often the AUTORESET-009 driver resets a random extra set of sub-envs after a step.
+_EXTRA_RESET_RATE = 0.3
+
+
+def _fail(case: Case, problem: Problem) -> None:
+    derived = [rule_id for rule_id in problem.rules if rule_id != case.rule.id]
+    tags = f" [as {', '.join(derived)} states]" if derived and case.rule.id == "AUTORESET-012" else ""
+    case.fail(f"{problem.where}: {problem.what}{tags}", expected=problem.expected, actual=problem.actual)
+
+
+def _no_model(case: Case) -> NoReturn:
+    case.not_checkable("the target exposes no sub-env factories (env_fns), so the sub-envs' own results are "
+                       "unknown; only exact predictions observe this rule")
+
+
+@conformance_rule("AUTORESET-001", kinds=_VECTOR)
+def test_declared_mode_is_known(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def body() -> None:
+        metadata = read(case, case.make(), "metadata", "VEC-001")
+        if not is_mapping(metadata) or "autoreset_mode" not in metadata:
+            return  # undeclared: VEC-004's subject
+        value = metadata["autoreset_mode"]
+        if autoreset_mode_of(value) is None:
+            case.fail("metadata['autoreset_mode'] names no autoreset mode",
+                      expected="'NextStep', 'SameStep' or 'Disabled' (or an enum with one of these values)",
+                      actual=f"{type_name(value)}: {value!r}")
+
+    vonce(case, body)
+
+
+def _model_rule(case: Case, *modes: AutoresetMode, exact: bool = True) -> None:
+    """Rollouts followed by the model; the item fails on the first disagreement that names its rule."""
+    if modes:
+        require_mode(case, *modes)
+
+    @vgiven(case, plans_for(case))
+    def _(plan: Plan) -> None:
+        env = case.make()
+        facts = vector_facts(case, env)
+        with model_envs(case, env, facts) as subs:
+            if exact and subs is None:
+                _no_model(case)
+            model = new_model(facts, subs)
+
+            def on_record(record: VecRecord) -> None:
+                for problem in feed(model, facts, record):
+                    if case.rule.id in problem.rules:
+                        _fail(case, problem)
+
+            run_plan(case, env, facts, plan, on_record=on_record)
+
+
+@conformance_rule("AUTORESET-002", kinds=_VECTOR)
+def test_final_step_is_real(conformance_case: Case) -> None:
+    _model_rule(conformance_case)
+
+
+def _resetting_rows(records: list[VecRecord], n: int) -> dict[int, list[int]]:
+    """Step position → the sub-envs a ``NextStep`` env resets on that step (they ended on the step before)."""
+    rows: dict[int, list[int]] = {}
+    previous: Any = None
+    for position, record in enumerate(records):
+        if record.kind != "step":
+            previous = None
+            continue
+        if previous is not None and previous.any():
+            rows[position] = np.flatnonzero(previous).tolist()
+        previous = ended_flags(record.terminations, record.truncations, n)
+    return rows
+
+
+@conformance_rule("AUTORESET-003", kinds=_VECTOR)
+def test_next_step_resets_after_end(conformance_case: Case) -> None:
+    case = conformance_case
+    require_mode(case, _NEXT)
+    deterministic = not case.probe().nondeterministic
+
+    @vgiven(case, plans_for(case))
+    def _(plan: Plan) -> None:
+        env = case.make()
+        facts = vector_facts(case, env)
+        actions = plan.actions()
+        with model_envs(case, env, facts) as subs:
+            model = new_model(facts, subs)
+
+            def on_record(record: VecRecord) -> None:
+                for problem in feed(model, facts, record):
+                    if case.rule.id in problem.rules:
+                        _fail(case, problem)
+
+            records = run_plan(case, env, facts, plan, actions, on_record=on_record)
+        if not deterministic:
+            return
+        # The action of a sub-env being reset is ignored: other actions there must change nothing.
+        alternative, rng = sampler(facts.act_space), np.random.default_rng(plan.tail_seed ^ 0xA5)
+        changed = list(actions)
+        step_positions = [index for index, record in enumerate(records) if record.kind == "step"]
+        resetting = _resetting_rows(records, facts.n)
+        if not resetting:
+            return
+        for position, rows in resetting.items():
+            k = step_positions.index(position)
+            changed[k] = replace_rows(facts.single_act, actions[k], alternative(rng), rows)
+        again = run_plan(case, case.make("env_b"), facts, plan, changed)
+        found = first_difference(records, again)
+        if found is not None:
+            index, what = found
+            case.fail(f"other actions for the sub-envs being reset changed the outcome at position {index} "
+                      f"({what}): their actions were not ignored",
+                      expected=f"env: {summarize(records[index].values()) if index < len(records) else '(ended)'}",
+                      actual=f"env_b: {summarize(again[index].values()) if index < len(again) else '(ended)'}")
+
+
+@conformance_rule("AUTORESET-004", kinds=_VECTOR)
+def test_next_step_steps_the_others(conformance_case: Case) -> None:
+    _model_rule(conformance_case, _NEXT)
+
+
+@conformance_rule("AUTORESET-005", kinds=_VECTOR)
+def test_same_step_resets_within_step(conformance_case: Case) -> None:
+    _model_rule(conformance_case, _SAME)
+
+
+@conformance_rule("AUTORESET-006", kinds=_VECTOR)
+def test_same_step_final_obs(conformance_case: Case) -> None:
+    _model_rule(conformance_case, _SAME, exact=False)
+
+
+@conformance_rule("AUTORESET-007", kinds=_VECTOR)
+def test_same_step_final_info(conformance_case: Case) -> None:
+    _model_rule(conformance_case, _SAME, exact=False)
+
+
+def _reset_prediction(case: Case, sub: Handle) -> Any:
+    """The observation sub-env ``sub`` would start its next episode with (from a deep copy), or ``None``."""
+    try:
+        clone = case.watchdog.call("copy.deepcopy(sub)", lambda: copy.deepcopy(sub.raw))
+        obs, _ = unpack_reset(case.watchdog.call("clone.reset", clone.reset))
+        return snapshot(obs)
+    except Exception:  # noqa: BLE001 - no prediction; the item then relies on the ending step's check
+        return None
+
+
+@conformance_rule("AUTORESET-008", kinds=_VECTOR)
+def test_disabled_never_resets_by_itself(conformance_case: Case) -> None:
+    case = conformance_case
+    require_mode(case, _DISABLED)
+
+    @vgiven(case, plans_for(case))
+    def _(plan: Plan) -> None:
+        env = case.make()
+        facts = vector_facts(case, env)
+        with model_envs(case, env, facts) as subs:
+            if subs is None:
+                _no_model(case)
+            model = new_model(facts, subs)
+            last: list[VecRecord] = []
+
+            def on_record(record: VecRecord) -> None:
+                last[:] = [record]
+                for problem in feed(model, facts, record):
+                    if case.rule.id in problem.rules:
+                        _fail(case, problem)
+
+            def stop(record: VecRecord) -> bool:
+                return bool(ended_flags(record.terminations, record.truncations, facts.n).any())
+
+            run_plan(case, env, facts, plan, on_record=on_record, stop=stop)
+            if not last or last[0].kind != "step" or not stop(last[0]):
+                return
+            ended = np.flatnonzero(ended_flags(last[0].terminations, last[0].truncations, facts.n)).tolist()
+            predicted = {i: _reset_prediction(case, subs[i]) for i in ended if model.synced[i]}
+            actions = sampler(facts.act_space)(np.random.default_rng(plan.tail_seed))
+            try:
+                result = env.step(actions)
+            except TargetError:
+                return  # refusing to step an ended sub-env keeps it ended
+            _check_not_reset(case, facts, unpack_step(result), predicted)
+
+
+def _check_not_reset(case: Case, facts: VecFacts, result: tuple[Any, ...], predicted: dict[int, Any]) -> None:
+    obs, rewards, terms, truncs, _ = result
+    try:
+        rows = split(facts.single_obs, obs, facts.n, "observations")
+    except SplitError:
+        return
+    for i, reset_obs in predicted.items():
+        if reset_obs is None:
+            continue
+        quiet = float(np.asarray(rewards).reshape(-1)[i]) == 0.0 and not (
+            bool(np.asarray(terms).reshape(-1)[i]) or bool(np.asarray(truncs).reshape(-1)[i]))
+        if quiet and value_difference(rows[i], reset_obs) is None:
+            case.fail(f"sub-env {i} ended, was not reset by the caller, and the next step returned a fresh "
+                      "episode's first observation with reward 0 and both flags false: it reset by itself",
+                      expected="the sub-env stays ended (the step raises, or continues the ended episode)",
+                      actual=f"observation {summarize(rows[i])} (what a reset gives), reward 0.0")
+
+
+@conformance_rule("AUTORESET-009", kinds=_VECTOR)
+def test_disabled_partial_reset(conformance_case: Case) -> None:
+    case = conformance_case
+    require_mode(case, _DISABLED)
+
+    @vgiven(case, plans_for(case))
+    def _(plan: Plan) -> None:
+        env = case.make()
+        facts = vector_facts(case, env)
+        case.set_seed(plan.seed)
+        rng = np.random.default_rng(plan.tail_seed ^ 0x9)
+        with model_envs(case, env, facts) as subs:
+            model = new_model(facts, subs)
+            obs, info = unpack_reset(env.reset(seed=plan.seed))
+            _check(case, model.reset(plan.seed, snapshot(obs), snapshot(info), "the reset at position 0"))
+            for position, actions in enumerate(plan.actions(), start=1):
+                step = unpack_step(env.step(actions))
+                _check(case, model.step(actions, facts.single_act, snapshot(step), f"the step at position {position}"))
+                mask = ended_flags(step[2], step[3], facts.n) | (rng.random(facts.n) < _EXTRA_RESET_RATE)
+                if mask.any():
+                    obs, info = unpack_reset(env.reset(options={"reset_mask": mask.copy()}))
+                    _check(case, model.partial(mask, snapshot(obs), snapshot(info),
+                                               f"the partial reset after position {position}"))
+
+
+def _check(case: Case, problems: list[Problem]) -> None:
+    for problem in problems:
+        if case.rule.id in problem.rules:
+            _fail(case, problem)
+
+
+def _malformed_masks(n: int) -> st.SearchStrategy[Any]:
+    flags = st.lists(st.booleans(), min_size=n, max_size=n)
+    return st.one_of(
+        flags,
+        flags.map(lambda f: np.array(f, dtype=np.int64)),
+        flags.map(lambda f: np.array(f, dtype=np.float64)),
+        hnp.arrays(np.bool_, st.sampled_from([(n + 1,), (n, 1), (1, n), ()])),
+        st.just(np.ones(max(n - 1, 0), dtype=np.bool_)),
+        st.booleans(),
+    )
+
+
+@conformance_rule("AUTORESET-010", kinds=_VECTOR)
+def test_malformed_reset_mask_rejected(conformance_case: Case) -> None:
+    case = conformance_case
+    n = static_facts(case).n
+
+    @vgiven(case, _malformed_masks(n), max_examples=min(case.profile.max_examples, 10))
+    def _(mask: Any) -> None:
+        env = case.make()
+        env.reset(seed=0)
+        try:
+            result = env.reset(options={"reset_mask": mask})
+        except TargetError as error:
+            if not isinstance(error.error, (TypeError, ValueError)):
+                case.fail(f"reset(options={{'reset_mask': {summarize(mask)}}}) raised "
+                          f"{describe_exception(error.error)}", expected="TypeError or ValueError",
+                          actual=type_name(error.error))
+            return
+        case.fail(f"reset accepted the malformed reset_mask {summarize(mask)}",
+                  expected=f"TypeError or ValueError (a NumPy bool array of shape ({n},) is required)",
+                  actual=f"returned {summarize(result)}")
+
+
+@conformance_rule("AUTORESET-011", kinds=_VECTOR)
+def test_options_not_mutated(conformance_case: Case) -> None:
+    case = conformance_case
+    n = static_facts(case).n
+
+    @vgiven(case, hnp.arrays(np.bool_, (n,)).filter(lambda m: bool(m.any())), _SEEDS,
+            max_examples=min(case.profile.max_examples, 5))
+    def _(mask: Any, seed: int) -> None:
+        env = case.make()
+        env.reset(seed=seed)
+        options = {"reset_mask": mask}
+        before = {"reset_mask": mask.copy()}
+        try:
+            env.reset(options=options)
+        except TargetError as error:
+            case.not_checkable(f"{error}: this target does not take a reset_mask here")
+        found = difference(options, before, "options")
+        if found is not None:
+            case.fail(f"reset changed the caller's options dict ({found})", expected=summarize(before),
+                      actual=summarize(options))
+
+
+def _machine(case: Case, facts: VecFacts) -> type[RuleBasedStateMachine]:
+    mode, n = facts.mode, facts.n
+    seeds = st.one_of(st.none(), _SEEDS)
+
+    class AutoresetMachine(RuleBasedStateMachine):
+        """Steps, full resets and (under ``"Disabled"``) partial resets, in any order, against the model."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            begin_program(case)
+            self.position = 0
+            try:
+                self.env = case.make()
+            except TargetError as error:
+                case.not_checkable(f"{error} (reported by the construction check)")
+            self.facts = vector_facts(case, self.env)
+            self.models = model_envs(case, self.env, self.facts)
+            self.model: VectorModel = new_model(self.facts, self.models.__enter__())
+
+        def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return self.env.call(method, *args, **kwargs)
+            except TargetError as error:
+                case.fail(f"{error.call} raised {describe_exception(error.error)} at a point the mode allows",
+                          expected="the call returns", actual=describe_exception(error.error))
+
+        def _report(self, problems: list[Problem]) -> None:
+            self.position += 1
+            if problems:
+                _fail(case, problems[0])
+
+        @initialize(seed=seeds)
+        def first_reset(self, seed: int | None) -> None:
+            self.full_reset(seed)
+
+        @rule(seed=seeds)
+        def full_reset(self, seed: int | None) -> None:
+            obs, info = unpack_reset(self._call("reset", **({} if seed is None else {"seed": seed})))
+            where = f"the reset at position {self.position}"
+            self._report(self.model.reset(seed, snapshot(obs), snapshot(info), where))
+
+        @precondition(lambda self: not (mode is _DISABLED and any(self.model.ended)))
+        @rule(actions=elements(facts.act_space))
+        def step(self, actions: Any) -> None:
+            result = unpack_step(self._call("step", actions))
+            where = f"the step at position {self.position}"
+            self._report(self.model.step(actions, self.facts.single_act, snapshot(result), where))
+
+        @precondition(lambda self: mode is _DISABLED)
+        @rule(mask=hnp.arrays(np.bool_, (n,)).filter(lambda m: bool(m.any())))
+        def partial_reset(self, mask: Any) -> None:
+            obs, info = unpack_reset(self._call("reset", options={"reset_mask": mask.copy()}))
+            where = f"the partial reset at position {self.position}"
+            self._report(self.model.partial(mask, snapshot(obs), snapshot(info), where))
+
+        def teardown(self) -> None:
+            self.models.__exit__(None, None, None)
+            end_program(case)
+
+    return AutoresetMachine
+
+
+@conformance_rule("AUTORESET-012", kinds=_VECTOR, owns=("reset", "step"))
+def test_agrees_with_model_in_any_interleaving(conformance_case: Case) -> None:
+    case = conformance_case
+    run_machine(case, _machine(case, static_facts(case)))

@@ -1,0 +1,379 @@
+"""FUNC rules: functional envs are pure, draw randomness only from ``rng``, and return well-typed values.
+
+A target is a factory of ``FuncEnv`` instances. Episodes are driven by direct calls (``initial``, then
+``transition``/``reward``/``terminal``/``observation`` per action) with NumPy ``Generator`` s as ``rng`` and the
+functions' default params, unless a rule needs explicit params.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from conformance.case import Case
+from conformance.checks import SPACE_MEMBERS, contains, is_finite, plans_for, read, space_label
+from conformance.equality import difference
+from conformance.func_checks import Driver, deep_snapshot, fgiven, fonce, truthy, unchanged
+from conformance.handles import TargetError
+from conformance.marks import rule
+from conformance.strategies import Plan, seeds
+from conformance.summary import describe_exception, summarize, type_name
+
+_FUNC = ("func",)
+_NAMES = ("initial", "transition", "observation", "reward", "terminal", "state_info", "transition_info")
+_RENDERED_STATES = 4
+
+
+@rule("FUNC-001", kinds=_FUNC)
+def test_spaces_satisfy_space_protocol(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def body() -> None:
+        func = case.make("func")
+        for name in ("observation_space", "action_space"):
+            try:
+                space = func.get(name)
+            except TargetError as error:
+                case.fail(f"func.{name} cannot be read", expected=f"a Space as func.{name}", actual=str(error))
+            missing = [member for member in SPACE_MEMBERS if not hasattr(space, member)]
+            if missing:
+                case.fail(f"func.{name} does not satisfy the Space protocol",
+                          expected=f"members {', '.join(SPACE_MEMBERS)}",
+                          actual=f"{type_name(space)} missing {missing}")
+
+    fonce(case, body)
+
+
+@rule("FUNC-002", kinds=_FUNC)
+def test_inputs_not_mutated(conformance_case: Case) -> None:
+    case = conformance_case
+
+    @fgiven(case, plans_for(case))
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        func = case.make("func")
+        params = func.get("default_params") if func.has("default_params") else None
+        explicit = params is not None
+        before: dict[str, Any] = {}
+
+        def check(name: str, args: tuple[Any, ...], result: Any) -> None:
+            for index, (arg, copy_) in enumerate(zip(args, before["args"])):
+                found = unchanged(copy_, arg, f"argument {index}")
+                if found is not None:
+                    case.fail(f"func.{name} changed its {found}", expected="inputs left as they were passed",
+                              actual=f"{summarize(arg)}, was {summarize(copy_)}")
+            if explicit:
+                found = unchanged(before["params"], params, "params")
+                if found is not None:
+                    case.fail(f"func.{name} changed the params it received ({found})",
+                              expected="params left as passed", actual=summarize(params))
+
+        def snapshot_inputs(name: str, args: tuple[Any, ...]) -> None:
+            before["args"] = [arg if isinstance(arg, np.random.Generator) else deep_snapshot(arg) for arg in args]
+            before["params"] = deep_snapshot(params)
+
+        driver = Driver(case, func, **({"params": params} if explicit else {}), on_call=check,
+                        before_call=snapshot_inputs)
+        if explicit:
+            case.note("params = func.default_params")
+            driver.name(params, "params")
+        steps = driver.episode(driver.rng(plan.seed), plan.actions())
+        for step in steps[:1]:
+            driver.call("state_info", step.state)
+            driver.call("transition_info", step.state, step.action, step.next_state)
+
+
+def _outputs(driver: Driver, rng: np.random.Generator, state: Any, action: Any, order: list[str]) -> dict[str, Any]:
+    """Every function of one transition, each with its own equal copy of ``rng``, called in ``order``."""
+    results: dict[str, Any] = {}
+    next_state = None
+    for name in order:
+        own = driver.copy_rng(rng, driver.fresh("rng"))
+        if name == "transition":
+            results[name] = next_state = driver.call("transition", state, action, own, out=driver.fresh("next"))
+        elif name == "observation":
+            results[name] = driver.call("observation", state, own)
+        elif name == "state_info":
+            results[name] = driver.call("state_info", state)
+    if next_state is None:
+        return results
+    for name in order:
+        own = driver.copy_rng(rng, driver.fresh("rng"))
+        if name == "reward":
+            results[name] = driver.call("reward", state, action, next_state, own)
+        elif name == "terminal":
+            results[name] = driver.call("terminal", next_state, own)
+        elif name == "transition_info":
+            results[name] = driver.call("transition_info", state, action, next_state)
+    return {name: deep_snapshot(value) for name, value in results.items()}
+
+
+@rule("FUNC-003", kinds=_FUNC)
+def test_deterministic_given_inputs(conformance_case: Case) -> None:
+    case = conformance_case
+    order = ["transition", "observation", "state_info", "reward", "terminal", "transition_info"]
+
+    @fgiven(case, plans_for(case, max_steps=min(case.profile.max_steps, 30)))
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        driver = Driver(case, case.make("func"))
+        rng = driver.rng(plan.seed)
+        first = deep_snapshot(driver.call("initial", driver.copy_rng(rng, "rng_a"), out="state_a"))
+        again = deep_snapshot(driver.call("initial", driver.copy_rng(rng, "rng_b"), out="state_b"))
+        found = difference(first, again, "initial state")
+        if found is not None:
+            case.fail(f"initial with equal rngs gave different states ({found})", expected=summarize(first),
+                      actual=summarize(again))
+        steps = driver.episode(rng, plan.actions())
+        for step in steps:
+            one = _outputs(driver, rng, step.state, step.action, order)
+            two = _outputs(driver, rng, step.state, step.action, list(reversed(order)))
+            for name in order:
+                found = difference(one.get(name), two.get(name), name)
+                if found is not None:
+                    case.fail(f"func.{name} gave different results for equal arguments and equal rng copies "
+                              f"({found}): it has hidden state", expected=summarize(one.get(name)),
+                              actual=summarize(two.get(name)))
+
+
+def _global_state() -> tuple[Any, Any]:
+    return random.getstate(), np.random.get_state()
+
+
+@rule("FUNC-004", kinds=_FUNC)
+def test_randomness_only_from_rng(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def run(plan: Plan, global_seed: int) -> list[Any]:
+        case.note(f"np.random.seed({global_seed}); random.seed({global_seed})", imports=("import random",))
+        np.random.seed(global_seed)
+        random.seed(global_seed)
+        before = _global_state()
+        driver = Driver(case, case.make(f"func_{global_seed}"))
+        steps = driver.episode(driver.rng(plan.seed, f"rng_{global_seed}"), plan.actions())
+        after = _global_state()
+        if before[0] != after[0] or difference(before[1], after[1]) is not None:
+            which = "random" if before[0] != after[0] else "numpy's legacy global generator"
+            case.fail(f"the functions advanced the global generator ({which})",
+                      expected="global generators untouched", actual="their state changed")
+        return [deep_snapshot((s.next_state, s.observation, s.reward, s.terminal)) for s in steps]
+
+    @fgiven(case, plans_for(case))
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        a, b = run(plan, 1), run(plan, 2)
+        found = difference(a, b, "episode")
+        if found is not None:
+            case.fail(f"the episode depends on the global generators ({found})", expected="equal episodes",
+                      actual=f"{summarize(a)} vs {summarize(b)}")
+
+
+@rule("FUNC-005", kinds=_FUNC)
+def test_adapter_agrees_with_direct_calls(conformance_case: Case) -> None:
+    case = conformance_case
+
+    @fgiven(case, plans_for(case))
+    def _(plan: Plan) -> None:
+        from reference.functional import FunctionalEnv
+
+        case.set_seed(plan.seed)
+        func = case.make("func")
+        try:
+            built = case.watchdog.call("FunctionalEnv(func)", lambda: FunctionalEnv(case.target.construct()))
+        except Exception as exc:  # noqa: BLE001 - no adapter, nothing to compare with
+            case.not_checkable(f"the reference FunctionalEnv cannot wrap the target ({describe_exception(exc)})")
+        adapter = case.wrap(built, "adapter", f"FunctionalEnv({case.target.constructor_source()})",
+                            imports=("from reference.functional import FunctionalEnv",))
+        driver = Driver(case, func)
+        rng = driver.rng(plan.seed)
+        state = driver.initial(rng)
+        case.note("episode_rng = rng.spawn(1)[0]")
+        episode_rng = driver.name(rng.spawn(1)[0], "episode_rng")
+        expected: Any = (driver.call("observation", state, episode_rng), driver.call("state_info", state))
+        actual: Any = adapter.reset(seed=plan.seed)
+        _agree(case, "reset", expected, actual)
+        for k, action in enumerate(plan.actions(), start=1):
+            next_state = driver.call("transition", state, action, episode_rng, out=f"state_{k}")
+            reward = driver.call("reward", state, action, next_state, episode_rng)
+            terminal = driver.call("terminal", next_state, episode_rng)
+            obs = driver.call("observation", next_state, episode_rng)
+            info = driver.call("transition_info", state, action, next_state)
+            actual = adapter.step(action)
+            _agree(case, f"step {k}", (obs, float(reward), truthy(terminal), False, info), actual)
+            state = next_state
+            if truthy(terminal):
+                break
+
+
+def _agree(case: Case, where: str, expected: tuple[Any, ...], actual: Any) -> None:
+    if not isinstance(actual, tuple) or len(actual) != len(expected):
+        case.fail(f"the adapter's {where} returned {summarize(actual)}", expected=summarize(expected),
+                  actual=summarize(actual))
+    found = difference(deep_snapshot(list(expected)), deep_snapshot(list(actual)), where)
+    if found is not None:
+        case.fail(f"the reference FunctionalEnv's {where} differs from direct calls with the same rngs ({found})",
+                  expected=f"direct: {summarize(expected)}", actual=f"adapter: {summarize(actual)}")
+
+
+def _observation_rule(case: Case, *, initial_only: bool) -> None:
+    @fgiven(case, plans_for(case, max_steps=0 if initial_only else None))
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        func = case.make("func")
+        space = read(case, func, "observation_space", "FUNC-001")
+        driver = Driver(case, func)
+        rng = driver.rng(plan.seed)
+        if initial_only:
+            states = [(0, driver.initial(rng))]
+        else:
+            states = [(k, step.next_state) for k, step in enumerate(driver.episode(rng, plan.actions()), start=1)]
+        for k, reached in states:
+            obs = driver.call("observation", reached, rng)
+            ok, note = contains(case, space, obs)
+            if not ok:
+                which = "the initial state" if k == 0 else f"the state after {k} transitions"
+                case.fail(f"the observation of {which} is outside observation_space{note}",
+                          expected=f"an element of {space_label(space)}", actual=summarize(obs))
+
+
+@rule("FUNC-006", kinds=_FUNC)
+def test_initial_observation_in_space(conformance_case: Case) -> None:
+    _observation_rule(conformance_case, initial_only=True)
+
+
+@rule("FUNC-007", kinds=_FUNC, owns=("transition", "observation"))
+def test_reachable_observations_in_space(conformance_case: Case) -> None:
+    _observation_rule(conformance_case, initial_only=False)
+
+
+def _episode_rule(case: Case, check: Any) -> None:
+    @fgiven(case, plans_for(case))
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        driver = Driver(case, case.make("func"))
+        for k, step in enumerate(driver.episode(driver.rng(plan.seed), plan.actions()), start=1):
+            check(case, driver, k, step)
+
+
+@rule("FUNC-008", kinds=_FUNC, owns=("reward",))
+def test_reward_is_real_finite_scalar(conformance_case: Case) -> None:
+    def check(case: Case, driver: Driver, k: int, step: Any) -> None:
+        reward = step.reward
+        scalar = reward[()] if isinstance(reward, np.ndarray) and reward.ndim == 0 else reward
+        real = isinstance(scalar, (int, float, np.integer, np.floating)) and not isinstance(scalar, (bool, np.bool_))
+        if not real:
+            case.fail(f"reward of transition {k} is {type_name(reward)}",
+                      expected="a real scalar (int, float, a NumPy integer/floating scalar or 0-d array)",
+                      actual=summarize(reward))
+        if not is_finite(scalar):
+            case.fail(f"reward of transition {k} is not finite", expected="a finite number", actual=summarize(reward))
+
+    _episode_rule(conformance_case, check)
+
+
+@rule("FUNC-009", kinds=_FUNC, owns=("terminal",))
+def test_terminal_is_bool_like(conformance_case: Case) -> None:
+    def check(case: Case, driver: Driver, k: int, step: Any) -> None:
+        flag = step.terminal
+        ok = isinstance(flag, (bool, np.bool_)) or (isinstance(flag, np.ndarray) and flag.dtype == np.bool_
+                                                    and flag.ndim == 0)
+        if not ok:
+            case.fail(f"terminal after transition {k} is {type_name(flag)}",
+                      expected="bool, numpy.bool_ or a 0-d bool array (one state)", actual=summarize(flag))
+
+    _episode_rule(conformance_case, check)
+
+
+@rule("FUNC-010", kinds=_FUNC, owns=("state_info", "transition_info"))
+def test_infos_are_dicts(conformance_case: Case) -> None:
+    def check(case: Case, driver: Driver, k: int, step: Any) -> None:
+        for name, args in (("state_info", (step.next_state,)),
+                           ("transition_info", (step.state, step.action, step.next_state))):
+            value = driver.call(name, *args)
+            if not isinstance(value, dict):
+                case.fail(f"func.{name} after transition {k} returned {type_name(value)}", expected="a dict",
+                          actual=summarize(value))
+
+    _episode_rule(conformance_case, check)
+
+
+_TRACER = '''calls = []
+def trace(f):
+    def traced(*args, **kwargs):
+        calls.append(f)
+        return f(*args, **kwargs)
+    return traced'''
+
+
+@rule("FUNC-011", kinds=_FUNC, owns=("transform",))
+def test_transform_applies_to_every_function(conformance_case: Case) -> None:
+    case = conformance_case
+
+    @fgiven(case, seeds(), max_examples=min(case.profile.max_examples, 3))
+    def _(seed: int) -> None:
+        case.set_seed(seed)
+        probe = Driver(case, case.make("plain"))
+        rng = probe.rng(seed)
+        state = probe.initial(rng)
+        action = read(case, probe.func, "action_space", "FUNC-001").sample()
+        calls: list[Any] = []
+
+        def trace(fn: Any) -> Any:
+            def traced(*args: Any, **kwargs: Any) -> Any:
+                calls.append(fn)
+                return fn(*args, **kwargs)
+
+            return traced
+
+        func = case.make("func")
+        for line in _TRACER.splitlines():
+            case.note(line)
+        case.note("func.transform(trace)")
+        func.call("transform", trace, record=False)
+        driver = Driver(case, func)
+        driver.name(state, "state_0")
+        driver.name(rng, "rng")
+        arguments = {
+            "initial": (rng,), "transition": (state, action, rng), "observation": (state, rng),
+            "reward": (state, action, state, rng), "terminal": (state, rng), "state_info": (state,),
+            "transition_info": (state, action, state),
+        }
+        for name in _NAMES:
+            calls.clear()
+            driver.call(name, *arguments[name])
+            if not calls:
+                case.fail(f"func.{name} does not go through the transformation after func.transform(trace)",
+                          expected=f"func.{name} is trace(original {name})", actual="calls == [] after the call")
+
+
+@rule("FUNC-012", kinds=_FUNC, owns=("render_init", "render_image", "render_close"))
+def test_render_image_frames(conformance_case: Case) -> None:
+    case = conformance_case
+
+    @fgiven(case, plans_for(case, max_steps=_RENDERED_STATES), max_examples=min(case.profile.max_examples, 3))
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        func = case.make("func")
+        driver = Driver(case, func)
+        steps = driver.episode(driver.rng(plan.seed), plan.actions())
+        states = [driver.initial(driver.rng(plan.seed))] + [step.next_state for step in steps]
+        try:
+            render_state = driver.call("render_init", out="render_state")
+        except TargetError as error:
+            if isinstance(error.error, (NotImplementedError, AttributeError)):
+                case.not_checkable(f"the env does not render ({error})")
+            raise
+        for k, state in enumerate(states):
+            result = driver.call("render_image", state, render_state)
+            if not isinstance(result, tuple) or len(result) != 2:
+                case.fail(f"render_image of state {k} returned {summarize(result)}",
+                          expected="a 2-tuple (render_state, frame)", actual=summarize(result))
+            render_state, frame = result
+            driver.name(render_state, "render_state")
+            if not (isinstance(frame, np.ndarray) and frame.dtype == np.uint8 and frame.ndim == 3
+                    and frame.shape[2] == 3):
+                case.fail(f"render_image of state {k} returned a frame {summarize(frame)}",
+                          expected="a uint8 array of shape (H, W, 3)", actual=summarize(frame))
+        driver.call("render_close", render_state)

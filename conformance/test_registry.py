@@ -1,0 +1,342 @@
+"""REG rules: env ids and specs, and what the chosen registry's ``make``/``make_vec`` guarantee.
+
+They apply to targets made from a registered id (``--env-id``, ``--vector-env-id`` and the embedded defaults),
+through the registry that made them (``--registry``); REG-001 applies to any target that carries a spec.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import strategies as st
+
+from conformance import rollout, vector_rollout
+from conformance._source import source
+from conformance.case import Case
+from conformance.checks import plans_for, read, space_label
+from conformance.handles import Handle, TargetError
+from conformance.marks import rule
+from conformance.strategies import Plan, sampler, seeds
+from conformance.summary import describe_exception, summarize, type_name
+from conformance.vector_checks import vector_facts
+from conformance.vector_rollout import ended_flags
+from gymspec import ENV_ID_PATTERN, AutoresetMode
+from gymspec.errors import ResetNeeded, UnregisteredEnv, matches
+
+_BOTH = ("env", "vector")
+_ENV = ("env",)
+_VECTOR_ONLY_KWARGS = ("num_envs", "vectorization_mode", "vector_kwargs", "wrappers")
+_UNDECLARED_MODE = "conformance-undeclared-mode"
+# Limits longer than this are not run to the end (the keyword limit of REG-004 still is).
+_MAX_SPEC_LIMIT = 1000
+
+
+def _require_id(case: Case) -> str:
+    env_id = case.target.env_id
+    if env_id is None or case.target.registry is None:
+        pytest.skip(f"{case.rule.id} not applicable to {case.target.id}: the target is not made from a registered "
+                    "id (--env-id, --vector-env-id)")
+    return env_id
+
+
+def _registry(case: Case) -> Any:
+    try:
+        return importlib.import_module(str(case.target.registry))
+    except Exception as exc:  # noqa: BLE001 - without the registry nothing here can be checked
+        case.not_checkable(f"the registry module {case.target.registry!r} cannot be imported "
+                           f"({describe_exception(exc)})")
+
+
+def _call(case: Case, name: str, *args: Any, shown: str | None = None, **kwargs: Any) -> tuple[Any, str]:
+    """Call ``registry.name(*args, **kwargs)``; return the result and the source of the call.
+
+    Args:
+        case: The item.
+        name: ``"make"`` or ``"make_vec"``.
+        *args: Positional arguments.
+        shown: Source of the positional arguments when they are not literals (``"env.spec"``).
+        **kwargs: Keyword arguments.
+
+    Raises:
+        TargetError: If the call raised (the failing call is the reproducer's last line).
+    """
+    parts = [shown] if shown is not None else [source(arg) for arg in args]
+    parts += [f"{key}={source(value)}" for key, value in kwargs.items()]
+    expression = f"registry.{name}({', '.join(parts)})"
+    case.note(f"import {case.target.registry} as registry")
+    module = _registry(case)
+    try:
+        return case.watchdog.call(expression, lambda: getattr(module, name)(*args, **kwargs)), expression
+    except Exception as exc:  # noqa: BLE001 - the caller decides whether this is the violation
+        case.note(expression)
+        raise TargetError(expression, name, exc) from exc
+
+
+def _make(case: Case, name: str, *args: Any, var: str, shown: str | None = None, **kwargs: Any) -> Handle:
+    """Make an env (or vector env) with the registry, recorded as ``var = registry.name(...)``."""
+    made, expression = _call(case, name, *args, shown=shown, **kwargs)
+    return case.wrap(made, var, expression)
+
+
+def _close(handle: Handle) -> None:
+    try:
+        handle.call("close", record=False)
+    except TargetError:
+        pass
+
+
+def _spec(case: Case, env: Handle) -> tuple[Any, str]:
+    """The env's spec and the source that reads it (``env.spec`` or ``env.unwrapped.spec``)."""
+    spec = env.get("spec") if env.has("spec") else None
+    if spec is None and env.has("unwrapped"):
+        unwrapped = env.get("unwrapped")
+        return getattr(unwrapped, "spec", None), f"{env.var}.unwrapped.spec"
+    return spec, f"{env.var}.spec"
+
+
+def _single_kwargs(case: Case) -> dict[str, Any]:
+    return {key: value for key, value in case.target.kwargs.items() if key not in _VECTOR_ONLY_KWARGS}
+
+
+@rule("REG-001", kinds=_BOTH)
+def test_spec_id_is_well_formed(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def body() -> None:
+        spec, where = _spec(case, case.make())
+        if spec is None:
+            case.not_checkable("the target has no spec (it was not made by a registry)")
+        env_id = getattr(spec, "id", None)
+        if not isinstance(env_id, str) or ENV_ID_PATTERN.match(env_id) is None:
+            case.fail(f"{where}.id is not a well-formed env id", expected=f"a str matching {ENV_ID_PATTERN.pattern}",
+                      actual=summarize(env_id))
+
+    case.once(body)
+
+
+def _trajectory(case: Case, env: Handle, plan: Plan, actions: list[Any]) -> Any:
+    if case.target.kind == "vector":
+        facts = vector_facts(case, env)
+        return vector_rollout.run(env, plan.seed, actions, facts.n, facts.mode)
+    return rollout.run(env, plan.seed, actions, max_episodes=1)
+
+
+@rule("REG-002", kinds=_BOTH)
+def test_remake_from_spec(conformance_case: Case) -> None:
+    case = conformance_case
+    _require_id(case)
+    case.skip_if_nondeterministic()
+    make = "make_vec" if case.target.kind == "vector" else "make"
+
+    @case.given(plans_for(case))
+    def _(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        env = case.make()
+        spec, where = _spec(case, env)
+        if spec is None:
+            case.fail(f"{where} is None", expected="the spec the registry recorded", actual="None")
+        try:
+            remade = _make(case, make, spec, var="remade", shown=where)
+        except TargetError as error:
+            case.fail(f"making the env again from its spec failed: {error}",
+                      expected=f"registry.{make}({where}) returns an env", actual=describe_exception(error.error))
+        try:
+            for name in ("observation_space", "action_space"):
+                ours, theirs = read(case, env, name), read(case, remade, name)
+                if not bool(ours == theirs):
+                    case.fail(f"the env made again from its spec has another {name}", expected=space_label(ours),
+                              actual=space_label(theirs))
+            actions = plan.actions()
+            compare = vector_rollout.first_difference if case.target.kind == "vector" else rollout.first_difference
+            found = compare(_trajectory(case, env, plan, actions), _trajectory(case, remade, plan, actions))
+            if found is not None:
+                case.fail(f"the env made again from its spec does not replay the seeded trajectory: position "
+                          f"{found[0]} differs ({found[1]})", expected="the same trajectory", actual=found[1])
+        finally:
+            _close(remade)
+
+
+@rule("REG-003", kinds=_BOTH)
+def test_spec_id_is_requested_id(conformance_case: Case) -> None:
+    case = conformance_case
+    env_id = _require_id(case)
+
+    def body() -> None:
+        spec, where = _spec(case, case.make())
+        recorded = getattr(spec, "id", None)
+        if recorded != env_id:
+            case.fail(f"{where}.id is not the requested id", expected=repr(env_id), actual=summarize(recorded))
+
+    case.once(body)
+
+
+def _episode_ends_by(case: Case, env: Handle, seed: int, limit: int, what: str) -> None:
+    """Step a single env from ``reset(seed)`` for ``limit`` steps; it must end by then."""
+    space = read(case, env, "action_space")
+    draw, rng = sampler(space), np.random.default_rng(seed)
+    env.reset(seed=seed)
+    for _ in range(limit):
+        _, _, terminated, truncated, _ = rollout.unpack_step(env.step(draw(rng)))
+        if rollout.ended(terminated, truncated):
+            return
+    case.fail(f"{what}: the episode did not end within {limit} steps", expected=f"truncated on step {limit} at the "
+              "latest", actual="neither terminated nor truncated")
+
+
+def _sub_episodes_end_by(case: Case, env: Handle, seed: int, limit: int) -> None:
+    """Step a vector env; no sub-env episode may run past ``limit`` steps (counted by the declared mode)."""
+    facts = vector_facts(case, env)
+    draw, rng = sampler(facts.act_space), np.random.default_rng(seed)
+    counts = np.zeros(facts.n, dtype=int)
+    resetting = np.zeros(facts.n, dtype=bool)
+    env.reset(seed=seed)
+    for _ in range(3 * limit + 2):
+        _, _, terms, truncs, _ = vector_rollout.unpack_step(env.step(draw(rng)))
+        ended = ended_flags(terms, truncs, facts.n)
+        counts = np.where(resetting, 0, counts + 1)
+        late = np.flatnonzero((counts >= limit) & ~ended)
+        if late.size:
+            case.fail(f"sub-env {int(late[0])} ran {limit} steps without its episode ending",
+                      expected=f"truncated on step {limit} at the latest", actual="neither terminated nor truncated")
+        if facts.mode is AutoresetMode.NEXT_STEP:
+            resetting = ended & ~resetting
+        else:
+            counts[ended] = 0
+            if facts.mode is AutoresetMode.DISABLED and ended.any():
+                env.reset(options={"reset_mask": ended.copy()})
+
+
+@rule("REG-004", kinds=_BOTH)
+def test_truncates_at_limit(conformance_case: Case) -> None:
+    case = conformance_case
+    _require_id(case)
+    vector = case.target.kind == "vector"
+
+    @case.given(seeds(), st.integers(1, 10), max_examples=min(case.profile.max_examples, 3))
+    def _(seed: int, limit: int) -> None:
+        case.set_seed(seed)
+        limited = case.make("limited", max_episode_steps=limit)
+        if vector:
+            _sub_episodes_end_by(case, limited, seed, limit)
+            return
+        _episode_ends_by(case, limited, seed, limit, f"with max_episode_steps={limit}")
+        env = case.make()
+        spec, _ = _spec(case, env)
+        spec_limit = getattr(spec, "max_episode_steps", None)
+        if isinstance(spec_limit, int) and 0 < spec_limit <= _MAX_SPEC_LIMIT:
+            _episode_ends_by(case, env, seed, spec_limit, f"with spec.max_episode_steps={spec_limit}")
+
+
+@rule("REG-005", kinds=_ENV)
+def test_order_enforced(conformance_case: Case) -> None:
+    case = conformance_case
+    _require_id(case)
+
+    def body() -> None:
+        env = case.make()
+        spec, where = _spec(case, env)
+        case.require(getattr(spec, "order_enforce", False) is True, f"{where}.order_enforce is not True")
+        action = sampler(read(case, env, "action_space"))(np.random.default_rng(0))
+        try:
+            result = env.step(action)
+        except TargetError as error:
+            if not matches(error.error, ResetNeeded):
+                case.fail(f"step before the first reset raised {describe_exception(error.error)}",
+                          expected="ResetNeeded", actual=type_name(error.error))
+            return
+        case.fail("step before the first reset returned", expected="ResetNeeded (spec.order_enforce is True)",
+                  actual=summarize(result))
+
+    case.once(body)
+
+
+def _unregistered(env_id: str, how: str, salt: int) -> str:
+    found = ENV_ID_PATTERN.match(env_id)
+    namespace, name, version = (found["namespace"], found["name"], found["version"]) if found else (None, env_id, None)
+    prefix = f"{namespace}/" if namespace else ""
+    suffix = f"-v{version}" if version is not None else ""
+    if how == "namespace":
+        return f"ConformanceNoSuchNamespace{salt}/{name}{suffix}"
+    if how == "version" and version is not None:
+        return f"{prefix}{name}-v{int(version) + 1000 + salt}"
+    return f"{prefix}{re.sub(r'[^A-Za-z0-9]', '', name)}ConformanceTypo{salt}{suffix}"
+
+
+@rule("REG-006", kinds=_BOTH)
+def test_unregistered_ids_raise(conformance_case: Case) -> None:
+    case = conformance_case
+    env_id = _require_id(case)
+    make = "make_vec" if case.target.kind == "vector" else "make"
+
+    @case.given(st.sampled_from(["name", "version", "namespace"]), st.integers(0, 999),
+                max_examples=min(case.profile.max_examples, 6))
+    def _(how: str, salt: int) -> None:
+        bad = _unregistered(env_id, how, salt)
+        try:
+            made, _ = _call(case, make, bad)
+        except TargetError as error:
+            if not matches(error.error, UnregisteredEnv):
+                case.fail(f"registry.{make}({bad!r}) raised {describe_exception(error.error)}",
+                          expected="an UnregisteredEnv error (NameNotFound, VersionNotFound or NamespaceNotFound)",
+                          actual=type_name(error.error))
+            return
+        getattr(made, "close", lambda: None)()
+        case.fail(f"registry.{make}({bad!r}) returned an env for an unregistered id",
+                  expected="an UnregisteredEnv error", actual=summarize(made))
+
+
+@rule("REG-007", kinds=_ENV)
+def test_undeclared_render_mode_rejected_at_make(conformance_case: Case) -> None:
+    case = conformance_case
+    _require_id(case)
+
+    def body() -> None:
+        try:
+            env = case.make(render_mode=_UNDECLARED_MODE)
+        except TargetError:
+            return
+        case.fail(f"make(..., render_mode={_UNDECLARED_MODE!r}) returned an env", expected="an error at make",
+                  actual=f"an env with render_mode={summarize(env.raw.render_mode)}")
+
+    case.once(body)
+
+
+@rule("REG-008", kinds=_BOTH)
+def test_make_vec_single_spaces(conformance_case: Case) -> None:
+    case = conformance_case
+    env_id = _require_id(case)
+    vector = case.target.kind == "vector"
+
+    def body() -> None:
+        if vector:
+            requested = int({**case.target.base_kwargs, **case.target.kwargs}["num_envs"])
+            vec = case.make()
+            single = _make(case, "make", env_id, var="single", **_single_kwargs(case))
+            try:
+                _compare_single(case, vec, single, requested)
+            finally:
+                _close(single)
+            return
+        single = case.make()
+        vec = _make(case, "make_vec", env_id, var="vec", num_envs=2, **case.target.kwargs)
+        try:
+            _compare_single(case, vec, single, 2)
+        finally:
+            _close(vec)
+
+    case.once(body)
+
+
+def _compare_single(case: Case, vec: Handle, single: Handle, requested: int) -> None:
+    n = read(case, vec, "num_envs", "VEC-001")
+    if n != requested:
+        case.fail(f"make_vec(..., num_envs={requested}) made {n!r} sub-envs", expected=str(requested), actual=repr(n))
+    for name in ("observation_space", "action_space"):
+        ours, theirs = read(case, vec, f"single_{name}", "VEC-001"), read(case, single, name)
+        if not bool(ours == theirs):
+            case.fail(f"{vec.var}.single_{name} differs from make's {name}", expected=space_label(theirs),
+                      actual=space_label(ours))

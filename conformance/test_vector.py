@@ -1,0 +1,391 @@
+"""VEC rules: batched spaces, sub-env seeding, the shapes and types of batched results, info masks, closing.
+
+Rollouts reset with the plan's seed and step with batched actions drawn from ``action_space``; under the
+``"Disabled"`` autoreset mode they reset the ended sub-envs with ``reset_mask`` (the caller's part).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from conformance import vector_rollout
+from conformance.batching import batch_info_problem, mask_problem
+from conformance.case import Case
+from conformance.checks import SPACE_MEMBERS, contains, is_mapping, plans_for, read, space_label
+from conformance.equality import difference
+from conformance.handles import Handle, TargetError
+from conformance.marks import rule
+from conformance.reference_sync import UnsupportedSpace, reference_sync
+from conformance.strategies import Plan, sampler
+from conformance.summary import describe_exception, summarize, type_name
+from conformance.trace import snapshot
+from conformance.vector_checks import (
+    VecFacts,
+    batched_space_rule,
+    compare_rollouts,
+    rollout_rule,
+    run_plan,
+    split_rows,
+    static_facts,
+    sub_env_factories,
+    vector_facts,
+    vgiven,
+    vonce,
+)
+from conformance.vector_rollout import VecRecord, ended_flags, unpack_reset
+from gymspec.errors import ClosedEnvironmentError, matches
+
+_VECTOR = ("vector",)
+_SEEDS = st.integers(0, 2**31)
+# Steps taken after the reset that VEC-009 compares (enough to see a stale autoreset flag act).
+_AFTER_RESET = 8
+
+
+@rule("VEC-001", kinds=_VECTOR)
+def test_num_envs_and_spaces(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def body() -> None:
+        env = case.make()
+        try:
+            n = env.get("num_envs")
+        except TargetError as error:
+            case.fail("env.num_envs cannot be read", expected="a positive int", actual=str(error))
+        if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
+            case.fail("env.num_envs is not a positive int", expected="a positive int", actual=summarize(n))
+        for name in ("single_observation_space", "single_action_space", "observation_space", "action_space"):
+            try:
+                space = env.get(name)
+            except TargetError as error:
+                case.fail(f"env.{name} cannot be read", expected=f"a Space as env.{name}", actual=str(error))
+            missing = [member for member in SPACE_MEMBERS if not hasattr(space, member)]
+            if missing:
+                case.fail(f"env.{name} does not satisfy the Space protocol",
+                          expected=f"members {', '.join(SPACE_MEMBERS)}",
+                          actual=f"{type_name(space)} missing {missing}")
+
+    vonce(case, body)
+
+
+@rule("VEC-002", kinds=_VECTOR)
+def test_observation_space_is_batched(conformance_case: Case) -> None:
+    batched_space_rule(conformance_case, "single_observation_space", "observation_space")
+
+
+@rule("VEC-003", kinds=_VECTOR)
+def test_action_space_is_batched(conformance_case: Case) -> None:
+    batched_space_rule(conformance_case, "single_action_space", "action_space")
+
+
+@rule("VEC-004", kinds=_VECTOR)
+def test_autoreset_mode_declared(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def body() -> None:
+        metadata = read(case, case.make(), "metadata", "VEC-001")
+        if not is_mapping(metadata) or "autoreset_mode" not in metadata:
+            case.fail("metadata has no 'autoreset_mode' (consumers then assume 'NextStep')",
+                      expected="metadata['autoreset_mode'] = an AutoresetMode or its string value",
+                      actual=summarize(metadata))
+
+    vonce(case, body)
+
+
+def _check_reset(case: Case, facts: VecFacts, index: int, kind: str, result: Any) -> None:
+    if kind == "step":
+        return
+    where = f"the {'partial reset' if kind == 'partial' else 'reset'} at position {index}"
+    if not isinstance(result, tuple) or len(result) != 2:
+        case.fail(f"{where} returned {type_name(result)}", expected="a 2-tuple (observations, info)",
+                  actual=summarize(result))
+    obs, info = result
+    ok, note = contains(case, facts.obs_space, obs)
+    if not ok:
+        case.fail(f"{where} returned observations outside observation_space{note}",
+                  expected=f"an element of {space_label(facts.obs_space)}", actual=summarize(obs))
+    if not isinstance(info, dict):
+        case.fail(f"{where} returned a non-dict info", expected="a dict", actual=summarize(info))
+
+
+@rule("VEC-005", kinds=_VECTOR, owns=("reset",))
+def test_reset_returns_observations_and_info(conformance_case: Case) -> None:
+    rollout_rule(conformance_case, on_result=_check_reset)
+
+
+def _first_row(case: Case, env: Handle, facts: VecFacts, seed: int) -> Any:
+    obs, _ = unpack_reset(env.reset(seed=seed))
+    return split_rows(case, facts, obs)[0]
+
+
+@rule("VEC-006", kinds=_VECTOR)
+def test_int_seed_seeds_consecutively(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    @vgiven(case, _SEEDS, max_examples=min(case.profile.max_examples, 5))
+    def _(seed: int) -> None:
+        case.set_seed(seed)
+        env = case.make()
+        facts = vector_facts(case, env)
+        obs, _ = unpack_reset(env.reset(seed=seed))
+        rows = split_rows(case, facts, snapshot(obs))
+        for i in range(1, facts.n):
+            alone = _first_row(case, env, facts, seed + i)
+            found = difference(alone, rows[i])
+            if found is not None:
+                case.fail(f"sub-env {i}'s observation after reset(seed={seed}) is not sub-env 0's after "
+                          f"reset(seed={seed + i}) ({found})", expected=summarize(alone), actual=summarize(rows[i]))
+
+
+@rule("VEC-007", kinds=_VECTOR, owns=("reset",))
+def test_seed_lists(conformance_case: Case) -> None:
+    case = conformance_case
+    deterministic = not case.probe().nondeterministic
+
+    n = static_facts(case).n
+
+    @vgiven(case, st.lists(st.one_of(st.none(), _SEEDS), min_size=n, max_size=n),
+            max_examples=min(case.profile.max_examples, 5))
+    def _(seeds: list[int | None]) -> None:
+        env = case.make()
+        facts = vector_facts(case, env)
+        obs, _ = unpack_reset(env.reset(seed=seeds))
+        rows = split_rows(case, facts, snapshot(obs))
+        for i, seed in enumerate(seeds):
+            if seed is None or not deterministic:
+                continue
+            alone = _first_row(case, env, facts, seed)
+            found = difference(alone, rows[i])
+            if found is not None:
+                case.fail(f"sub-env {i}'s observation after reset(seed={seeds}) is not sub-env 0's after "
+                          f"reset(seed={seed}) ({found})", expected=summarize(alone), actual=summarize(rows[i]))
+        for length in (facts.n - 1, facts.n + 1):
+            wrong = list(range(length))
+            try:
+                result = env.reset(seed=wrong)
+            except TargetError as error:
+                if not isinstance(error.error, ValueError):
+                    case.fail(f"reset(seed=<list of {length}>) raised {describe_exception(error.error)}",
+                              expected=f"ValueError (num_envs={facts.n})", actual=type_name(error.error))
+                continue
+            case.fail(f"reset(seed=<list of {length} seeds>) with num_envs={facts.n} returned",
+                      expected="ValueError", actual=summarize(result))
+
+
+@rule("VEC-008", kinds=_VECTOR)
+def test_reproducible(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    @vgiven(case, plans_for(case))
+    def _(plan: Plan) -> None:
+        actions = plan.actions()
+        env_a, env_b = case.make("env_a"), case.make("env_b")
+        a = run_plan(case, env_a, vector_facts(case, env_a), plan, actions)
+        b = run_plan(case, env_b, vector_facts(case, env_b), plan, actions)
+        compare_rollouts(case, a, b, "two fresh instances with the same seed and actions diverge", ("env_a", "env_b"))
+
+
+@rule("VEC-009", kinds=_VECTOR)
+def test_reset_resets_every_sub_env(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    @vgiven(case, plans_for(case), _SEEDS, st.booleans())
+    def _(plan: Plan, seed: int, cut_after_an_end: bool) -> None:
+        env = case.make()
+        facts = vector_facts(case, env)
+        actions = plan.actions()
+
+        def stop(record: VecRecord) -> bool:
+            return cut_after_an_end and bool(ended_flags(record.terminations, record.truncations, facts.n).any())
+
+        run_plan(case, env, facts, plan, actions, stop=stop)
+        after = vector_rollout.run(env, seed, actions[:_AFTER_RESET], facts.n, facts.mode)
+        fresh = case.make("fresh")
+        expected = vector_rollout.run(fresh, seed, actions[:_AFTER_RESET], facts.n, facts.mode)
+        compare_rollouts(case, expected, after, f"reset(seed={seed}) after a history differs from a fresh instance's",
+                 ("fresh", "env"))
+
+
+def _step_check(case: Case, check: Any) -> None:
+    def on_record(case: Case, facts: VecFacts, record: VecRecord) -> None:
+        if record.kind == "step":
+            check(case, facts, record)
+
+    rollout_rule(case, on_record=on_record)
+
+
+@rule("VEC-010", kinds=_VECTOR)
+def test_step_returns_five_tuple(conformance_case: Case) -> None:
+    def check(case: Case, facts: VecFacts, index: int, kind: str, result: Any) -> None:
+        if kind == "step" and (not isinstance(result, tuple) or len(result) != 5):
+            case.fail(f"the step at position {index} returned {type_name(result)}",
+                      expected="a 5-tuple (observations, rewards, terminations, truncations, info)",
+                      actual=summarize(result))
+
+    rollout_rule(conformance_case, on_result=check)
+
+
+@rule("VEC-011", kinds=_VECTOR)
+def test_step_observations_in_space(conformance_case: Case) -> None:
+    def check(case: Case, facts: VecFacts, record: VecRecord) -> None:
+        ok, note = contains(case, facts.obs_space, record.obs)
+        if not ok:
+            case.fail(f"the {record.where()} returned observations outside observation_space{note}",
+                      expected=f"an element of {space_label(facts.obs_space)}", actual=summarize(record.obs))
+
+    _step_check(conformance_case, check)
+
+
+@rule("VEC-012", kinds=_VECTOR)
+def test_rewards_array(conformance_case: Case) -> None:
+    def check(case: Case, facts: VecFacts, record: VecRecord) -> None:
+        rewards = record.rewards
+        if not (isinstance(rewards, np.ndarray) and rewards.shape == (facts.n,) and rewards.dtype.kind in "iuf"):
+            case.fail(f"the {record.where()} returned rewards {summarize(rewards)}",
+                      expected=f"a NumPy array of shape ({facts.n},) with an integer or floating dtype",
+                      actual=f"{type_name(rewards)} {summarize(rewards)}")
+
+    _step_check(conformance_case, check)
+
+
+@rule("VEC-013", kinds=_VECTOR)
+def test_flags_arrays(conformance_case: Case) -> None:
+    def check(case: Case, facts: VecFacts, record: VecRecord) -> None:
+        for name in ("terminations", "truncations"):
+            flags = getattr(record, name)
+            if not (isinstance(flags, np.ndarray) and flags.shape == (facts.n,) and flags.dtype == np.bool_):
+                case.fail(f"the {record.where()} returned {name} {summarize(flags)}",
+                          expected=f"a NumPy bool array of shape ({facts.n},)", actual=summarize(flags))
+
+    _step_check(conformance_case, check)
+
+
+def _info_rule(case: Case, problem_of: Any) -> None:
+    def on_record(case: Case, facts: VecFacts, record: VecRecord) -> None:
+        problem = problem_of(record.info_copy, facts.n)
+        if problem is not None:
+            case.fail(f"the {record.where()}: {problem}", expected="the _key mask convention of batched infos",
+                      actual=summarize(record.info_copy))
+
+    rollout_rule(case, on_record=on_record)
+
+
+@rule("VEC-014", kinds=_VECTOR)
+def test_info_masks(conformance_case: Case) -> None:
+    _info_rule(conformance_case, mask_problem)
+
+
+@rule("VEC-015", kinds=_VECTOR)
+def test_info_values_batched(conformance_case: Case) -> None:
+    _info_rule(conformance_case, batch_info_problem)
+
+
+@rule("VEC-016", kinds=_VECTOR, owns=("step",))
+def test_step_accepts_every_action(conformance_case: Case) -> None:
+    _step_check(conformance_case, lambda case, facts, record: None)
+
+
+@rule("VEC-017", kinds=_VECTOR)
+def test_observations_not_mutated_later(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def verify(record: VecRecord, now: str) -> None:
+        found = difference(record.obs, record.obs_copy, "observations")
+        if found is not None:
+            case.fail(f"the observations returned by the {record.where()} changed later, by {now} ({found})",
+                      expected="returned observations keep their values",
+                      actual=f"{summarize(record.obs)}, was {summarize(record.obs_copy)}")
+
+    @vgiven(case, plans_for(case))
+    def _(plan: Plan) -> None:
+        env = case.make()
+        facts = vector_facts(case, env)
+        seen: list[VecRecord] = []
+
+        def on_record(record: VecRecord) -> None:
+            if seen:
+                verify(seen[-1], f"the {record.where()}")
+            seen.append(record)
+
+        run_plan(case, env, facts, plan, on_record=on_record)
+        for record in seen:
+            verify(record, "the end of the rollout")
+
+
+@rule("VEC-018", kinds=_VECTOR)
+def test_matches_reference_sync(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    @vgiven(case, plans_for(case))
+    def _(plan: Plan) -> None:
+        env = case.make()
+        facts = vector_facts(case, env)
+        fns = sub_env_factories(case, env, facts.n)
+        if fns is None:
+            case.not_checkable("the target exposes no sub-env factories (env_fns), which the comparison needs")
+        try:
+            built = case.watchdog.call("reference_sync", lambda: reference_sync(fns, facts.mode))
+        except UnsupportedSpace as exc:
+            case.not_checkable(f"the sub-envs' spaces cannot be given to the reference SyncVectorEnv ({exc})")
+        except Exception as exc:  # noqa: BLE001 - the yardstick cannot be built: nothing to compare with
+            case.not_checkable(f"the reference SyncVectorEnv over env.env_fns cannot be built "
+                               f"({describe_exception(exc)})")
+        imports = ("from conformance.reference_sync import reference_sync", "from gymspec import AutoresetMode")
+        reference = case.wrap(built, "reference", f"reference_sync(env.env_fns, AutoresetMode.{facts.mode.name})",
+                              imports=imports)
+        try:
+            actions = plan.actions()
+            ours = run_plan(case, env, facts, plan, actions)
+            theirs = vector_rollout.run(reference, plan.seed, actions, facts.n, facts.mode)
+        finally:
+            try:
+                reference.call("close", record=False)
+            except TargetError:
+                pass
+        compare_rollouts(case, theirs, ours, "the target differs from a reference SyncVectorEnv over the same sub-env "
+                 "factories", ("reference", "env"))
+
+
+@rule("VEC-019", kinds=_VECTOR, owns=("close",))
+def test_close_is_idempotent(conformance_case: Case) -> None:
+    case = conformance_case
+
+    @vgiven(case, plans_for(case, max_steps=min(case.profile.max_steps, 20)),
+            max_examples=min(case.profile.max_examples, 3))
+    def _(plan: Plan) -> None:
+        fresh = case.make("fresh")
+        fresh.close()
+        fresh.close()
+        env = case.make()
+        run_plan(case, env, vector_facts(case, env), plan)
+        env.close()
+        env.close()
+
+
+@rule("VEC-020", kinds=_VECTOR)
+def test_calls_after_close_raise(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def body() -> None:
+        env = case.make()
+        facts = vector_facts(case, env)
+        actions = sampler(facts.act_space)(np.random.default_rng(0))
+        env.reset(seed=0)
+        env.close()
+        for call, method, args in (("reset()", "reset", ()), ("step(actions)", "step", (actions,))):
+            try:
+                result = env.call(method, *args)
+            except TargetError as error:
+                if not matches(error.error, ClosedEnvironmentError):
+                    case.fail(f"{call} after close() raised {describe_exception(error.error)}",
+                              expected="ClosedEnvironmentError", actual=type_name(error.error))
+                continue
+            case.fail(f"{call} after close() returned", expected="ClosedEnvironmentError", actual=summarize(result))
+
+    vonce(case, body)

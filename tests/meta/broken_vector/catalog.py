@@ -1,0 +1,97 @@
+"""Every broken vector target, the rule it must violate, and the rules it may violate as a consequence.
+
+Targets are classes taking ``num_envs`` (``--vector-env``). ``collateral`` lists fnmatch patterns of rules the one
+change necessarily breaks too; the meta-tests check that nothing else *in the target's area* fails.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["BROKEN", "CORRECT", "Broken"]
+
+_VECTOR = "tests.meta.broken_vector.vector"
+_AUTORESET = "tests.meta.broken_vector.autoreset"
+
+
+@dataclass(frozen=True)
+class Broken:
+    """One broken target.
+
+    Attributes:
+        rule: The rule it must violate.
+        spec: ``module:attr`` of the factory.
+        option: The suite option that names it (``--vector-env`` or ``--func-env``).
+        collateral: Patterns of rules it may violate as well.
+    """
+
+    rule: str
+    spec: str
+    option: str = "--vector-env"
+    collateral: tuple[str, ...] = ()
+
+    @property
+    def name(self) -> str:
+        """The factory's name (appears in the reproducer)."""
+        return self.spec.split(":")[1]
+
+
+def _vec(rule: str, name: str, *collateral: str) -> Broken:
+    return Broken(rule, f"{_VECTOR}:{name}", collateral=collateral)
+
+
+def _auto(rule: str, name: str, *collateral: str) -> Broken:
+    return Broken(rule, f"{_AUTORESET}:{name}", collateral=collateral)
+
+
+# Changing what a sub-env's data looks like also makes the target disagree with its own sub-envs.
+_DIFFERENTIAL = ("VEC-018", "AUTORESET-*")
+
+BROKEN: tuple[Broken, ...] = (
+    _vec("VEC-001", "Vec001FloatNumEnvs"),
+    _vec("VEC-002", "Vec002UntiledBounds"),
+    _vec("VEC-003", "Vec003ActionsAsBox"),
+    _vec("VEC-004", "Vec004NoAutoresetMode"),
+    _vec("VEC-005", "Vec005InfoNotDict", "VEC-014", *_DIFFERENTIAL),
+    _vec("VEC-006", "Vec006SameSeedEverywhere", *_DIFFERENTIAL),
+    _vec("VEC-007", "Vec007SeedListAnyLength"),
+    _vec("VEC-008", "Vec008NoisyRewards", "VEC-009", *_DIFFERENTIAL),
+    _vec("VEC-009", "Vec009ResetKeepsAutoresetFlags", *_DIFFERENTIAL),
+    _vec("VEC-010", "Vec010FourTuple", "VEC-0*", *_DIFFERENTIAL),
+    _vec("VEC-011", "Vec011ObservationsScaled", *_DIFFERENTIAL),
+    _vec("VEC-012", "Vec012RewardColumn", *_DIFFERENTIAL),
+    _vec("VEC-013", "Vec013IntFlags", *_DIFFERENTIAL),
+    _vec("VEC-014", "Vec014MaskMissing", *_DIFFERENTIAL),
+    _vec("VEC-015", "Vec015StaleMaskedEntries", *_DIFFERENTIAL),
+    _vec("VEC-016", "Vec016RejectsAction", "AUTORESET-*"),
+    _vec("VEC-017", "Vec017NoCopy"),
+    _vec("VEC-018", "Vec018DoubledRewards", "AUTORESET-*"),
+    _vec("VEC-019", "Vec019CloseTwiceRaises"),
+    _vec("VEC-020", "Vec020UsableAfterClose"),
+    _auto("AUTORESET-001", "Autoreset001UnknownMode"),
+    _auto("AUTORESET-002", "Autoreset002NoFinalReward", "AUTORESET-012", "VEC-018"),
+    _auto("AUTORESET-003", "Autoreset003RewardOnResetStep", "AUTORESET-012", "VEC-018"),
+    _auto("AUTORESET-004", "Autoreset004OthersWait", "AUTORESET-012", "VEC-018"),
+    _auto("AUTORESET-005", "Autoreset005FinalObsReturned", "AUTORESET-012", "VEC-018"),
+    _auto("AUTORESET-006", "Autoreset006NoFinalObs", "AUTORESET-002", "AUTORESET-012", "VEC-018"),
+    _auto("AUTORESET-007", "Autoreset007FinalInfoUnmasked", "AUTORESET-012", "VEC-018"),
+    _auto("AUTORESET-008", "Autoreset008ResetsByItself", "VEC-018"),
+    _auto("AUTORESET-009", "Autoreset009ResetsEverything", "AUTORESET-010", "AUTORESET-012", "VEC-018"),
+    _auto("AUTORESET-010", "Autoreset010AnyMask"),
+    _auto("AUTORESET-011", "Autoreset011PopsMask"),
+    _auto("AUTORESET-012", "Autoreset012UnseededResetReplays"),
+)
+
+CORRECT: tuple[str, ...] = (
+    "tests.meta.broken_vector.correct:sync_next_step",
+    "tests.meta.broken_vector.correct:sync_same_step",
+    "tests.meta.broken_vector.correct:sync_disabled",
+    "tests.meta.broken_vector.correct:async_next_step_pickled",
+    "tests.meta.broken_vector.correct:async_same_step_pickled",
+    "tests.meta.broken_vector.correct:async_disabled_pickled",
+)
+"""Correct vector targets: reference Sync, and Async without shared memory, in every mode.
+
+Async *with* shared memory in every mode is among the suite's embedded defaults (``CartPole-v1/async/*``), which
+``tests/meta/test_reference_envs.py`` runs; the factories for it are in :mod:`tests.meta.broken_vector.correct` too.
+"""

@@ -1,0 +1,56 @@
+"""Each broken registry fails (or, for REG-007, warns on) the REG rule it breaks; the reference registry passes.
+
+A broken registry is a module with ``make``/``make_vec`` (:mod:`tests.meta.broken_registry`). The suite names
+registries with ``--registry``, so each run adds its module to ``conformance.targets.REGISTRIES`` for the run's
+duration (in-process runs share that dict), and the ``Hop`` id is registered in the reference registry only while
+the run lasts. Targets: that id as an env and as a vector env.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conformance.targets import REGISTRIES
+from gymspec.rules import RULES
+from tests.meta._run import SuiteRun, run_inprocess
+from tests.meta.broken_registry._base import HOP_ID, registered
+from tests.meta.broken_registry.registries import BROKEN_REGISTRIES
+
+_TARGETS = ("--env-id", HOP_ID, "--vector-env-id", HOP_ID)
+# REG-002 needs a constructor kwarg for "made again from the spec" to differ when the spec's kwargs are lost.
+_KWARGS = {"REG-002": '{"push": 0.9}'}
+
+
+def _run(registry: str, module: str, rules: str, report: Path, kwargs: str | None = None) -> SuiteRun:
+    args = ["--conformance-profile", "quick", "--registry", registry, *_TARGETS, "--rules", rules]
+    if kwargs is not None:
+        args += ["--env-kwargs", kwargs]
+    added = registry not in REGISTRIES
+    REGISTRIES[registry] = module
+    try:
+        with registered():
+            return run_inprocess(args, report)
+    finally:
+        if added:
+            del REGISTRIES[registry]
+
+
+@pytest.mark.parametrize("rule_id", sorted(BROKEN_REGISTRIES))
+def test_broken_registry_violates_its_rule(rule_id: str, tmp_path: Path) -> None:
+    run = _run("broken", BROKEN_REGISTRIES[rule_id], rule_id, tmp_path / "report.json", _KWARGS.get(rule_id))
+    record = run.result(f"broken/{HOP_ID}", rule_id)
+    expected = "failed" if RULES[rule_id].level.is_mandatory else "warned"
+    assert record["outcome"] == expected, record["message"]
+    assert record["message"].startswith(f"{rule_id} ("), record["message"]
+    assert "expected:" in record["message"] and "actual:" in record["message"], record["message"]
+
+
+def test_reference_registry_passes(tmp_path: Path) -> None:
+    run = _run("reference", REGISTRIES["reference"], "REG-*", tmp_path / "report.json", '{"push": 0.9}')
+    outcomes = {(r["target"], r["rule"]): r["outcome"] for r in run.report["results"]}
+    ran = {rule for (_, rule), outcome in outcomes.items() if outcome == "passed"}
+    assert {rule for rule in RULES if rule.startswith("REG-")} <= ran, outcomes
+    problems = {key: outcome for key, outcome in outcomes.items() if outcome not in ("passed", "skipped")}
+    assert not problems, problems

@@ -1,0 +1,103 @@
+"""Each broken vector env and functional env fails (or, for SHOULD rules, warns on) exactly the rule it breaks.
+
+One child run of the suite (quick profile, VEC/AUTORESET/FUNC rules, two xdist workers) selects with ``-k``:
+
+* the intended (rule, target) item of every broken target — each must fail or warn, with a message that starts with
+  the rule id and ends with a reproducer that replays the example;
+* every item of the correct targets (reference Sync and Async over ``Hop`` in each autoreset mode, Async without
+  shared memory — with it, the embedded defaults cover every mode — and the functional ``Drift``) — nothing may
+  fail or warn;
+* every item of a few representative broken targets — nothing outside the intended rule and its declared collateral
+  may fail or warn.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+
+import pytest
+
+from gymspec.rules import RULES
+from tests.meta._run import SuiteRun, has_xdist, run_suite
+from tests.meta.broken_func.catalog import BROKEN as FUNC_BROKEN
+from tests.meta.broken_func.catalog import CORRECT as FUNC_CORRECT
+from tests.meta.broken_vector.catalog import BROKEN as VECTOR_BROKEN
+from tests.meta.broken_vector.catalog import CORRECT as VECTOR_CORRECT
+from tests.meta.broken_vector.catalog import Broken
+
+BROKEN = VECTOR_BROKEN + FUNC_BROKEN
+_PROBLEMS = ("failed", "warned", "error")
+_SAMPLE_RULES = ("VEC-006", "AUTORESET-004", "AUTORESET-009", "FUNC-002")
+_SAMPLE = [broken for broken in BROKEN if broken.rule in _SAMPLE_RULES]
+# Reproducers of these replay a call that raises: the exception *is* the violation.
+_RAISING = ("VEC-016", "VEC-019")
+
+
+def _ids(entries: tuple[Broken, ...] | list[Broken]) -> list[str]:
+    return [f"{broken.rule}:{broken.name}" for broken in entries]
+
+
+@pytest.fixture(scope="module")
+def suite(tmp_path_factory: pytest.TempPathFactory) -> SuiteRun:
+    selection = [f"{broken.rule}-{broken.spec}" for broken in BROKEN]
+    selection += [broken.spec for broken in _SAMPLE] + [*VECTOR_CORRECT, *FUNC_CORRECT]
+    args = ["--conformance-profile", "quick", "--rules", "VEC-*,AUTORESET-*,FUNC-*"]
+    args += [arg for broken in BROKEN for arg in (broken.option, broken.spec)]
+    args += [arg for spec in VECTOR_CORRECT for arg in ("--vector-env", spec)]
+    args += [arg for spec in FUNC_CORRECT for arg in ("--func-env", spec)]
+    args += ["-k", " or ".join(selection), *(["-n", "2"] if has_xdist() else [])]
+    return run_suite(args, tmp_path_factory.mktemp("broken_vector") / "report.json")
+
+
+@pytest.mark.parametrize("broken", BROKEN, ids=_ids(BROKEN))
+def test_broken_target_violates_its_rule(suite: SuiteRun, broken: Broken) -> None:
+    record = suite.result(broken.spec, broken.rule)
+    expected = "failed" if RULES[broken.rule].level.is_mandatory else "warned"
+    assert record["outcome"] == expected, record["message"]
+    assert record["message"].startswith(f"{broken.rule} ("), record["message"]
+    assert "expected:" in record["message"] and "actual:" in record["message"], record["message"]
+    assert broken.name in record["reproducer"], record["reproducer"]
+
+
+@pytest.mark.parametrize("broken", BROKEN, ids=_ids(BROKEN))
+def test_reproducer_replays(suite: SuiteRun, broken: Broken) -> None:
+    script = suite.result(broken.spec, broken.rule)["reproducer"]
+    namespace: dict[str, object] = {"__name__": "reproducer"}
+    code = compile(script, "<reproducer>", "exec")
+    if broken.rule in _RAISING:
+        with pytest.raises(Exception):  # noqa: B017, PT011 - whatever the env raises is the violation
+            exec(code, namespace)  # noqa: S102 - the suite's own output
+    else:
+        exec(code, namespace)  # noqa: S102
+    for value in namespace.values():
+        close = getattr(value, "close", None)
+        if callable(close) and not isinstance(value, type):
+            try:
+                close()
+            except Exception:  # noqa: BLE001, S110 - cleanup of what the script left open; VEC-019 closes twice
+                pass
+
+
+@pytest.mark.parametrize("spec", [*VECTOR_CORRECT, *FUNC_CORRECT])
+def test_correct_targets_pass_everything(suite: SuiteRun, spec: str) -> None:
+    outcomes = suite.outcomes(spec)
+    assert "CONSTRUCT" in outcomes and len(outcomes) > 12, outcomes  # every item of this target ran
+    problems = {rule: outcome for rule, outcome in outcomes.items() if outcome not in ("passed", "skipped")}
+    assert not problems, problems
+
+
+def _area(rule_id: str) -> str:
+    return rule_id.split("-")[0]
+
+
+@pytest.mark.parametrize("broken", _SAMPLE, ids=_ids(_SAMPLE))
+def test_representative_broken_targets_break_nothing_else(suite: SuiteRun, broken: Broken) -> None:
+    outcomes = suite.outcomes(broken.spec)
+    assert len(outcomes) > 12, outcomes  # every item of this target ran
+    allowed = (broken.rule, *broken.collateral)
+    unexpected = {
+        rule: outcome
+        for rule, outcome in outcomes.items()
+        if outcome in _PROBLEMS and not any(fnmatch.fnmatchcase(rule, pattern) for pattern in allowed)
+    }
+    assert not unexpected, unexpected

@@ -1,0 +1,54 @@
+"""The suite passes on Gymnasium's ``SyncVectorEnv`` in all three autoreset modes, and finds one Gymnasium defect.
+
+Expected deviations (documented Gymnasium behaviour, SHOULD rules, so warnings rather than failures):
+
+* AUTORESET-011: ``reset`` pops ``reset_mask`` from the caller's ``options`` dict;
+* VEC-020: ``SyncVectorEnv`` has no closed check, so ``reset``/``step`` after ``close`` still work.
+
+Gymnasium defect found by the suite (expected below): ``VectorEnv._add_info`` creates a batched info array with the
+dtype of the *first* value it sees for a key and casts later values into it. FrozenLake's reset reports ``prob`` as
+the int ``1`` and its steps as floats such as ``1/3``, so on a step where one sub-env resets (``NextStep``) while
+another one steps, the stepping sub-env's ``prob`` of ``0.333`` is reported as ``0``: the vector env does not return
+its sub-envs' real infos (AUTORESET-004, AUTORESET-012, and VEC-018 against the reference ``SyncVectorEnv``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.meta._run import run_inprocess
+
+pytest.importorskip("gymnasium")
+
+_MODULE = "tests.meta.broken_vector.gymnasium_targets"
+_PASSING = ("blackjack_sync_next_step", "blackjack_sync_same_step", "blackjack_sync_disabled", "taxi_sync_next_step")
+EXPECTED_WARNINGS = {"AUTORESET-011", "VEC-020"}
+
+
+@pytest.mark.gymnasium
+def test_suite_passes_on_gymnasium_sync_vector_env(tmp_path: Path) -> None:
+    args = ["--conformance-profile", "quick", "--rules", "VEC-*,AUTORESET-*"]
+    args += [arg for name in _PASSING for arg in ("--vector-env", f"{_MODULE}:{name}")]
+    run = run_inprocess(args, tmp_path / "report.json")
+    results = run.report["results"]
+    assert {r["target"] for r in results} == {f"{_MODULE}:{name}" for name in _PASSING}
+    failed = [f"{r['rule']} [{r['target']}]: {r['message']}" for r in results if r["outcome"] in ("failed", "error")]
+    assert not failed, "\n".join(failed)
+    warned = {r["rule"] for r in results if r["outcome"] == "warned"}
+    assert warned == EXPECTED_WARNINGS, warned
+    passed = {r["rule"] for r in results if r["outcome"] == "passed"}
+    assert {"AUTORESET-003", "AUTORESET-005", "AUTORESET-009", "AUTORESET-012", "VEC-018"} <= passed
+
+
+@pytest.mark.gymnasium
+def test_gymnasium_defect_info_dtype_from_first_value(tmp_path: Path) -> None:
+    spec = f"{_MODULE}:frozen_lake_sync_next_step"
+    rules = "AUTORESET-004,VEC-018"
+    run = run_inprocess(["--conformance-profile", "quick", "--vector-env", spec, "--rules", rules],
+                        tmp_path / "report.json")
+    record = run.result(spec, "AUTORESET-004")
+    assert record["outcome"] == "failed", record["message"]
+    assert "info['prob']: np.int64(0) != 0.333" in record["message"], record["message"]
+    assert run.result(spec, "VEC-018")["outcome"] == "failed"
