@@ -90,8 +90,8 @@ class FuncEnv(
         """The reward for the transition ``state --action--> next_state``.
 
         Rules:
-            [FUNC-008] MUST return a real, finite scalar (or, for batched states, a real array of one reward per
-                state).
+            [FUNC-008] MUST return a real, finite scalar: an int, a float, a NumPy integer or floating scalar, or a
+                0-d array of one (for batched states, a real array of one reward per state).
         """
         ...
 
@@ -99,8 +99,8 @@ class FuncEnv(
         """Whether ``state`` is terminal.
 
         Rules:
-            [FUNC-009] MUST return a bool-like value: ``bool``, ``numpy.bool_`` or a bool array (one flag per state
-                when batched).
+            [FUNC-009] MUST return a bool-like value: ``bool``, ``numpy.bool_`` or a 0-d bool array (for batched
+                states, a bool array of one flag per state).
         """
         ...
 

@@ -60,7 +60,8 @@ class SupportsMake(Protocol):
         """Build the env registered under ``id``.
 
         Rules:
-            [REG-003] MUST record the resolved id: the env it returns has ``spec.id`` equal to the requested id.
+            [REG-003] MUST record the id it was asked for: for a fully specified id (``[ns/]Name-vN``) the env
+                it returns has ``spec.id`` equal to that id.
             [REG-004] MUST truncate at the spec's limit: with ``spec.max_episode_steps = k`` (or the
                 ``max_episode_steps=k`` keyword), an episode that has not terminated reports ``truncated`` on its
                 ``k``-th step at the latest.

@@ -31,7 +31,8 @@ class VectorEnv(Protocol[ObsT_co, ActT]):
         [VEC-002] MUST batch the observation space: ``observation_space`` is ``single_observation_space`` batched
             ``num_envs`` times (Box shape ``(n, *shape)`` with tiled bounds and the same dtype, Discrete to
             MultiDiscrete, Tuple and Dict component-wise), so each batch splits into ``num_envs`` elements of the
-            single space.
+            single space; this is Gymnasium's default ``observation_mode="same"``, and a vector env built from
+            sub-envs with differing spaces (``observation_mode="different"``) is outside this rule.
         [VEC-003] MUST batch the action space the same way from ``single_action_space``.
         [VEC-004] SHOULD declare ``metadata["autoreset_mode"]`` (an ``AutoresetMode`` or its string value);
             without it, consumers assume ``"NextStep"``.
@@ -109,7 +110,8 @@ class VectorEnv(Protocol[ObsT_co, ActT]):
                 with a mask ``info["_k"]``, a NumPy bool array of shape ``(num_envs,)``; nested dicts follow the
                 same convention.
             [VEC-015] MUST batch info values: an array-valued ``info[k]`` has leading dimension ``num_envs``, and
-                entries where ``info["_k"]`` is false carry no data from a sub-env.
+                entries where ``info["_k"]`` is false are blank (``None``, zero, ``False``, empty or NaN, the
+                array's fill value), never a sub-env's data.
             [VEC-016] MUST accept every element of ``action_space``.
             [VEC-017] SHOULD NOT mutate observations it returned earlier (the default ``copy=True`` behaviour).
             [VEC-018] MUST behave like its sub-envs run one by one: when the target exposes its sub-env
@@ -157,11 +159,13 @@ class AutoresettingVectorEnv(VectorEnv[ObsT_co, ActT], Protocol[ObsT_co, ActT]):
         [AUTORESET-007] MUST (under ``"SameStep"``) put the final infos in ``info["final_info"]`` with mask
             ``info["_final_info"]`` true exactly for the sub-envs that ended.
         [AUTORESET-008] MUST (under ``"Disabled"``) never reset a sub-env by itself: after its episode ends, it
-            stays ended until the caller resets it.
+            stays ended until the caller resets it (stepping it again may raise or continue the ended episode,
+            but never starts a new one).
         [AUTORESET-009] MUST (under ``"Disabled"``) reset exactly the sub-envs where
             ``options["reset_mask"]`` is true, leaving the others' state and observations unchanged.
-        [AUTORESET-010] MUST reject a ``reset_mask`` that is not a NumPy bool array of shape ``(num_envs,)``
-            with ``TypeError`` or ``ValueError``.
+        [AUTORESET-010] MUST (in every mode) reject a ``reset_mask`` that is not a NumPy bool array of shape
+            ``(num_envs,)`` with ``TypeError`` or ``ValueError``; whether an all-false mask is accepted is left
+            to the implementation.
         [AUTORESET-011] SHOULD NOT mutate the caller's ``options`` dict (Gymnasium pops ``reset_mask`` from it).
         [AUTORESET-012] MUST agree with a model of the declared mode built from single-env semantics, for any
             interleaving of steps, full resets and partial resets.
