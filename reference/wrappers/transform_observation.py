@@ -1,13 +1,7 @@
-"""Wrappers that transform each observation (stateless), updating ``observation_space`` to match.
+"""Stateless wrappers that transform each observation and update ``observation_space`` to match.
 
-* :class:`TransformObservation` applies any function (and may declare the new space).
-* :class:`FlattenObservation` flattens to a 1-D array (``reference.spaces.utils.flatten``).
-* :class:`FilterObservation` keeps some keys of a Dict (or indices of a Tuple) observation.
-* :class:`DtypeObservation` casts array-like observations to another dtype.
-* :class:`ReshapeObservation` reshapes Box observations.
-* :class:`RescaleObservation` maps a Box affinely onto ``[min_obs, max_obs]``.
-* :class:`GrayscaleObservation` converts RGB image observations to greyscale.
-* :class:`AddRenderObservation` adds (or substitutes) the rendered frame.
+Any function (:class:`TransformObservation`); flatten, filter keys, cast, reshape, rescale and greyscale; and
+:class:`AddRenderObservation`, which adds (or substitutes) the rendered frame.
 """
 
 from __future__ import annotations
