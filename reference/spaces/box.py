@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias, cast, overload
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, overload
 
 import numpy as np
 from numpy.typing import NDArray
 
 from reference import logger
+from reference.spaces._box_bounds import array_short_repr, can_cast, cast_bound, dtype_limits, resolve_shape
 from reference.spaces._box_sampling import SamplePlan, plan_sampling
 from reference.spaces._validation import MaskError, describe
 from reference.spaces.space import Jsonable, Space, SpaceArg, SpaceState
@@ -33,58 +34,8 @@ _Array: TypeAlias = NDArray[Any]
 # Attributes derived from low/high for fast sampling and membership; rebuilt after unpickling, never pickled.
 _CACHE_ATTRS = ("_plan", "_low_scalar", "_high_scalar", "_cache_key")
 
-# np.can_cast(from, to) answers, memoised: the call dominates ``contains`` for small boxes.
-_CAN_CAST: dict[tuple[np.dtype[Any], np.dtype[Any]], bool] = {}
 _MIN = np.minimum.reduce
 _MAX = np.maximum.reduce
-
-
-def can_cast(from_dtype: np.dtype[Any], to_dtype: np.dtype[Any]) -> bool:
-    """Memoised :func:`numpy.can_cast` for dtypes.
-
-    Args:
-        from_dtype: The source dtype.
-        to_dtype: The target dtype.
-
-    Returns:
-        Whether the cast is safe.
-    """
-    key = (from_dtype, to_dtype)
-    answer = _CAN_CAST.get(key)
-    if answer is None:
-        if len(_CAN_CAST) > 1024:
-            _CAN_CAST.clear()
-        answer = _CAN_CAST[key] = bool(np.can_cast(from_dtype, to_dtype))
-    return answer
-
-
-def array_short_repr(arr: _Array) -> str:
-    """Show ``arr`` as a single number when all its entries are equal, else as the array.
-
-    Args:
-        arr: The bound to show.
-
-    Returns:
-        The short form used by ``Box.__repr__``.
-    """
-    if arr.size != 0 and np.min(arr) == np.max(arr):
-        return str(np.min(arr))
-    return str(arr)
-
-
-def _is_scalar_bound(value: object) -> bool:
-    # bool is excluded on purpose: Box(low=True, ...) is almost certainly a mistake, and Gymnasium rejects it too.
-    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-
-
-def _dtype_limits(dtype: np.dtype[Any]) -> tuple[float, float]:
-    if dtype.kind == "b":
-        return 0, 1
-    if dtype.kind == "f":
-        finfo = np.finfo(dtype)
-        return float(finfo.min), float(finfo.max)
-    iinfo = np.iinfo(dtype)
-    return int(iinfo.min), int(iinfo.max)
 
 
 class Box(Space[NDArray[_ScalarT_co]]):
@@ -174,10 +125,10 @@ class Box(Space[NDArray[_ScalarT_co]]):
         if self.dtype.kind not in "iufb":
             raise ValueError(f"Box dtype must be an integer, floating or bool dtype, got {self.dtype}")
 
-        self._shape = self._resolve_shape(low, high, shape)
-        dtype_min, dtype_max = _dtype_limits(self.dtype)
-        self.low, self.bounded_below = self._cast_bound("low", low, dtype_min, dtype_max)
-        self.high, self.bounded_above = self._cast_bound("high", high, dtype_min, dtype_max)
+        self._shape = resolve_shape(low, high, shape)
+        dtype_min, dtype_max = dtype_limits(self.dtype)
+        self.low, self.bounded_below = cast_bound("low", low, self.dtype, self._shape, dtype_min, dtype_max)
+        self.high, self.bounded_above = cast_bound("high", high, self.dtype, self._shape, dtype_min, dtype_max)
 
         for name, bound in (("low", self.low), ("high", self.high)):
             if bound.shape != self._shape:
@@ -198,99 +149,6 @@ class Box(Space[NDArray[_ScalarT_co]]):
         self.high_repr = None
         super().__init__(self._shape, self.dtype, seed)
         self._build_plan()
-
-    @staticmethod
-    def _resolve_shape(low: _Bound, high: _Bound, shape: _Shape | None) -> tuple[int, ...]:
-        if shape is not None:
-            if isinstance(shape, (str, bytes)) or not isinstance(shape, Iterable):
-                raise TypeError(f"Box shape must be a sequence of ints, got {describe(shape)}")
-            dims = tuple(shape)
-            if not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in dims):
-                raise TypeError(f"Box shape must be a sequence of ints, got {describe(shape)}")
-            if any(d < 0 for d in dims):
-                raise ValueError(f"Box shape must have non-negative dimensions, got {describe(shape)}")
-            return tuple(int(d) for d in dims)
-        if isinstance(low, np.ndarray) and isinstance(high, np.ndarray):
-            if low.shape != high.shape:
-                raise ValueError(
-                    f"Box low and high must have the same shape when shape is omitted, "
-                    f"got low={describe(low)} high={describe(high)}"
-                )
-            return tuple(int(d) for d in low.shape)
-        if isinstance(low, np.ndarray):
-            return tuple(int(d) for d in low.shape)
-        if isinstance(high, np.ndarray):
-            return tuple(int(d) for d in high.shape)
-        if _is_scalar_bound(low) and _is_scalar_bound(high):
-            return (1,)
-        raise ValueError(
-            f"Box low and high must be ints, floats or numpy arrays (to infer the shape), "
-            f"got low={describe(low)} high={describe(high)}"
-        )
-
-    def _cast_bound(
-        self, name: Literal["low", "high"], value: _Bound, dtype_min: float, dtype_max: float
-    ) -> tuple[_Array, NDArray[np.bool_]]:
-        """Convert a user bound to an owned array of the space's dtype, plus its boundedness mask."""
-        kind = self.dtype.kind
-        # The infinity that means "unbounded" on this side; the other infinity is never a valid bound.
-        inf = -np.inf if name == "low" else np.inf
-        limit = dtype_min if name == "low" else dtype_max
-        if _is_scalar_bound(value):
-            if np.isnan(value):
-                raise ValueError(f"Box {name} must not be NaN, got {value!r}")
-            bounded = np.full(self._shape, value != inf)
-            if value == inf:
-                if kind in "ub":
-                    raise ValueError(
-                        f"Box {name} must be finite for dtype {self.dtype}, got {value!r}; "
-                        "unsigned and bool boxes cannot be unbounded"
-                    )
-                if kind == "i":
-                    value = limit
-            elif not dtype_min <= value <= dtype_max and (kind != "f" or np.isfinite(value)):
-                raise ValueError(
-                    f"Box {name} must be within the range of {self.dtype} [{dtype_min}, {dtype_max}], got {value!r}"
-                )
-            return np.full(self._shape, value, dtype=self.dtype), bounded
-
-        if not isinstance(value, np.ndarray):
-            raise ValueError(f"Box {name} must be an int, float or numpy array, got {describe(value)}")
-        if value.dtype.kind not in "fiub":
-            raise ValueError(f"Box {name} must have an integer, floating or bool dtype, got {describe(value)}")
-        if value.dtype.kind == "f" and np.isnan(value).any():
-            raise ValueError(f"Box {name} must not contain NaN, got {describe(value)}")
-        bounded = value != inf
-        unbounded = ~bounded
-        any_unbounded = bool(unbounded.any())
-        if any_unbounded and kind in "ub":
-            raise ValueError(
-                f"Box {name} must be finite for dtype {self.dtype}, got {describe(value)} containing {inf}; "
-                "unsigned and bool boxes cannot be unbounded"
-            )
-        finite_mask = np.isfinite(value) if value.dtype.kind == "f" else None
-        if kind != "f" and finite_mask is not None and not bool((finite_mask | unbounded).all()):
-            raise ValueError(f"Box {name} must not contain {-inf} for dtype {self.dtype}, got {describe(value)}")
-        if value.dtype != self.dtype:
-            finite = value[finite_mask] if finite_mask is not None else value
-            if finite.size and (finite.min() < dtype_min or finite.max() > dtype_max):
-                raise ValueError(
-                    f"Box {name} must be within the range of {self.dtype} [{dtype_min}, {dtype_max}], "
-                    f"got {describe(value)} with values in [{finite.min()!r}, {finite.max()!r}]"
-                )
-            own_precision = np.finfo(cast("np.dtype[np.floating[Any]]", self.dtype)).precision if kind == "f" else 0
-            if value.dtype.kind == "f" and kind == "f" and own_precision < np.finfo(value.dtype).precision:
-                logger.warn(
-                    f"Box {name}'s precision lowered by casting to {self.dtype}, current {name}.dtype={value.dtype}",
-                    stacklevel=3,
-                )
-        if any_unbounded and kind == "i":
-            # Cast the finite entries, then store the limit exactly in the integer result (through float64,
-            # 2**63 - 1 would round up and overflow). Both steps make new arrays: the caller's is untouched.
-            ints = np.where(unbounded, 0, value).astype(self.dtype)
-            ints[unbounded] = limit
-            return ints, bounded
-        return value.astype(self.dtype), bounded
 
     def _build_plan(self) -> None:
         """Precompute what :meth:`sample` and :meth:`contains` need, so a call does no mask algebra."""
