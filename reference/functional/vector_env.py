@@ -35,8 +35,8 @@ from reference.functional._batching import add_batched_info, tree_copy, tree_sca
 from reference.functional.batched_rng import BatchedGenerator
 from reference.functional.env import check_render_mode, default_metadata
 from reference.utils import seeding
-from reference.vector._common import resolve_seeds, split_reset_mask
-from reference.vector.utils import batch_space
+from reference.vector._common import resolve_seeds  # shared seeding rules of the vector package
+from reference.vector.utils import batch_space, split_reset_mask
 from reference.vector.vector_env import VectorEnv
 
 if TYPE_CHECKING:

@@ -7,13 +7,15 @@ from copy import deepcopy
 from typing import Any, TypeAlias
 
 import numpy as np
-from numpy.typing import NDArray
 
 from gymspec import AutoresetMode, autoreset_mode_of
 from reference.error import ResetNeeded
 from reference.spaces import Space
 from reference.spaces.utils import is_space_dtype_shape_equiv
-from reference.vector.utils import batch_differing_spaces, batch_space
+from reference.utils._format import describe
+from reference.vector.utils import batch_differing_spaces, batch_space, split_reset_mask
+from reference.vector.utils.reset_options import BoolArray as BoolArray  # re-exported: it used to be defined here
+from reference.vector.utils.reset_options import Options as Options  # re-exported: it used to be defined here
 
 __all__ = [
     "ObservationMode",
@@ -23,22 +25,16 @@ __all__ = [
     "resolve_autoreset_mode",
     "resolve_observation_spaces",
     "resolve_seeds",
+    # Its home is reference.vector.utils; kept here for modules that still import it from this one.
     "split_reset_mask",
 ]
 
-Options: TypeAlias = dict[str, Any]
 Batch: TypeAlias = Any
 SeedArg: TypeAlias = Any
 #: ``"same"``, ``"different"`` or a ``(batched_space, single_space)`` pair.
 ObservationMode: TypeAlias = "str | tuple[Space[Any], Space[Any]]"
-BoolArray: TypeAlias = NDArray[np.bool_]
 _MODE_VALUES = [mode.value for mode in AutoresetMode]
 
-
-def _describe(value: object) -> str:
-    if isinstance(value, np.ndarray):
-        return f"ndarray(shape={value.shape}, dtype={value.dtype})"
-    return repr(value)
 
 
 def resolve_autoreset_mode(owner: str, value: object) -> AutoresetMode:
@@ -90,38 +86,7 @@ def resolve_seeds(owner: str, seed: SeedArg, num_envs: int) -> list[int | None]:
                 f"{owner} seed must have num_envs={num_envs} entries when a list, got {len(seed)}: {seed!r}"
             )
         return [int(s) if isinstance(s, np.integer) else s for s in seed]
-    raise TypeError(f"{owner} seed must be None, an int or a list of num_envs ints/None, got {_describe(seed)}")
-
-
-def split_reset_mask(owner: str, options: Options | None, num_envs: int) -> tuple[BoolArray | None, Options | None]:
-    """Take ``reset_mask`` out of reset options without touching the caller's dict.
-
-    Args:
-        owner: The class name for error messages.
-        options: The caller's ``reset`` options.
-        num_envs: The number of sub-environments.
-
-    Returns:
-        ``(mask, options)``: the validated mask (``None`` when absent) and the options to pass to sub-envs (a new
-        dict without ``reset_mask`` when there was one, else the caller's own).
-
-    Raises:
-        TypeError: The mask is not a NumPy array or its dtype is not bool.
-        ValueError: The mask's shape is not ``(num_envs,)`` or it selects no sub-environment.
-    """
-    if options is None or "reset_mask" not in options:
-        return None, options
-    mask = options["reset_mask"]
-    if not isinstance(mask, np.ndarray):
-        raise TypeError(f"{owner} options['reset_mask'] must be a numpy bool array, got {_describe(mask)}")
-    if mask.shape != (num_envs,):
-        raise ValueError(f"{owner} options['reset_mask'] must have shape ({num_envs},), got {_describe(mask)}")
-    if mask.dtype != np.bool_:
-        raise TypeError(f"{owner} options['reset_mask'] must have dtype bool, got {_describe(mask)}")
-    if not mask.any():
-        raise ValueError(f"{owner} options['reset_mask'] must select at least one sub-env, got {mask.tolist()!r}")
-    rest = {key: value for key, value in options.items() if key != "reset_mask"}
-    return mask.copy(), rest
+    raise TypeError(f"{owner} seed must be None, an int or a list of num_envs ints/None, got {describe(seed)}")
 
 
 def resolve_observation_spaces(

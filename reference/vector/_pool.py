@@ -3,27 +3,25 @@
 Replies are awaited on a selector that watches every worker's pipe *and* its process sentinel, so a worker that
 dies (even by ``SIGKILL``, even while a grandchild keeps its pipe open) turns the wait into a
 :class:`WorkerDiedError` instead of a hang. Replies received before a timeout are kept, so waiting again resumes
-where the timed-out wait stopped and the pipes never get out of step with the commands.
+where the timed-out wait stopped and the pipes never get out of step with the commands. The selector lives in
+:mod:`~reference.vector._waiter`, the worker layout (how many, which sub-envs) in :mod:`~reference.vector._sizing`.
 """
 
 from __future__ import annotations
 
 import multiprocessing
-import os
-import select
 import signal
-import sys
 import time
 import weakref
 from collections.abc import Callable, Iterable, Sequence
-from multiprocessing.connection import Connection, wait
+from multiprocessing.connection import Connection
 from typing import Any, TypeAlias
-
-import numpy as np
 
 from reference.error import Error
 from reference.vector._channel import Channel
 from reference.vector._protocol import Command, Status, encode
+from reference.vector._sizing import default_context, slices, worker_count
+from reference.vector._waiter import CONN, Waiter
 from reference.vector._worker import WorkerSpec, run_worker
 from reference.vector.utils import clear_mpi_env_vars
 
@@ -33,60 +31,8 @@ __all__ = ["WorkerDiedError", "WorkerPool", "default_context", "slices", "worker
 Context: TypeAlias = Any
 #: A started ``multiprocessing`` process of any context.
 Process: TypeAlias = Any
-_CONN, _SENTINEL = 0, 1
 # How long close() waits for terminated workers before killing them.
 _TERMINATE_GRACE = 1.0
-# Without pidfds, how often a long wait checks that the workers are still alive.
-_POLL_INTERVAL = 0.25
-
-
-def default_context() -> str | None:
-    """The start method used when none is given: fork on Linux (nothing to pickle, so fast), else the default."""
-    return "fork" if sys.platform.startswith("linux") else None
-
-
-def _positive_int(owner: str, name: str, value: object) -> int | None:
-    if value is None:
-        return None
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"{owner} {name} must be a positive int or None, got {value!r}")
-    return int(value)
-
-
-def worker_count(owner: str, num_envs: int, num_workers: object, max_concurrency: object) -> tuple[int | None, int]:
-    """Validate the worker options and pick the number of workers.
-
-    Args:
-        owner: The class name for error messages.
-        num_envs: The number of sub-envs.
-        num_workers: The requested number of workers, or ``None`` for one per usable CPU.
-        max_concurrency: At most this many sub-envs may run at once, or ``None``.
-
-    Returns:
-        ``(max_concurrency, num_workers)``; there are never more workers than sub-envs.
-
-    Raises:
-        ValueError: An option is not a positive int or ``None``.
-    """
-    limit = _positive_int(owner, "max_concurrency", max_concurrency)
-    requested = _positive_int(owner, "num_workers", num_workers)
-    affinity = getattr(os, "sched_getaffinity", None)
-    cpus = len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
-    return limit, min(num_envs, requested or cpus, limit or num_envs)
-
-
-def slices(num_envs: int, num_workers: int) -> list[tuple[int, int]]:
-    """Split ``range(num_envs)`` into ``num_workers`` contiguous slices whose sizes differ by at most one.
-
-    Args:
-        num_envs: The number of sub-envs.
-        num_workers: The number of workers.
-
-    Returns:
-        ``(start, stop)`` of each worker's slice.
-    """
-    bounds = [round(k * num_envs / num_workers) for k in range(num_workers + 1)]
-    return list(zip(bounds[:-1], bounds[1:], strict=True))
 
 
 class WorkerDiedError(Error, RuntimeError):
@@ -107,7 +53,7 @@ def _describe_exit(code: int | None) -> str:
     return f"exit code {code}"
 
 
-def _stop_processes(processes: Sequence[Process], channels: Sequence[Channel], waiter: _Waiter | None = None) -> None:
+def _stop_processes(processes: Sequence[Process], channels: Sequence[Channel], waiter: Waiter | None = None) -> None:
     """Last-resort cleanup when a pool is garbage-collected (or the interpreter exits) without ``close``."""
     for process in processes:
         if process.is_alive():
@@ -122,87 +68,6 @@ def _stop_processes(processes: Sequence[Process], channels: Sequence[Channel], w
         channel.close()
     if waiter is not None:
         waiter.close()
-
-
-class _Waiter:
-    """Waits until some worker pipe is readable or some worker process has exited.
-
-    Exit is watched through a pidfd where Linux offers one: unlike the process sentinel (a pipe the child holds),
-    it also fires when a grandchild the worker forked still holds copies of the worker's file descriptors.
-    Elsewhere the sentinel is watched and, as a backstop, liveness is polled every :data:`_POLL_INTERVAL` seconds.
-    """
-
-    def __init__(self, readers: Sequence[Connection], processes: Sequence[Process]) -> None:
-        self._processes = processes
-        self._pidfds: list[int] = []
-        self._polling = False
-        # descriptor -> (kind, worker), and the objects multiprocessing.connection.wait needs where there is no poll.
-        self._events: dict[int, tuple[int, int]] = {}
-        self._objects: dict[int, Any] = {}
-        for worker, reader in enumerate(readers):
-            self._watch(reader.fileno(), reader, (_CONN, worker))
-        for worker, process in enumerate(processes):
-            handle = self._exit_handle(process)
-            self._watch(handle, handle, (_SENTINEL, worker))
-        self._epoll = select.epoll() if hasattr(select, "epoll") else None
-        self._poll = select.poll() if self._epoll is None and hasattr(select, "poll") else None
-        for fd in self._events:
-            if self._epoll is not None:
-                self._epoll.register(fd, select.EPOLLIN)
-            elif self._poll is not None:
-                self._poll.register(fd, select.POLLIN)
-
-    def _watch(self, fd: int, obj: object, event: tuple[int, int]) -> None:
-        self._events[fd] = event
-        self._objects[fd] = obj
-
-    def _exit_handle(self, process: Process) -> int:
-        pidfd_open = getattr(os, "pidfd_open", None)
-        if pidfd_open is not None:
-            try:
-                pidfd: int = pidfd_open(process.pid)
-            except OSError:
-                pass  # e.g. a kernel older than 5.3
-            else:
-                self._pidfds.append(pidfd)
-                return pidfd
-        self._polling = True
-        sentinel: int = process.sentinel
-        return sentinel
-
-    def ready(self, timeout: float | None) -> list[tuple[int, int]]:
-        if self._polling:
-            timeout = _POLL_INTERVAL if timeout is None else min(timeout, _POLL_INTERVAL)
-        if self._epoll is not None:
-            fds = [fd for fd, _ in self._epoll.poll(timeout)]
-        elif self._poll is not None:
-            fds = [fd for fd, _ in self._poll.poll(None if timeout is None else timeout * 1000)]
-        else:
-            by_object = {id(obj): fd for fd, obj in self._objects.items()}
-            fds = [by_object[id(obj)] for obj in wait(list(self._objects.values()), timeout)]
-        events = [self._events[fd] for fd in fds]
-        if not events and self._polling:
-            live = {worker for kind, worker in self._events.values() if kind == _SENTINEL}
-            events = [(_SENTINEL, w) for w in sorted(live) if not self._processes[w].is_alive()]
-        return events
-
-    def forget(self, worker: int) -> None:
-        for fd, (_, owner) in list(self._events.items()):
-            if owner == worker:
-                del self._events[fd], self._objects[fd]
-                if self._epoll is not None:
-                    self._epoll.unregister(fd)
-                elif self._poll is not None:
-                    self._poll.unregister(fd)
-
-    def close(self) -> None:
-        if self._epoll is not None:
-            self._epoll.close()
-        self._events.clear()
-        self._objects.clear()
-        for pidfd in self._pidfds:
-            os.close(pidfd)
-        self._pidfds.clear()
 
 
 class WorkerPool:
@@ -253,7 +118,7 @@ class WorkerPool:
         except BaseException:
             _stop_processes(self.processes, self.channels)
             raise
-        self._waiter = _Waiter([channel.reader for channel in self.channels], self.processes)
+        self._waiter = Waiter([channel.reader for channel in self.channels], self.processes)
         self._finalizer = weakref.finalize(
             self, _stop_processes, list(self.processes), list(self.channels), self._waiter
         )
@@ -337,7 +202,7 @@ class WorkerPool:
                     if not self.processes[worker].is_alive():
                         self.died(worker)
                     continue
-                if kind == _CONN:
+                if kind == CONN:
                     self._receive(worker)
                     pending.discard(worker)
                 elif self.channels[worker].poll():

@@ -27,10 +27,9 @@ from reference.vector._common import (
     resolve_autoreset_mode,
     resolve_observation_spaces,
     resolve_seeds,
-    split_reset_mask,
 )
 from reference.vector._info import add_info
-from reference.vector.utils import batch_space, concatenate, create_empty_array, iterate
+from reference.vector.utils import batch_space, concatenate, create_empty_array, iterate, split_reset_mask
 from reference.vector.vector_env import VectorEnv
 
 __all__ = ["SyncVectorEnv"]

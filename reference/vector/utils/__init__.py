@@ -1,8 +1,9 @@
-"""Helpers for vector environments: batching spaces and elements, shared-memory buffers, process utilities."""
+"""Helpers for vector environments: batching spaces and elements, shared-memory buffers, reset options, processes."""
 
 from __future__ import annotations
 
 from reference.vector.utils.misc import CloudpickleWrapper, clear_mpi_env_vars
+from reference.vector.utils.reset_options import split_reset_mask
 from reference.vector.utils.shared_memory import (
     create_shared_memory,
     read_from_shared_memory,
@@ -26,5 +27,6 @@ __all__ = [
     "create_shared_memory",
     "iterate",
     "read_from_shared_memory",
+    "split_reset_mask",
     "write_to_shared_memory",
 ]

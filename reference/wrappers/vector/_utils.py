@@ -11,8 +11,7 @@ from gymspec import autoreset_mode_of
 from reference import logger
 from reference.core import Env
 from reference.spaces import Box, Dict, Discrete, MultiDiscrete, Space, Tuple
-from reference.vector._common import split_reset_mask
-from reference.vector.utils import batch_space
+from reference.vector.utils import batch_space, split_reset_mask
 from reference.vector.vector_env import AutoresetMode, VectorEnv
 
 __all__ = [

@@ -10,6 +10,7 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from reference.core import ActType, ObsType
+from reference.utils._format import describe
 from reference.vector.vector_env import ArrayType, VectorWrapper
 
 __all__ = ["DictInfoToList"]
@@ -92,20 +93,15 @@ class DictInfoToList(VectorWrapper[ObsType, ActType, ObsType, ActType, ArrayType
             else:
                 raise ValueError(
                     f"DictInfoToList info[{key!r}] must be a dict or an array with num_envs={n} rows, got "
-                    f"{_describe(value)}"
+                    f"{describe(value)}"
                 )
             mask = vector_infos.get(f"_{key}")
             if mask is not None and len(mask) != n:
                 raise ValueError(
-                    f"DictInfoToList info['_{key}'] must have num_envs={n} entries, got {_describe(mask)}"
+                    f"DictInfoToList info['_{key}'] must have num_envs={n} entries, got {describe(mask)}"
                 )
             for i in range(n):
                 if mask is None or mask[i]:
                     list_info[i][key] = per_env[i]
         return list_info
 
-
-def _describe(value: object) -> str:
-    if isinstance(value, np.ndarray):
-        return f"ndarray(shape={value.shape}, dtype={value.dtype})"
-    return repr(value)

@@ -81,7 +81,7 @@ class _ListInfoEnv(VectorEnv[Any, Any, Any]):
     [
         ([{}], TypeError, "DictInfoToList env info must be a dict of batched values, got list"),
         ({"k": 3}, ValueError, r"DictInfoToList info\['k'\] must be a dict or an array with num_envs=3 rows, got 3"),
-        ({"k": np.zeros(2)}, ValueError, r"got ndarray\(shape=\(2,\), dtype=float64\)"),
+        ({"k": np.zeros(2)}, ValueError, r"got array\(shape=\(2,\), dtype=float64\)"),
         ({"k": np.zeros(3), "_k": np.ones(2, bool)}, ValueError, r"info\['_k'\] must have num_envs=3 entries"),
     ],
 )
