@@ -2,9 +2,9 @@
 
 The suite checks an environment against every MUST and SHOULD rule of the gymspec catalog (``gymspec.rules``),
 one pytest item per (rule, target). Targets are chosen with ``--env pkg.mod:attr``, ``--env-id ID`` (with
-``--registry reference|gymnasium``) or the ``CONFORMANCE_ENV`` environment variable; ``python -m conformance``
-is a small front end that prints a one-screen table. SHOULD violations are warnings of the per-rule classes in
-:mod:`conformance.warnings`, all subclasses of :class:`ConformanceWarning`.
+``--registry reference|gymnasium|pkg.module``, any module with ``make``) or the ``CONFORMANCE_ENV`` environment
+variable; ``python -m conformance`` is a small front end that prints a one-screen table. SHOULD violations are
+warnings of the per-rule classes in :mod:`conformance.warnings`, all subclasses of :class:`ConformanceWarning`.
 
 Importing this package has no side effects: the pytest plugin (:mod:`conformance.plugin`) stays inert unless the
 suite's own test modules are collected.

@@ -1,9 +1,11 @@
-"""``python -m conformance TARGET...``: run the suite on targets and print a one-screen table (or ``--json``).
+"""``python -m conformance [TARGET...] [OPTIONS]``: run the suite and print a one-screen table (or ``--json``).
 
 A TARGET is ``pkg.module:attr`` (an Env class or factory) or ``[module:]ID`` (a registered id, made by
-``--registry``'s ``make``); ``module:Name`` is read as a factory when ``module`` has a callable ``Name``. With no
-target, the reference's registered envs are checked. The suite itself runs in a child ``pytest`` process, so this
-front end shares nothing with it but the JSON report.
+``--registry``'s ``make``); ``module:Name`` is read as a factory when ``module`` has a callable ``Name``. The
+target options of ``pytest --pyargs conformance`` (``--env``, ``--env-id``, ``--vector-env``, ``--vector-env-id``,
+``--vectorization-mode``, ``--func-env``, ``--registry``, ``--env-kwargs``) are accepted too and passed on as they
+are. With no target, the reference's registered envs are checked. The suite itself runs in a child ``pytest``
+process, so this front end shares nothing with it but the JSON report.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from conformance.options import LIST_OPTIONS, OPTION_HELP, TARGET_OPTIONS, flag
 
 __all__ = ["classify", "main"]
 
@@ -47,12 +51,19 @@ def classify(target: str) -> tuple[str, str]:
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m conformance", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m conformance",
+        description=__doc__.split("\n\n")[0],
+        epilog="Target options may be combined and repeated; see 'pytest --help' (section conformance) for more.",
+    )
     parser.add_argument("targets", nargs="*", metavar="TARGET", help="pkg.module:attr or [module:]ID")
-    parser.add_argument("--registry", choices=("reference", "gymnasium"), default="reference")
+    targets = parser.add_argument_group("targets (the options of pytest --pyargs conformance)")
+    for name in TARGET_OPTIONS:
+        metavar, text = OPTION_HELP[name]
+        action = "append" if name in LIST_OPTIONS else "store"
+        targets.add_argument(flag(name), dest=name, action=action, metavar=metavar, help=text)
     parser.add_argument("--profile", choices=("quick", "default", "thorough"), default="default")
     parser.add_argument("--rules", metavar="GLOB", help="only rules matching, e.g. 'SEED-*'")
-    parser.add_argument("--env-kwargs", metavar="JSON", help="constructor/make kwargs as a JSON object")
     parser.add_argument("--timeout", metavar="SECONDS", help="per-call timeout (default 10)")
     parser.add_argument("--report", metavar="PATH", help="also keep the JSON report at PATH")
     parser.add_argument("--json", action="store_true", help="print the JSON report instead of the table")
@@ -63,16 +74,21 @@ def _parser() -> argparse.ArgumentParser:
 
 def _pytest_args(options: argparse.Namespace, report: Path) -> list[str]:
     args = ["--pyargs", "conformance", "-p", "no:cacheprovider", "-o", "addopts=", "-q", "--no-header"]
-    args += ["--conformance-report", str(report), "--registry", options.registry]
-    args += ["--conformance-profile", options.profile]
+    args += ["--conformance-report", str(report), "--conformance-profile", options.profile]
     if not options.verbose:
         args += ["--tb=no", "-p", "no:warnings"]
-    for flag, value in (("--rules", options.rules), ("--env-kwargs", options.env_kwargs),
-                        ("--conformance-timeout", options.timeout), ("-n", options.numprocesses)):
+    for option, value in (("--rules", options.rules), ("--conformance-timeout", options.timeout),
+                          ("-n", options.numprocesses)):
         if value:
-            args += [flag, value]
+            args += [option, value]
     for target in options.targets:
         args += list(classify(target))
+    for name in TARGET_OPTIONS:
+        value = getattr(options, name)
+        if value is None:
+            continue
+        for item in value if isinstance(value, list) else [value]:
+            args += [flag(name), item]
     return args
 
 

@@ -1,8 +1,8 @@
 """One (rule, target) item: the object every conformance test receives as ``conformance_case``.
 
 A check describes *what* to verify; the :class:`Case` supplies the *how*: fresh recorded instances
-(:meth:`Case.make`), Hypothesis runs under the item's profile (:meth:`Case.given`, :meth:`Case.once`), and the
-translation of what happened into an outcome:
+(:meth:`Case.make`), Hypothesis runs under the item's profile (:meth:`Case.given`, :meth:`Case.once`, or a driver
+of one's own through :meth:`Case.conclude`), and the translation of what happened into an outcome:
 
 * a :class:`~conformance.outcomes.RuleFailure` fails a MUST-level item, and is a warning of the rule's own class
   for a SHOULD-level one (the item then counts as "warned");
@@ -205,14 +205,25 @@ class Case:
         owner = OWNERS.get(error.method, "the rule about that call")
         return NotCheckable(f"{error} (reported by {owner})")
 
-    # --- running checks ------------------------------------------------------------------------------------------
+    # --- running examples ------------------------------------------------------------------------------------
+    # once() and given() drive these three; a driver that draws its own examples (conformance.stateful) calls them
+    # directly: conclude(run) around the whole run, new_example() before and close_all() after each example.
 
-    def _new_example(self) -> None:
+    def new_example(self) -> None:
+        """Start an example: an empty reproducer, no seed named and no open instances.
+
+        Call before each example when driving examples yourself; :meth:`once` and :meth:`given` already do.
+        """
         self._trace = Trace(self.target.imports)
         self._handles = []
         self._seed = None
 
-    def _close_all(self) -> None:
+    def close_all(self) -> None:
+        """Close every instance :meth:`make` built since :meth:`new_example`, newest first.
+
+        Exceptions from ``close`` are swallowed (ENV-020 checks ``close`` itself); a hang still raises
+        :class:`~conformance.watchdog.CallTimeout`, which :meth:`conclude` turns into a failure.
+        """
         for handle in reversed(self._handles):
             try:
                 close = getattr(handle.raw, "close", None)
@@ -224,21 +235,33 @@ class Case:
 
     def _example(self, body: Callable[..., None], args: tuple[Any, ...]) -> None:
         """Run one example on the worker; translate target errors while Hypothesis can still shrink them."""
-        self._new_example()
+        self.new_example()
 
         def guarded() -> None:
             try:
                 body(*args)
             finally:
-                self._close_all()
+                self.close_all()
 
         try:
             self.watchdog.run(guarded)
         except TargetError as error:
             raise self._from_target_error(error) from error.error
 
-    def _conclude(self, run: Callable[[], None]) -> None:
-        """Run ``run`` and turn its ending into the item's outcome."""
+    def conclude(self, run: Callable[[], None]) -> None:
+        """Run ``run`` (the item's whole Hypothesis run) and turn its ending into the item's outcome.
+
+        The item skips if the target cannot be constructed, fails fast if it hung earlier, and otherwise: a
+        :class:`~conformance.outcomes.NotCheckable` skips it, a timeout fails it (and marks the target hung), a
+        :class:`~conformance.outcomes.RuleFailure` fails a MUST item and is recorded and warned for a SHOULD
+        item. The global ``random`` and NumPy generators are restored afterwards, whatever the target did.
+
+        Args:
+            run: Runs every example (each between :meth:`new_example` and :meth:`close_all`).
+
+        Raises:
+            RuleFailure: For a MUST-level violation or a hang.
+        """
         self.probe()  # a target that cannot be constructed, or hung, ends the item here
         saved_random, saved_numpy = random.getstate(), np.random.get_state()
         try:
@@ -268,7 +291,7 @@ class Case:
 
     def once(self, body: Callable[[], None]) -> None:
         """Run ``body`` a single time (checks with nothing to draw)."""
-        self._conclude(lambda: self._example(body, ()))
+        self.conclude(lambda: self._example(body, ()))
 
     def given(
         self, *strategies: st.SearchStrategy[Any], max_examples: int | None = None
@@ -289,6 +312,6 @@ class Case:
             def example(drawn: tuple[Any, ...]) -> None:
                 self._example(body, drawn)
 
-            self._conclude(example)
+            self.conclude(example)
 
         return decorator

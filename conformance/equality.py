@@ -23,6 +23,8 @@ def _arrays(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any], path: str, exact: 
         return f"{path or 'value'}: dtype {a.dtype} != {b.dtype}"
     if a.shape != b.shape:
         return f"{path or 'value'}: shape {a.shape} != {b.shape}"
+    if a.dtype.kind == "O" or b.dtype.kind == "O":
+        return _object_arrays(a, b, path, exact)
     try:
         equal = np.array_equal(a, b, equal_nan=a.dtype.kind in "fc" and b.dtype.kind in "fc")
     except (TypeError, ValueError):
@@ -32,13 +34,43 @@ def _arrays(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any], path: str, exact: 
     return f"{path or 'value'}: {summarize(a)} != {summarize(b)}"
 
 
+def _object_arrays(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any], path: str, exact: bool) -> str | None:
+    """Compare same-shape arrays with an object dtype element by element (``a == b`` is ambiguous on them)."""
+    if a.ndim == 0:
+        return _compare(a[()], b[()], path, exact)
+    # Indexing the first axis yields the items of a 1-d array and sub-arrays otherwise, as nested lists do.
+    return _sequences(a, b, path, exact)
+
+
+def _sequences(a: Any, b: Any, path: str, exact: bool) -> str | None:
+    if len(a) != len(b):
+        return f"{path or 'value'}: length {len(a)} != {len(b)}"
+    for index in range(len(a)):
+        found = _compare(a[index], b[index], f"{path}[{index}]", exact)
+        if found is not None:
+            return found
+    return None
+
+
+def _is_object_array(value: Any) -> bool:
+    return isinstance(value, np.ndarray) and value.dtype.kind == "O" and value.ndim > 0
+
+
 def _compare(a: Any, b: Any, path: str, exact: bool) -> str | None:
     where = path or "value"
     if exact and type(a) is not type(b):
         return f"{where}: type {type(a).__name__} != {type(b).__name__}"
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
         if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
-            a, b = np.asarray(a), np.asarray(b)
+            if (_is_object_array(a) and isinstance(b, (tuple, list))) or (
+                _is_object_array(b) and isinstance(a, (tuple, list))
+            ):
+                # Items may be arrays of any shapes: NumPy cannot convert such a list, nor broadcast it faithfully.
+                return _sequences(a, b, path, exact)
+            try:
+                a, b = np.asarray(a), np.asarray(b)
+            except ValueError:  # a ragged sequence against a non-object array: they cannot be equal
+                return f"{where}: {summarize(a)} != {summarize(b)}"
         return _arrays(a, b, path, exact)
     if isinstance(a, Mapping) and isinstance(b, Mapping):
         if list(a.keys()) != list(b.keys()) and set(a.keys()) != set(b.keys()):
@@ -49,13 +81,7 @@ def _compare(a: Any, b: Any, path: str, exact: bool) -> str | None:
                 return found
         return None
     if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
-        if len(a) != len(b):
-            return f"{where}: length {len(a)} != {len(b)}"
-        for index, (x, y) in enumerate(zip(a, b)):
-            found = _compare(x, y, f"{path}[{index}]", exact)
-            if found is not None:
-                return found
-        return None
+        return _sequences(a, b, path, exact)
     if isinstance(a, (float, np.floating)) and isinstance(b, (float, np.floating)):
         if (np.isnan(a) and np.isnan(b)) or a == b:
             return None

@@ -14,7 +14,17 @@ import pytest
 if TYPE_CHECKING:
     from conformance.targets import Target
 
-__all__ = ["CaseParam", "ENV_VAR", "LIST_OPTIONS", "OPTION_NAMES", "option", "rule_selected"]
+__all__ = [
+    "CaseParam",
+    "ENV_VAR",
+    "LIST_OPTIONS",
+    "OPTION_HELP",
+    "OPTION_NAMES",
+    "TARGET_OPTIONS",
+    "flag",
+    "option",
+    "rule_selected",
+]
 
 ENV_VAR = "CONFORMANCE_ENV"
 
@@ -35,6 +45,45 @@ OPTION_NAMES: dict[str, str] = {
 """Option name → its destination and ini key (they are the same string)."""
 
 LIST_OPTIONS = frozenset({"env", "env_id", "vector_env", "vector_env_id", "func_env"})
+
+TARGET_OPTIONS: tuple[str, ...] = (
+    "env",
+    "env_id",
+    "vector_env",
+    "vector_env_id",
+    "vectorization_mode",
+    "func_env",
+    "registry",
+    "env_kwargs",
+)
+"""The options that choose targets and how they are built (``python -m conformance`` forwards these as they are)."""
+
+OPTION_HELP: dict[str, tuple[str, str]] = {
+    "env": ("pkg.mod:attr", "an Env class or factory to check (repeatable); also CONFORMANCE_ENV"),
+    "env_id": ("[module:]ID", "a registered env id, made with --registry's make (repeatable)"),
+    "registry": (
+        "NAME|MODULE",
+        "whose make/make_vec resolve ids: reference, gymnasium or the path of a module defining them "
+        "(default: reference)",
+    ),
+    "env_kwargs": ("JSON", "keyword arguments for every env construction, as a JSON object"),
+    "vector_env": ("pkg.mod:attr", "a VectorEnv factory, called with num_envs=N (repeatable)"),
+    "vector_env_id": ("ID", "a registered id, made with make_vec (repeatable)"),
+    "vectorization_mode": ("sync|async|vector_entry_point", "make_vec's vectorization_mode for --vector-env-id"),
+    "func_env": ("pkg.mod:attr", "a FuncEnv instance factory (repeatable)"),
+    "report": ("PATH", "write the JSON report of the run to PATH"),
+    "profile": ("quick|default|thorough", "Hypothesis budget: examples per rule and steps per rollout"),
+    "rules": ("GLOB[,GLOB]", "run only rules whose id matches, e.g. 'SEED-*'"),
+    "timeout": ("SECONDS", "how long one call into a target may take before it counts as hung (default 10)"),
+}
+"""Option name → (metavar, help text)."""
+
+_FLAGS = {"report": "--conformance-report", "profile": "--conformance-profile", "timeout": "--conformance-timeout"}
+
+
+def flag(name: str) -> str:
+    """The command-line flag of an option, e.g. ``"--env-id"`` or ``"--conformance-profile"``."""
+    return _FLAGS.get(name, "--" + name.replace("_", "-"))
 
 
 def option(config: pytest.Config, name: str) -> Any:

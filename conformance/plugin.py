@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from conformance.options import ENV_VAR, LIST_OPTIONS, OPTION_NAMES, CaseParam, option, rule_selected
+from conformance.options import ENV_VAR, LIST_OPTIONS, OPTION_HELP, OPTION_NAMES, CaseParam, flag, option, rule_selected
 
 if TYPE_CHECKING:
     from conformance.session import ConformanceSession
@@ -37,35 +37,18 @@ _SESSION_KEY = pytest.StashKey["ConformanceSession"]()
 _CONSTRUCT = "CONSTRUCT"
 _PROPERTY = "conformance"
 
-_HELP: dict[str, tuple[str, str]] = {
-    "env": ("pkg.mod:attr", "an Env class or factory to check (repeatable); also CONFORMANCE_ENV"),
-    "env_id": ("[module:]ID", "a registered env id, made with --registry's make (repeatable)"),
-    "registry": ("reference|gymnasium", "whose make/make_vec resolve ids (default: reference)"),
-    "env_kwargs": ("JSON", "keyword arguments for every env construction, as a JSON object"),
-    "vector_env": ("pkg.mod:attr", "a VectorEnv factory, called with num_envs=N (repeatable)"),
-    "vector_env_id": ("ID", "a registered id, made with make_vec (repeatable)"),
-    "vectorization_mode": ("sync|async|vector_entry_point", "make_vec's vectorization_mode for --vector-env-id"),
-    "func_env": ("pkg.mod:attr", "a FuncEnv instance factory (repeatable)"),
-    "report": ("PATH", "write the JSON report of the run to PATH"),
-    "profile": ("quick|default|thorough", "Hypothesis budget: examples per rule and steps per rollout"),
-    "rules": ("GLOB[,GLOB]", "run only rules whose id matches, e.g. 'SEED-*'"),
-    "timeout": ("SECONDS", "how long one call into a target may take before it counts as hung (default 10)"),
-}
-_FLAGS = {"report": "--conformance-report", "profile": "--conformance-profile", "timeout": "--conformance-timeout"}
-
-
 def pytest_addoption(parser: pytest.Parser) -> None:
     """Register the suite's options and their ini keys (same names as the option destinations)."""
     group = parser.getgroup("conformance", "gymspec conformance suite (pytest --pyargs conformance)")
     for name, dest in OPTION_NAMES.items():
-        metavar, text = _HELP[name]
-        flag = _FLAGS.get(name, "--" + name.replace("_", "-"))
+        metavar, text = OPTION_HELP[name]
+        command_line = flag(name)
         action = "append" if name in LIST_OPTIONS else "store"
-        group.addoption(flag, action=action, dest=dest, default=None, metavar=metavar, help=text)
+        group.addoption(command_line, action=action, dest=dest, default=None, metavar=metavar, help=text)
         if name in LIST_OPTIONS:
-            parser.addini(dest, help=f"{text} (ini form of {flag})", type="linelist")
+            parser.addini(dest, help=f"{text} (ini form of {command_line})", type="linelist")
         else:
-            parser.addini(dest, help=f"{text} (ini form of {flag})", type="string")
+            parser.addini(dest, help=f"{text} (ini form of {command_line})", type="string")
 
 
 def pytest_configure(config: pytest.Config) -> None:

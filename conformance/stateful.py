@@ -3,10 +3,9 @@
 A :class:`~hypothesis.stateful.RuleBasedStateMachine` draws its own program of calls, so it cannot go through
 :meth:`Case.given`; :func:`run_machine` gives it the same treatment: the item's profile (examples, and a program
 length derived from the rollout length), a fresh reproducer per program, every instance closed after it, and the
-item's outcome from what the last (shrunk) program did.
-
-Note: this uses :class:`~conformance.case.Case`'s example bookkeeping (``_new_example``, ``_close_all``,
-``_conclude``), which has no public form yet.
+item's outcome from what the last (shrunk) program did, through :class:`~conformance.case.Case`'s example API
+(:meth:`~conformance.case.Case.new_example`, :meth:`~conformance.case.Case.close_all`,
+:meth:`~conformance.case.Case.conclude`).
 """
 
 from __future__ import annotations
@@ -30,12 +29,12 @@ def program_length(case: Case) -> int:
 
 def begin_program(case: Case) -> None:
     """Start a new example: an empty reproducer and no open instances (call from the machine's ``__init__``)."""
-    case._new_example()  # noqa: SLF001 - see the module docstring
+    case.new_example()
 
 
 def end_program(case: Case) -> None:
     """Close every instance the program made (call from the machine's ``teardown``)."""
-    case._close_all()  # noqa: SLF001
+    case.close_all()
 
 
 def run_machine(case: Case, machine: type[RuleBasedStateMachine], *, max_examples: int | None = None) -> None:
@@ -48,4 +47,4 @@ def run_machine(case: Case, machine: type[RuleBasedStateMachine], *, max_example
     """
     chosen = settings(hypothesis_settings(case.profile, max_examples=max_examples),
                       stateful_step_count=program_length(case))
-    case._conclude(lambda: run_state_machine_as_test(machine, settings=chosen))  # noqa: SLF001
+    case.conclude(lambda: run_state_machine_as_test(machine, settings=chosen))

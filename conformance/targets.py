@@ -2,7 +2,8 @@
 
 A :class:`Target` is a factory plus what the reproducer needs to rebuild it in a script. Nothing is imported or
 constructed while parsing, so a target whose module or constructor is broken still yields items (and one clear
-error, from the construction check) instead of a collection error.
+error, from the construction check) instead of a collection error. The one exception is a ``--registry`` given as
+a module path: it is imported up front, because without its ``make`` no id target can exist.
 
 Target kinds: ``env`` (``--env``, ``--env-id``, ``CONFORMANCE_ENV``), ``vector`` (``--vector-env``,
 ``--vector-env-id``) and ``func`` (``--func-env``); each test declares the kinds it checks.
@@ -27,6 +28,7 @@ __all__ = [
     "TargetsRequest",
     "default_targets",
     "parse_kwargs",
+    "registry_module",
     "resolve_targets",
 ]
 
@@ -34,7 +36,7 @@ _Kwargs: TypeAlias = dict[str, Any]
 Kind: TypeAlias = Literal["env", "vector", "func"]
 
 REGISTRIES: dict[str, str] = {"reference": "reference.registration", "gymnasium": "gymnasium"}
-"""Registry name → the module whose ``make``/``make_vec`` resolve ids."""
+"""Registry name → the module whose ``make``/``make_vec`` resolve ids (``--registry`` also takes a module path)."""
 
 VECTOR_NUM_ENVS = 4
 """``num_envs`` of every vector target construction (enough for sub-envs at different points of their episodes)."""
@@ -164,22 +166,56 @@ def _split_id(spec: str) -> tuple[str | None, str]:
     return None, spec
 
 
-def _registry_module(registry: str) -> str:
+def registry_module(registry: str, *, vector: bool = False) -> str:
+    """The module whose ``make`` (and ``make_vec``) resolve ids for ``--registry``.
+
+    A name of :data:`REGISTRIES` maps to its module, which is not imported here (a missing Gymnasium surfaces at
+    construction, per target). Anything else is an importable module path whose module must have a callable
+    ``make``, and a callable ``make_vec`` too when ``vector`` ids are to be made; it is imported to check that.
+
+    Args:
+        registry: What ``--registry`` says: ``"reference"``, ``"gymnasium"`` or a module path such as
+            ``"mypkg.envs"``.
+        vector: Whether ``make_vec`` is needed (``--vector-env-id`` was given).
+
+    Returns:
+        The module's import path.
+
+    Raises:
+        TargetSpecError: If ``registry`` is neither a known name nor a module with what is needed.
+    """
+    known = REGISTRIES.get(registry)
+    if known is not None:
+        return known
+    expectation = f"one of {sorted(REGISTRIES)} or an importable module path"
+    if not _IDENTIFIER_PATH.match(registry):
+        raise TargetSpecError(f"--registry must be {expectation}, got {registry!r}")
     try:
-        return REGISTRIES[registry]
-    except KeyError:
-        raise TargetSpecError(f"--registry must be one of {sorted(REGISTRIES)}, got {registry!r}") from None
+        module = importlib.import_module(registry)
+    except Exception as exc:  # noqa: BLE001 - whatever the import raised, the option cannot be used
+        raise TargetSpecError(
+            f"--registry must be {expectation}, got {registry!r} (importing it raised {type(exc).__name__}: {exc})"
+        ) from None
+    needed = ("make", "make_vec") if vector else ("make",)
+    missing = [name for name in needed if not callable(getattr(module, name, None))]
+    if missing:
+        raise TargetSpecError(
+            f"--registry must be a module with a callable {' and '.join(needed)}, got {registry!r} "
+            f"(it has no callable {' or '.join(missing)}). Hint: name the module that defines make(id, **kwargs)"
+            f"{' and make_vec(id, num_envs=..., **kwargs)' if vector else ''}, e.g. --registry reference.registration"
+        )
+    return registry
 
 
 def _id_target(spec: str, registry: str, kwargs: Mapping[str, Any], *, vector_mode: str | None = None) -> Target:
     module, env_id = _split_id(spec)
-    registry_module = _registry_module(registry)
     vector = vector_mode is not None
+    registry_path = registry_module(registry, vector=vector)
 
     def factory(**kw: Any) -> Any:
         if module is not None:
             importlib.import_module(module)  # registers its ids, as make("module:ID") does
-        registry_mod = importlib.import_module(registry_module)
+        registry_mod = importlib.import_module(registry_path)
         if vector:
             extra = {} if not vector_mode else {"vectorization_mode": vector_mode}
             return registry_mod.make_vec(env_id, **extra, **kw)
@@ -191,7 +227,7 @@ def _id_target(spec: str, registry: str, kwargs: Mapping[str, Any], *, vector_mo
         imports.append("import gymnasium")
         prefix = f"gymnasium.{call}"
     else:
-        imports.append(f"from {registry_module} import {call}")
+        imports.append(f"from {registry_path} import {call}")
         prefix = call
     call_args = (repr(env_id),) + ((f"vectorization_mode={vector_mode!r}",) if vector and vector_mode else ())
     target_id = spec if registry == "reference" else f"{registry}/{spec}"
@@ -206,7 +242,7 @@ def _id_target(spec: str, registry: str, kwargs: Mapping[str, Any], *, vector_mo
         call_args=call_args,
         kwargs=dict(kwargs),
         env_id=env_id,
-        registry=registry_module,
+        registry=registry_path,
     )
 
 

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
 import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 from conformance.equality import difference, value_difference
 
@@ -35,3 +41,86 @@ def test_objects_without_equality_compare_by_type() -> None:
         pass
 
     assert difference(Opaque(), Opaque()) is None
+
+
+# --- object arrays: compared item by item, recursively -----------------------------------------------------------
+
+
+def _object_array(items: list[Any]) -> np.ndarray[Any, Any]:
+    out = np.empty(len(items), dtype=object)
+    for index, item in enumerate(items):
+        out[index] = item  # one by one: np.array(items, dtype=object) would merge same-shape arrays
+    return out
+
+
+_FLOATS = st.floats(allow_nan=True, allow_infinity=True, width=64)
+_LEAVES = st.one_of(
+    _FLOATS,
+    st.integers(-3, 3),
+    hnp.arrays(np.float64, hnp.array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=3), elements=_FLOATS),
+)
+# Items of any kind, including object arrays nested in object arrays.
+_ITEMS = st.recursive(_LEAVES, lambda inner: st.lists(inner, max_size=3).map(_object_array), max_leaves=8)
+_OBJECT_ARRAYS = st.one_of(
+    st.lists(_ITEMS, min_size=1, max_size=4).map(_object_array),
+    st.lists(_ITEMS, min_size=4, max_size=4).map(lambda items: _object_array(items).reshape(2, 2)),
+)
+_SETTINGS = settings(max_examples=60, deadline=None)
+
+
+@_SETTINGS
+@given(_OBJECT_ARRAYS)
+def test_object_arrays_equal_their_copies(value: np.ndarray[Any, Any]) -> None:
+    # NaN items (also inside item arrays) count as equal, in both modes.
+    assert difference(value, copy.deepcopy(value)) is None
+    assert value_difference(value, copy.deepcopy(value)) is None
+    assert value_difference({"info": value}, {"info": copy.deepcopy(value)}) is None
+
+
+@_SETTINGS
+@given(st.lists(_ITEMS, min_size=1, max_size=4), st.data())
+def test_a_changed_item_is_found_with_its_index(items: list[Any], data: st.DataObject) -> None:
+    index = data.draw(st.integers(0, len(items) - 1), label="index")
+    changed = copy.deepcopy(items)
+    changed[index] = "changed"  # equal to no number, array or object array
+    a, b = _object_array(items), _object_array(changed)
+    for compare in (difference, value_difference):
+        found = compare(a, b)
+        assert found is not None and found.startswith(f"[{index}]"), found
+
+
+def test_nested_object_arrays_report_the_nested_path() -> None:
+    a = _object_array([np.zeros(2), _object_array([np.zeros(1), np.ones(3)])])
+    b = copy.deepcopy(a)
+    b[1][1] = np.array([1.0, 2.0, 1.0])
+    assert difference(a, b) == (
+        "[1][1]: ndarray(shape=(3,), dtype=float64, [1.0, 1.0, 1.0]) != "
+        "ndarray(shape=(3,), dtype=float64, [1.0, 2.0, 1.0])"
+    )
+    b[1][1] = np.ones(4)
+    assert difference(a, b) == "[1][1]: shape (3,) != (4,)"
+    assert difference(a, _object_array([np.zeros(2)])) == "value: shape (2,) != (1,)"
+
+
+def test_nan_items_under_exact_and_value_comparison() -> None:
+    python_nan = _object_array([float("nan"), np.full(2, np.nan)])
+    numpy_nan = _object_array([np.float64("nan"), np.full(2, np.nan)])
+    assert difference(python_nan, copy.deepcopy(python_nan)) is None
+    assert difference(python_nan, numpy_nan) == "[0]: type float != float64"
+    assert value_difference(python_nan, numpy_nan) is None
+    assert difference(python_nan, _object_array([float("nan"), np.full(2, 1.0)])) is not None
+    # Against a float array of the same shape: only a value comparison looks past the dtype.
+    floats = np.array([np.nan, 1.0])
+    assert "dtype" in str(difference(_object_array([np.nan, 1.0]), floats))
+    assert value_difference(_object_array([np.nan, 1]), floats) is None
+
+
+def test_object_arrays_against_lists_compare_as_sequences() -> None:
+    ragged = [np.zeros(2), np.zeros(3)]
+    assert value_difference(_object_array(ragged), copy.deepcopy(ragged)) is None
+    assert value_difference(copy.deepcopy(ragged), _object_array(ragged)) is None
+    same_shapes = [np.zeros(2), np.zeros(2)]  # NumPy alone would read this list as a (2, 2) array
+    assert value_difference(_object_array(same_shapes), same_shapes) is None
+    assert value_difference(_object_array(ragged), [np.zeros(2)]) == "value: length 2 != 1"
+    assert difference(_object_array(ragged), ragged) == "value: type ndarray != list"
+    assert value_difference(np.zeros(2), ragged) is not None  # NumPy cannot convert it: unequal, no crash

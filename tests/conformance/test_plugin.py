@@ -63,6 +63,9 @@ def test_environment_variable_names_targets(tmp_path: Path, monkeypatch: pytest.
     ("option", "message"),
     [
         (["--registry", "nope"], "--registry must be one of"),
+        (["--registry", "json"], "--registry must be a module with a callable make, got 'json'"),
+        (["--registry", "reference.registration", "--vector-env-id", "X-v0", "--registry", "json"],
+         "--registry must be a module with a callable make and make_vec, got 'json'"),
         (["--env-kwargs", "[1]"], "--env-kwargs must be a JSON object"),
         (["--env", "no-colon"], "'pkg.module:attr'"),
         (["--conformance-profile", "fast"], "--conformance-profile must be one of"),

@@ -3,10 +3,18 @@
 from __future__ import annotations
 
 import sys
+import types
 
 import pytest
 
-from conformance.targets import TargetSpecError, TargetsRequest, default_targets, parse_kwargs, resolve_targets
+from conformance.targets import (
+    TargetSpecError,
+    TargetsRequest,
+    default_targets,
+    parse_kwargs,
+    registry_module,
+    resolve_targets,
+)
 
 
 def test_env_target_builds_with_kwargs_and_renders_source() -> None:
@@ -67,3 +75,40 @@ def test_default_targets_say_why_when_the_reference_is_missing(monkeypatch: pyte
     (placeholder,) = default_targets({})
     assert placeholder.unavailable is not None and "reference.registration" in placeholder.unavailable
     assert placeholder.id == "no-target"
+
+
+def test_registry_may_be_a_module_path() -> None:
+    assert registry_module("reference") == "reference.registration"
+    assert registry_module("reference.registration", vector=True) == "reference.registration"
+    env_target, vector_target = resolve_targets(
+        TargetsRequest(env_ids=["CartPole-v1"], vector_env_ids=["CartPole-v1"], registry="reference.registration",
+                       vectorization_mode="sync")
+    )
+    assert env_target.id == "reference.registration/CartPole-v1"
+    assert env_target.registry == "reference.registration"
+    assert env_target.imports == ("from reference.registration import make",)
+    assert env_target.constructor_source() == "make('CartPole-v1')"
+    assert vector_target.imports == ("from reference.registration import make_vec",)
+    env = env_target.construct()
+    try:
+        assert env.spec.id == "CartPole-v1"
+    finally:
+        env.close()
+
+
+def test_unusable_registry_modules_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(TargetSpecError, match=r"^--registry must be one of \['gymnasium', 'reference'\] or an "
+                                              r"importable module path, got 'not/a/module'$"):
+        registry_module("not/a/module")
+    with pytest.raises(TargetSpecError, match="got 'no_such_registry_xyz' .importing it raised ModuleNotFoundError"):
+        resolve_targets(TargetsRequest(env_ids=["CartPole-v1"], registry="no_such_registry_xyz"))
+    with pytest.raises(TargetSpecError, match=r"^--registry must be a module with a callable make, got 'json' "
+                                              r"\(it has no callable make\)\. Hint: .*--registry reference\."):
+        resolve_targets(TargetsRequest(env_ids=["CartPole-v1"], registry="json"))
+    make_only = types.ModuleType("make_only_registry")
+    make_only.make = lambda env_id, **kwargs: None  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "make_only_registry", make_only)
+    assert resolve_targets(TargetsRequest(env_ids=["X-v0"], registry="make_only_registry"))[0].env_id == "X-v0"
+    with pytest.raises(TargetSpecError, match="callable make and make_vec, got 'make_only_registry' .it has no "
+                                              "callable make_vec.*make_vec.id, num_envs"):
+        resolve_targets(TargetsRequest(vector_env_ids=["X-v0"], registry="make_only_registry"))
