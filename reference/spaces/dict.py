@@ -38,6 +38,7 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
 
     Example::
 
+        >>> from reference.spaces import Box, Discrete
         >>> Dict({"position": Box(-1, 1, (2,)), "color": Discrete(3)}, seed=42)
         Dict('color': Discrete(3), 'position': Box(-1.0, 1.0, (2,), float32))
 

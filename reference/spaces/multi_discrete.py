@@ -60,7 +60,7 @@ class MultiDiscrete(Space[NDArray[_IntegerT_co]]):
     Example::
 
         >>> MultiDiscrete([5, 2, 2], seed=42).sample()
-        array([3, 0, 0])
+        array([3, 0, 1])
 
     Args:
         nvec: The number of values of each entry (positive); a nested sequence gives a multi-axis space.
