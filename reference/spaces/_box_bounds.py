@@ -6,7 +6,6 @@ Also holds two small helpers ``Box`` uses at run time (:func:`can_cast`, :func:`
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, TypeAlias, cast
 
@@ -20,7 +19,6 @@ __all__ = [
     "array_short_repr",
     "can_cast",
     "cast_bound",
-    "comparable_limits",
     "dtype_limits",
     "is_scalar_bound",
     "resolve_shape",
@@ -97,31 +95,6 @@ def dtype_limits(dtype: _DType) -> tuple[float, float]:
         return float(finfo.min), float(finfo.max)
     iinfo = np.iinfo(dtype)
     return int(iinfo.min), int(iinfo.max)
-
-
-def comparable_limits(source: _DType, dtype_min: float, dtype_max: float) -> tuple[float, float]:
-    """Return the box's range as values of dtype ``source`` compare against it, without numpy's overflow warning.
-
-    NumPy compares a float16/float32 value with a Python-number limit by casting the limit to that dtype; a limit
-    beyond its range (float64's for a float32 bound, int32's for a float16 one) becomes an infinity and emits
-    ``RuntimeWarning: overflow encountered in cast``. Substituting the infinity here keeps every comparison's
-    result (so the same bounds are accepted) and drops the spurious warning. No dtype limit lies in the half-ulp
-    band above a float's maximum where the cast would round down instead of overflowing.
-
-    Args:
-        source: The dtype of the bound being checked.
-        dtype_min: The box dtype's minimum, from :func:`dtype_limits`.
-        dtype_max: The box dtype's maximum.
-
-    Returns:
-        ``(min, max)`` safe to compare with ``source`` values.
-    """
-    if source.kind != "f" or source.itemsize >= 8:
-        return dtype_min, dtype_max
-    largest = float(np.finfo(source).max)
-    low = dtype_min if dtype_min >= -largest else -math.inf
-    high = dtype_max if dtype_max <= largest else math.inf
-    return low, high
 
 
 def resolve_shape(low: _Bound, high: _Bound, shape: _Shape | None) -> tuple[int, ...]:
@@ -213,12 +186,10 @@ def cast_bound(
             if kind == "i":
                 value = limit
         else:
-            # Python numbers compare exactly with the limits; only NumPy scalars go through a cast.
-            if isinstance(value, np.generic):
-                cmp_min, cmp_max = comparable_limits(value.dtype, dtype_min, dtype_max)
-            else:
-                cmp_min, cmp_max = dtype_min, dtype_max
-            if not cmp_min <= value <= cmp_max and (kind != "f" or np.isfinite(value)):
+            # Compare as Python numbers, which is exact (a NumPy comparison would cast the limit to the bound's
+            # dtype: float32(2**31) would equal int32's max, and a too-wide limit would overflow with a warning).
+            exact = value.item() if isinstance(value, np.generic) else value
+            if not dtype_min <= exact <= dtype_max and (kind != "f" or np.isfinite(value)):
                 raise ValueError(
                     f"Box {name} must be within the range of {dtype} [{dtype_min}, {dtype_max}], got {value!r}"
                 )
@@ -243,8 +214,8 @@ def cast_bound(
         raise ValueError(f"Box {name} must not contain {-inf} for dtype {dtype}, got {describe(value)}")
     if value.dtype != dtype:
         finite = value[finite_mask] if finite_mask is not None else value
-        cmp_min, cmp_max = comparable_limits(value.dtype, dtype_min, dtype_max)
-        if finite.size and (finite.min() < cmp_min or finite.max() > cmp_max):
+        # Extremes as Python numbers compare exactly with the limits (see the scalar case above).
+        if finite.size and (finite.min().item() < dtype_min or finite.max().item() > dtype_max):
             raise ValueError(
                 f"Box {name} must be within the range of {dtype} [{dtype_min}, {dtype_max}], "
                 f"got {describe(value)} with values in [{finite.min()!r}, {finite.max()!r}]"

@@ -23,9 +23,9 @@ from reference.spaces._box_bounds import array_short_repr, can_cast, dtype_limit
 _Bound: TypeAlias = Any  # a float16/float32 numpy scalar or array
 _Side: TypeAlias = Literal["low", "high"]
 
-# Source float dtype -> Box dtypes whose range exceeds it. Excluded on purpose: targets whose limit rounds *to* a
-# representable source value (float16 -> int16, float32 -> int32/int64), a separate edge where the range check
-# admits exactly 2**15 / 2**31 / 2**63 and the cast itself warns.
+# Source float dtype -> Box dtypes whose range exceeds it. Targets whose limit rounds *to* a representable source
+# value (float16 -> int16, float32 -> int32/int64) are the separate edge tested by
+# test_a_float_bound_one_past_an_integer_limit_is_rejected.
 _WIDER = {
     "float16": ["float32", "float64", "uint16", "int32", "uint32", "int64", "uint64"],
     "float32": ["float64"],
@@ -120,3 +120,30 @@ def test_out_of_float32_range_bound_is_a_clear_value_error(low: _Bound) -> None:
 def test_box_module_still_exports_the_moved_helpers() -> None:
     assert box_module.can_cast is can_cast and box_module.array_short_repr is array_short_repr
     assert set(box_module.__all__) == {"Box", "array_short_repr", "can_cast"}
+
+
+@pytest.mark.parametrize(
+    ("bound", "dtype"),
+    [
+        (np.float64(2**63), np.int64),
+        (np.float32(2**63), np.int64),
+        (np.float32(2**31), np.int32),
+        (np.float16(32768), np.int16),
+        (np.float64(2**64), np.uint64),
+        (np.array([0.0, 2.0**31], np.float32), np.int32),
+    ],
+)
+@pytest.mark.parametrize("side", ["low", "high"])
+def test_a_float_bound_one_past_an_integer_limit_is_rejected(
+    bound: _Bound, dtype: type[np.generic], side: _Side
+) -> None:
+    """The limit is compared exactly: float32(2**31) is past int32's max even though NumPy would round them equal.
+
+    Before, the bound passed the range check and the cast produced a wrapped-around value (an INT64_MIN box).
+    """
+    other = np.zeros_like(bound) if isinstance(bound, np.ndarray) else 0
+    low, high = (bound, bound) if side == "low" else (other, bound)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.raises(ValueError, match=rf"Box {side} must be within the range of {np.dtype(dtype)}"):
+            Box(low, high, np.shape(bound) or (1,), dtype=dtype)
