@@ -4,7 +4,9 @@ pygame is imported only when a frame is first drawn, so constructing or stepping
 Only the subsystems a mode needs are started: ``rgb_array`` draws on an offscreen :class:`pygame.Surface` and
 touches no SDL subsystem at all; ``human`` starts the display subsystem alone (``pygame.display.init()``, never
 ``pygame.init()``, so no audio device is opened) and shows the same surface in a window paced at ``render_fps``.
-Fonts are started on demand by :meth:`Canvas.font`.
+Fonts are started on demand by :meth:`Canvas.font`. The :class:`CanvasRenderer` and :class:`TextCanvasRenderer`
+mixins hold the ``render()``/``close()`` plumbing every built-in environment shares, so an environment only says
+what its state is and how to draw it.
 """
 
 from __future__ import annotations
@@ -12,12 +14,14 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
 from gymspec.errors import UnsupportedMode
+from reference import logger
+from reference.envs._checks import step_before_reset
 from reference.error import DependencyNotInstalled
 
 if TYPE_CHECKING:
@@ -25,7 +29,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Canvas",
+    "CanvasRenderer",
     "RGBFrame",
+    "TextCanvasRenderer",
     "UnsupportedRenderMode",
     "import_pygame",
     "validate_render_mode",
@@ -33,6 +39,9 @@ __all__ = [
 
 RGBFrame: TypeAlias = NDArray[np.uint8]
 _Metadata: TypeAlias = Mapping[str, Any]
+# The type reference.core.Env gives its ``metadata``; the mixins must declare the same one to combine with Env.
+_EnvMetadata: TypeAlias = dict[str, Any]
+_StateT = TypeVar("_StateT")
 
 
 class UnsupportedRenderMode(UnsupportedMode, ValueError):
@@ -186,3 +195,114 @@ class Canvas:
             pg = import_pygame()
             pg.display.quit()
 
+
+class _CanvasRendering(Generic[_StateT]):
+    """What :class:`CanvasRenderer` and :class:`TextCanvasRenderer` share; see :class:`CanvasRenderer`."""
+
+    render_mode: str | None
+    metadata: _EnvMetadata
+    _canvas: Canvas | None
+    #: The environment's name in the render warning and error messages.
+    _render_owner: ClassVar[str]
+    #: The window title in ``human`` mode.
+    _render_caption: ClassVar[str]
+    #: The modes other than ``rgb_array`` that the no-render-mode warning suggests.
+    _suggested_modes: ClassVar[str] = "'human'"
+
+    def _render_state(self) -> _StateT | None:
+        """Return what :meth:`_draw` needs from the current state, or None before the first reset."""
+        raise NotImplementedError
+
+    def _canvas_size(self) -> tuple[int, int]:
+        """Return the frame size as ``(width, height)``, read when the canvas is first created."""
+        raise NotImplementedError
+
+    def _draw(self, canvas: Canvas, state: _StateT) -> None:
+        """Draw one frame of ``state`` on ``canvas.surface``."""
+        raise NotImplementedError
+
+    def _mode_and_state(self) -> tuple[str, _StateT] | None:
+        """Return the render mode and what to draw; None, after a warning, when there is no render mode.
+
+        Raises:
+            StepBeforeReset: If the environment was never reset.
+        """
+        mode = self.render_mode
+        if mode is None:
+            logger.warn(
+                f"{self._render_owner} render() was called without a render_mode; construct it with "
+                f"render_mode='rgb_array' (or {self._suggested_modes}) to render",
+                stacklevel=3,  # blame the caller of render(), which called this helper
+            )
+            return None
+        state = self._render_state()
+        if state is None:
+            raise step_before_reset(self._render_owner, "render")
+        return mode, state
+
+    def _present(self, mode: str, state: _StateT) -> RGBFrame | None:
+        canvas = self._canvas
+        if canvas is None:
+            canvas = self._canvas = Canvas(
+                mode=mode, size=self._canvas_size(), fps=self.metadata["render_fps"], caption=self._render_caption
+            )
+        self._draw(canvas, state)
+        return canvas.present()
+
+    def close(self) -> None:
+        """Close the window or drop the offscreen surface; safe to call more than once."""
+        if self._canvas is not None:
+            self._canvas.close()
+            self._canvas = None
+
+
+class CanvasRenderer(_CanvasRendering[_StateT]):
+    """Mixin giving a built-in environment ``render()`` and ``close()`` around one lazily created :class:`Canvas`.
+
+    List it before :class:`~reference.core.Env` in the bases, set ``_render_owner`` and ``_render_caption``,
+    implement ``_render_state``, ``_canvas_size`` and ``_draw``, and set ``self._canvas = None`` in ``__init__``.
+    ``step`` and ``reset`` stay the environment's own (they call :meth:`render` in ``human`` mode).
+    """
+
+    def render(self) -> RGBFrame | None:
+        """Draw the current state.
+
+        Returns:
+            A fresh ``(height, width, 3)`` uint8 frame in ``rgb_array`` mode; None in ``human`` mode (the window
+            is updated instead) and, after a warning, when the environment has no render mode.
+
+        Raises:
+            StepBeforeReset: If the environment was never reset.
+        """
+        target = self._mode_and_state()
+        return None if target is None else self._present(*target)
+
+
+class TextCanvasRenderer(_CanvasRendering[_StateT]):
+    """:class:`CanvasRenderer` for a grid world that also renders to text in ``ansi`` mode.
+
+    Besides the :class:`CanvasRenderer` hooks, implement ``_render_text``.
+    """
+
+    _suggested_modes: ClassVar[str] = "'ansi', 'human'"
+
+    def _render_text(self, state: _StateT) -> str:
+        """Return the ``ansi`` rendering of ``state``."""
+        raise NotImplementedError
+
+    def render(self) -> RGBFrame | str | None:
+        """Draw the current state, or describe it as text.
+
+        Returns:
+            A string in ``ansi`` mode; a fresh ``(height, width, 3)`` uint8 frame in ``rgb_array`` mode; None in
+            ``human`` mode (the window is updated instead) and, after a warning, when the environment has no
+            render mode.
+
+        Raises:
+            StepBeforeReset: If the environment was never reset.
+        """
+        target = self._mode_and_state()
+        if target is None:
+            return None
+        mode, state = target
+        return self._render_text(state) if mode == "ansi" else self._present(mode, state)

@@ -1,12 +1,12 @@
-"""Drawing shared by the two mountain-car environments: the hill profile, the car and the goal flag."""
+"""Rendering shared by the two mountain-car environments: the hill profile, the car and the goal flag."""
 
 from __future__ import annotations
 
 import math
 
-from reference.envs._rendering import Canvas
+from reference.envs._rendering import Canvas, CanvasRenderer
 
-__all__ = ["draw_hill_scene", "hill_height"]
+__all__ = ["HillRenderer", "draw_hill_scene", "hill_height"]
 
 
 def hill_height(position: float) -> float:
@@ -74,3 +74,29 @@ def draw_hill_scene(
     pennant = [(flag_x, pole_top), (flag_x, pole_top + 10), (flag_x + 25, pole_top + 5)]
     gfxdraw.aapolygon(surface, pennant, (204, 204, 0))
     gfxdraw.filled_polygon(surface, pennant, (204, 204, 0))
+
+
+class HillRenderer(CanvasRenderer[float]):
+    """:class:`~reference.envs._rendering.CanvasRenderer` hooks both mountain cars share.
+
+    The environment implements ``_render_state`` (the car position, or None before reset) and has the attributes
+    below; the frame is ``screen_width`` by ``screen_height`` pixels.
+    """
+
+    screen_width: int
+    screen_height: int
+    min_position: float
+    max_position: float
+    goal_position: float
+
+    def _canvas_size(self) -> tuple[int, int]:
+        return self.screen_width, self.screen_height
+
+    def _draw(self, canvas: Canvas, state: float) -> None:
+        draw_hill_scene(
+            canvas,
+            position=state,
+            min_position=self.min_position,
+            max_position=self.max_position,
+            goal_position=self.goal_position,
+        )

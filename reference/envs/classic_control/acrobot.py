@@ -15,10 +15,9 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from reference import logger
 from reference.core import Env
 from reference.envs._checks import DiscreteAction, discrete_action, step_before_reset
-from reference.envs._rendering import Canvas, RGBFrame, validate_render_mode
+from reference.envs._rendering import Canvas, CanvasRenderer, validate_render_mode
 from reference.envs.classic_control.utils import maybe_parse_reset_bounds
 from reference.spaces.box import Box
 from reference.spaces.discrete import Discrete
@@ -95,7 +94,7 @@ def _rk4_step(derivs: Callable[[_Vector], _Vector], y0: _Vector, dt: float) -> _
     return tuple(y + sixth * (a + 2 * b + 2 * c + d) for y, a, b, c, d in zip(y0, k1, k2, k3, k4))
 
 
-class AcrobotEnv(Env[_Obs, DiscreteAction]):
+class AcrobotEnv(CanvasRenderer[tuple[float, float]], Env[_Obs, DiscreteAction]):
     """The acrobot swing-up task.
 
     The model constants are class attributes, as in Gymnasium; ``torque_noise_max > 0`` adds uniform noise to
@@ -109,6 +108,8 @@ class AcrobotEnv(Env[_Obs, DiscreteAction]):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 15}
+    _render_owner = "AcrobotEnv"
+    _render_caption = "Acrobot"
 
     dt = 0.2
     LINK_LENGTH_1 = 1.0
@@ -131,7 +132,7 @@ class AcrobotEnv(Env[_Obs, DiscreteAction]):
         high = np.array([1.0, 1.0, 1.0, 1.0, self.MAX_VEL_1, self.MAX_VEL_2], dtype=np.float32)
         self.observation_space = Box(low=-high, high=high, dtype=np.float32)
         self.action_space = Discrete(3)
-        self._canvas: Canvas | None = None
+        self._canvas = None
         #: ``[θ1, θ2, θ1_dot, θ2_dot]``: float32 right after reset, float64 after a step (as in Gymnasium).
         self.state: NDArray[np.floating[Any]] | None = None
 
@@ -221,35 +222,14 @@ class AcrobotEnv(Env[_Obs, DiscreteAction]):
         ddtheta1 = -(d2 * ddtheta2 + phi1) / d1
         return dtheta1, dtheta2, ddtheta1, ddtheta2, 0.0
 
-    def render(self) -> RGBFrame | None:
-        """Draw the two links, their joints and the goal line.
+    def _render_state(self) -> tuple[float, float] | None:
+        return None if self.state is None else (float(self.state[0]), float(self.state[1]))
 
-        Returns:
-            A ``(500, 500, 3)`` uint8 frame in ``rgb_array`` mode, otherwise None.
+    def _canvas_size(self) -> tuple[int, int]:
+        return self.SCREEN_DIM, self.SCREEN_DIM
 
-        Raises:
-            StepBeforeReset: If the environment was never reset.
-        """
-        if self.render_mode is None:
-            logger.warn(
-                "AcrobotEnv render() was called without a render_mode; construct it with "
-                "render_mode='rgb_array' (or 'human') to render",
-                stacklevel=2,
-            )
-            return None
-        if self.state is None:
-            raise step_before_reset("AcrobotEnv", "render")
-        if self._canvas is None:
-            self._canvas = Canvas(
-                mode=self.render_mode,
-                size=(self.SCREEN_DIM, self.SCREEN_DIM),
-                fps=self.metadata["render_fps"],
-                caption="Acrobot",
-            )
-        self._draw(self._canvas, float(self.state[0]), float(self.state[1]))
-        return self._canvas.present()
-
-    def _draw(self, canvas: Canvas, theta1: float, theta2: float) -> None:
+    def _draw(self, canvas: Canvas, state: tuple[float, float]) -> None:
+        theta1, theta2 = state
         surface = canvas.surface  # imports pygame, with a helpful error if it is missing
         from pygame import draw, gfxdraw
 
@@ -276,9 +256,3 @@ class AcrobotEnv(Env[_Obs, DiscreteAction]):
             gfxdraw.filled_polygon(surface, link, (0, 204, 204))
             gfxdraw.aacircle(surface, int(x0), int(y0), int(half_w), (204, 204, 0))
             gfxdraw.filled_circle(surface, int(x0), int(y0), int(half_w), (204, 204, 0))
-
-    def close(self) -> None:
-        """Close the window or drop the offscreen surface; safe to call more than once."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None

@@ -16,7 +16,7 @@ from numpy.typing import ArrayLike, NDArray
 from reference import logger
 from reference.core import Env
 from reference.envs._checks import DiscreteAction, discrete_action, step_before_reset
-from reference.envs._rendering import Canvas, RGBFrame, validate_render_mode
+from reference.envs._rendering import Canvas, CanvasRenderer, validate_render_mode
 from reference.envs.classic_control.utils import maybe_parse_reset_bounds
 from reference.spaces.box import Box
 from reference.spaces.discrete import Discrete
@@ -29,7 +29,7 @@ _Obs: TypeAlias = NDArray[np.float32]
 _State: TypeAlias = tuple[float, float, float, float]
 
 
-class CartPoleEnv(Env[_Obs, DiscreteAction]):
+class CartPoleEnv(CanvasRenderer[_State], Env[_Obs, DiscreteAction]):
     """The cart-pole balancing task.
 
     The physical constants are public attributes (as in Gymnasium) and are read on every step, so they can be
@@ -45,6 +45,8 @@ class CartPoleEnv(Env[_Obs, DiscreteAction]):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 50}
+    _render_owner = "CartPoleEnv"
+    _render_caption = "CartPole"
 
     def __init__(self, sutton_barto_reward: bool = False, render_mode: str | None = None) -> None:
         self.render_mode = validate_render_mode(type(self).__name__, render_mode, self.metadata)
@@ -70,7 +72,7 @@ class CartPoleEnv(Env[_Obs, DiscreteAction]):
 
         self.screen_width = 600
         self.screen_height = 400
-        self._canvas: Canvas | None = None
+        self._canvas = None
         self._state: _State | None = None
         self.steps_beyond_terminated: int | None = None
 
@@ -180,33 +182,11 @@ class CartPoleEnv(Env[_Obs, DiscreteAction]):
             self.render()
         return drawn.astype(np.float32), {}
 
-    def render(self) -> RGBFrame | None:
-        """Draw the cart and pole.
+    def _render_state(self) -> _State | None:
+        return self._state
 
-        Returns:
-            A ``(400, 600, 3)`` uint8 frame in ``rgb_array`` mode, otherwise None.
-
-        Raises:
-            StepBeforeReset: If the environment was never reset.
-        """
-        if self.render_mode is None:
-            logger.warn(
-                "CartPoleEnv render() was called without a render_mode; construct it with "
-                "render_mode='rgb_array' (or 'human') to render",
-                stacklevel=2,
-            )
-            return None
-        if self._state is None:
-            raise step_before_reset("CartPoleEnv", "render")
-        if self._canvas is None:
-            self._canvas = Canvas(
-                mode=self.render_mode,
-                size=(self.screen_width, self.screen_height),
-                fps=self.metadata["render_fps"],
-                caption="CartPole",
-            )
-        self._draw(self._canvas, self._state)
-        return self._canvas.present()
+    def _canvas_size(self) -> tuple[int, int]:
+        return self.screen_width, self.screen_height
 
     def _draw(self, canvas: Canvas, state: _State) -> None:
         surface = canvas.surface  # imports pygame, with a helpful error if it is missing
@@ -248,9 +228,3 @@ class CartPoleEnv(Env[_Obs, DiscreteAction]):
         gfxdraw.filled_polygon(surface, pole, (202, 152, 101))
         gfxdraw.aacircle(surface, int(cart_x), int(axle_y), int(half), (129, 132, 203))
         gfxdraw.filled_circle(surface, int(cart_x), int(axle_y), int(half), (129, 132, 203))
-
-    def close(self) -> None:
-        """Close the window or drop the offscreen surface; safe to call more than once."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None

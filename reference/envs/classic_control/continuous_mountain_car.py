@@ -13,11 +13,10 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from reference import logger
 from reference.core import Env
 from reference.envs._checks import step_before_reset, summarise
-from reference.envs._rendering import Canvas, RGBFrame, validate_render_mode
-from reference.envs.classic_control._hill import draw_hill_scene
+from reference.envs._rendering import validate_render_mode
+from reference.envs.classic_control._hill import HillRenderer
 from reference.envs.classic_control.utils import maybe_parse_reset_bounds
 from reference.error import InvalidAction
 from reference.spaces.box import Box
@@ -37,7 +36,7 @@ class _InvalidForce(InvalidAction, ValueError):
     """The action has no first element to read the force from."""
 
 
-class Continuous_MountainCarEnv(Env[_Obs, _Action]):  # noqa: N801 - Gymnasium's class name
+class Continuous_MountainCarEnv(HillRenderer, Env[_Obs, _Action]):  # noqa: N801 - Gymnasium's class name
     """The continuous-action mountain-car task.
 
     Args:
@@ -49,6 +48,8 @@ class Continuous_MountainCarEnv(Env[_Obs, _Action]):  # noqa: N801 - Gymnasium's
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    _render_owner = "Continuous_MountainCarEnv"
+    _render_caption = "MountainCarContinuous"
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
         self.render_mode = validate_render_mode(type(self).__name__, render_mode, self.metadata)
@@ -68,7 +69,7 @@ class Continuous_MountainCarEnv(Env[_Obs, _Action]):  # noqa: N801 - Gymnasium's
 
         self.screen_width = 600
         self.screen_height = 400
-        self._canvas: Canvas | None = None
+        self._canvas = None
         #: ``[position, velocity]``: float64 right after reset, float32 after a step (as in Gymnasium).
         self.state: NDArray[np.floating[Any]] | None = None
 
@@ -135,42 +136,5 @@ class Continuous_MountainCarEnv(Env[_Obs, _Action]):  # noqa: N801 - Gymnasium's
             self.render()
         return self.state.astype(np.float32), {}
 
-    def render(self) -> RGBFrame | None:
-        """Draw the hill, the car and the goal flag.
-
-        Returns:
-            A ``(400, 600, 3)`` uint8 frame in ``rgb_array`` mode, otherwise None.
-
-        Raises:
-            StepBeforeReset: If the environment was never reset.
-        """
-        if self.render_mode is None:
-            logger.warn(
-                "Continuous_MountainCarEnv render() was called without a render_mode; construct it with "
-                "render_mode='rgb_array' (or 'human') to render",
-                stacklevel=2,
-            )
-            return None
-        if self.state is None:
-            raise step_before_reset("Continuous_MountainCarEnv", "render")
-        if self._canvas is None:
-            self._canvas = Canvas(
-                mode=self.render_mode,
-                size=(self.screen_width, self.screen_height),
-                fps=self.metadata["render_fps"],
-                caption="MountainCarContinuous",
-            )
-        draw_hill_scene(
-            self._canvas,
-            position=float(self.state[0]),
-            min_position=self.min_position,
-            max_position=self.max_position,
-            goal_position=self.goal_position,
-        )
-        return self._canvas.present()
-
-    def close(self) -> None:
-        """Close the window or drop the offscreen surface; safe to call more than once."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None
+    def _render_state(self) -> float | None:
+        return None if self.state is None else float(self.state[0])

@@ -13,11 +13,10 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from reference import logger
 from reference.core import Env
 from reference.envs._checks import DiscreteAction, discrete_action, step_before_reset
-from reference.envs._rendering import Canvas, RGBFrame, import_pygame, validate_render_mode
-from reference.envs.classic_control._hill import draw_hill_scene
+from reference.envs._rendering import import_pygame, validate_render_mode
+from reference.envs.classic_control._hill import HillRenderer
 from reference.envs.classic_control.utils import maybe_parse_reset_bounds
 from reference.spaces.box import Box
 from reference.spaces.discrete import Discrete
@@ -29,7 +28,7 @@ _Options: TypeAlias = dict[str, Any]
 _Obs: TypeAlias = NDArray[np.float32]
 
 
-class MountainCarEnv(Env[_Obs, DiscreteAction]):
+class MountainCarEnv(HillRenderer, Env[_Obs, DiscreteAction]):
     """The discrete-action mountain-car task.
 
     Args:
@@ -41,6 +40,8 @@ class MountainCarEnv(Env[_Obs, DiscreteAction]):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    _render_owner = "MountainCarEnv"
+    _render_caption = "MountainCar"
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
         self.render_mode = validate_render_mode(type(self).__name__, render_mode, self.metadata)
@@ -59,7 +60,7 @@ class MountainCarEnv(Env[_Obs, DiscreteAction]):
 
         self.screen_width = 600
         self.screen_height = 400
-        self._canvas: Canvas | None = None
+        self._canvas = None
         self._state: tuple[float, float] | None = None
 
     @property
@@ -127,39 +128,8 @@ class MountainCarEnv(Env[_Obs, DiscreteAction]):
             self.render()
         return np.array(self._state, dtype=np.float32), {}
 
-    def render(self) -> RGBFrame | None:
-        """Draw the hill, the car and the goal flag.
-
-        Returns:
-            A ``(400, 600, 3)`` uint8 frame in ``rgb_array`` mode, otherwise None.
-
-        Raises:
-            StepBeforeReset: If the environment was never reset.
-        """
-        if self.render_mode is None:
-            logger.warn(
-                "MountainCarEnv render() was called without a render_mode; construct it with "
-                "render_mode='rgb_array' (or 'human') to render",
-                stacklevel=2,
-            )
-            return None
-        if self._state is None:
-            raise step_before_reset("MountainCarEnv", "render")
-        if self._canvas is None:
-            self._canvas = Canvas(
-                mode=self.render_mode,
-                size=(self.screen_width, self.screen_height),
-                fps=self.metadata["render_fps"],
-                caption="MountainCar",
-            )
-        draw_hill_scene(
-            self._canvas,
-            position=self._state[0],
-            min_position=self.min_position,
-            max_position=self.max_position,
-            goal_position=self.goal_position,
-        )
-        return self._canvas.present()
+    def _render_state(self) -> float | None:
+        return None if self._state is None else self._state[0]
 
     def get_keys_to_action(self) -> dict[tuple[int, ...], int]:
         """Map arrow keys to actions for :func:`reference.utils.play.play`.
@@ -173,9 +143,3 @@ class MountainCarEnv(Env[_Obs, DiscreteAction]):
         pg = import_pygame()
         left, right = int(pg.K_LEFT), int(pg.K_RIGHT)
         return {(): 1, (left,): 0, (right,): 2, tuple(sorted((left, right))): 1}
-
-    def close(self) -> None:
-        """Close the window or drop the offscreen surface; safe to call more than once."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None

@@ -14,10 +14,9 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from reference import logger
 from reference.core import Env
 from reference.envs._checks import step_before_reset, summarise
-from reference.envs._rendering import Canvas, RGBFrame, validate_render_mode
+from reference.envs._rendering import Canvas, CanvasRenderer, validate_render_mode
 from reference.envs.classic_control.utils import verify_number_and_cast
 from reference.error import InvalidAction
 from reference.spaces.box import Box
@@ -52,7 +51,7 @@ def angle_normalize(x: _Scalar) -> _Scalar:
     return ((x + np.pi) % (2 * np.pi)) - np.pi
 
 
-class PendulumEnv(Env[_Obs, _Action]):
+class PendulumEnv(CanvasRenderer[float], Env[_Obs, _Action]):
     """The inverted-pendulum swing-up task.
 
     Args:
@@ -64,6 +63,8 @@ class PendulumEnv(Env[_Obs, _Action]):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    _render_owner = "PendulumEnv"
+    _render_caption = "Pendulum"
 
     def __init__(self, render_mode: str | None = None, g: float = 10.0) -> None:
         self.render_mode = validate_render_mode(type(self).__name__, render_mode, self.metadata)
@@ -79,7 +80,7 @@ class PendulumEnv(Env[_Obs, _Action]):
         self.observation_space = Box(low=-high, high=high, dtype=np.float32)
 
         self.screen_dim = 500
-        self._canvas: Canvas | None = None
+        self._canvas = None
         #: ``[theta, theta_dot]`` in float64 (None before reset).
         self.state: NDArray[np.float64] | None = None
         #: The last applied (clipped) torque, drawn as an arrow; None right after reset.
@@ -149,33 +150,11 @@ class PendulumEnv(Env[_Obs, _Action]):
         theta, thetadot = state[0], state[1]
         return np.array([np.cos(theta), np.sin(theta), thetadot], dtype=np.float32)
 
-    def render(self) -> RGBFrame | None:
-        """Draw the pendulum and, after a step, an arc showing the applied torque.
+    def _render_state(self) -> float | None:
+        return None if self.state is None else float(self.state[0])
 
-        Returns:
-            A ``(500, 500, 3)`` uint8 frame in ``rgb_array`` mode, otherwise None.
-
-        Raises:
-            StepBeforeReset: If the environment was never reset.
-        """
-        if self.render_mode is None:
-            logger.warn(
-                "PendulumEnv render() was called without a render_mode; construct it with "
-                "render_mode='rgb_array' (or 'human') to render",
-                stacklevel=2,
-            )
-            return None
-        if self.state is None:
-            raise step_before_reset("PendulumEnv", "render")
-        if self._canvas is None:
-            self._canvas = Canvas(
-                mode=self.render_mode,
-                size=(self.screen_dim, self.screen_dim),
-                fps=self.metadata["render_fps"],
-                caption="Pendulum",
-            )
-        self._draw(self._canvas, float(self.state[0]))
-        return self._canvas.present()
+    def _canvas_size(self) -> tuple[int, int]:
+        return self.screen_dim, self.screen_dim
 
     def _draw(self, canvas: Canvas, theta: float) -> None:
         surface = canvas.surface  # imports pygame, with a helpful error if it is missing
@@ -229,9 +208,3 @@ class PendulumEnv(Env[_Obs, _Action]):
             )
         gfxdraw.aacircle(surface, centre, centre, int(0.05 * scale), (0, 0, 0))
         gfxdraw.filled_circle(surface, centre, centre, int(0.05 * scale), (0, 0, 0))
-
-    def close(self) -> None:
-        """Close the window or drop the offscreen surface; safe to call more than once."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None

@@ -13,10 +13,9 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from reference import logger
 from reference.core import Env
 from reference.envs._checks import DiscreteAction, discrete_action, step_before_reset
-from reference.envs._rendering import Canvas, RGBFrame, validate_render_mode
+from reference.envs._rendering import Canvas, CanvasRenderer, validate_render_mode
 from reference.spaces.discrete import Discrete
 from reference.spaces.tuple import Tuple
 
@@ -85,7 +84,7 @@ def is_natural(hand: list[int]) -> bool:
     return sorted(hand) == [1, 10]
 
 
-class BlackjackEnv(Env["tuple[int | np.int64, ...]", DiscreteAction]):
+class BlackjackEnv(CanvasRenderer[_Obs], Env["tuple[int | np.int64, ...]", DiscreteAction]):
     """Simplified blackjack.
 
     Args:
@@ -98,6 +97,8 @@ class BlackjackEnv(Env["tuple[int | np.int64, ...]", DiscreteAction]):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}
+    _render_owner = "BlackjackEnv"
+    _render_caption = "Blackjack"
 
     def __init__(self, render_mode: str | None = None, natural: bool = False, sab: bool = False) -> None:
         self.render_mode = validate_render_mode(type(self).__name__, render_mode, self.metadata)
@@ -109,7 +110,7 @@ class BlackjackEnv(Env["tuple[int | np.int64, ...]", DiscreteAction]):
         self.dealer: list[int] = []
         self.dealer_top_card_suit = ""
         self.dealer_top_card_value_str = ""
-        self._canvas: Canvas | None = None
+        self._canvas = None
 
     def step(self, action: DiscreteAction) -> tuple[_Obs, float, bool, bool, _Info]:
         """Hit or stick.
@@ -176,36 +177,18 @@ class BlackjackEnv(Env["tuple[int | np.int64, ...]", DiscreteAction]):
             self.render()
         return self._observation(), {}
 
-    def render(self) -> RGBFrame | None:
-        """Draw the table: the dealer's visible card, a face-down card, the player's total and usable ace.
+    def _render_state(self) -> _Obs | None:
+        # The hand is empty until the first reset deals it.
+        return self._observation() if self.player else None
 
-        Returns:
-            A ``(376, 384, 3)`` uint8 frame in ``rgb_array`` mode, otherwise None.
+    def _canvas_size(self) -> tuple[int, int]:
+        return SCREEN_SIZE
 
-        Raises:
-            StepBeforeReset: If the environment was never reset.
-        """
-        if self.render_mode is None:
-            logger.warn(
-                "BlackjackEnv render() was called without a render_mode; construct it with "
-                "render_mode='rgb_array' (or 'human') to render",
-                stacklevel=2,
-            )
-            return None
-        if not self.player:
-            raise step_before_reset("BlackjackEnv", "render")
-        if self._canvas is None:
-            self._canvas = Canvas(
-                mode=self.render_mode, size=SCREEN_SIZE, fps=self.metadata["render_fps"], caption="Blackjack"
-            )
-        self._draw(self._canvas)
-        return self._canvas.present()
-
-    def _draw(self, canvas: Canvas) -> None:
+    def _draw(self, canvas: Canvas, state: _Obs) -> None:
         surface = canvas.surface  # imports pygame, with a helpful error if it is missing
         from pygame import draw
 
-        player_sum, dealer_value, ace = self._observation()
+        player_sum, dealer_value, ace = state
         ink, paper, felt = (20, 40, 20), (250, 250, 245), (196, 216, 158)
         small, big = canvas.font(28), canvas.font(96)
         surface.fill(felt)
@@ -227,9 +210,3 @@ class BlackjackEnv(Env["tuple[int | np.int64, ...]", DiscreteAction]):
         if ace:
             text = small.render("usable ace", True, ink)
             surface.blit(text, ((SCREEN_SIZE[0] - text.get_width()) // 2, 328))
-
-    def close(self) -> None:
-        """Close the window or drop the offscreen surface; safe to call more than once."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None

@@ -15,10 +15,9 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from reference import logger
 from reference.core import Env
 from reference.envs._checks import DiscreteAction, DiscreteObs, discrete_action, step_before_reset
-from reference.envs._rendering import Canvas, RGBFrame, validate_render_mode
+from reference.envs._rendering import Canvas, TextCanvasRenderer, validate_render_mode
 from reference.envs.toy_text.utils import categorical_sample, sample_transition_index
 from reference.spaces.discrete import Discrete
 
@@ -35,7 +34,7 @@ _Options: TypeAlias = dict[str, Any]
 _Transition: TypeAlias = tuple[float, int, int, bool]
 
 
-class CliffWalkingEnv(Env[DiscreteObs, DiscreteAction]):
+class CliffWalkingEnv(TextCanvasRenderer[int], Env[DiscreteObs, DiscreteAction]):
     """The cliff-walking grid world.
 
     Args:
@@ -47,6 +46,8 @@ class CliffWalkingEnv(Env[DiscreteObs, DiscreteAction]):
     """
 
     metadata = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 4}
+    _render_owner = "CliffWalkingEnv"
+    _render_caption = "CliffWalking"
 
     def __init__(self, render_mode: str | None = None, is_slippery: bool = False) -> None:
         self.render_mode = validate_render_mode(type(self).__name__, render_mode, self.metadata)
@@ -68,7 +69,7 @@ class CliffWalkingEnv(Env[DiscreteObs, DiscreteAction]):
         self.action_space = Discrete(self.nA)
         self.cell_size = (64, 64)
         self.window_size = (self.shape[1] * self.cell_size[1], self.shape[0] * self.cell_size[0])
-        self._canvas: Canvas | None = None
+        self._canvas = None
         self.s: int | None = None
         self.lastaction: int | None = None
 
@@ -128,32 +129,11 @@ class CliffWalkingEnv(Env[DiscreteObs, DiscreteAction]):
             self.render()
         return self.s, {"prob": 1}
 
-    def render(self) -> RGBFrame | str | None:
-        """Render the grid.
+    def _render_state(self) -> int | None:
+        return self.s
 
-        Returns:
-            A string in ``ansi`` mode, a ``(256, 768, 3)`` uint8 frame in ``rgb_array`` mode, otherwise None.
-
-        Raises:
-            StepBeforeReset: If the environment was never reset.
-        """
-        if self.render_mode is None:
-            logger.warn(
-                "CliffWalkingEnv render() was called without a render_mode; construct it with "
-                "render_mode='rgb_array' (or 'ansi', 'human') to render",
-                stacklevel=2,
-            )
-            return None
-        if self.s is None:
-            raise step_before_reset("CliffWalkingEnv", "render")
-        if self.render_mode == "ansi":
-            return self._render_text(self.s)
-        if self._canvas is None:
-            self._canvas = Canvas(
-                mode=self.render_mode, size=self.window_size, fps=self.metadata["render_fps"], caption="CliffWalking"
-            )
-        self._draw(self._canvas, self.s)
-        return self._canvas.present()
+    def _canvas_size(self) -> tuple[int, int]:
+        return self.window_size
 
     def _render_text(self, agent: int) -> str:
         rows, cols = self.shape
@@ -198,9 +178,3 @@ class CliffWalkingEnv(Env[DiscreteObs, DiscreteAction]):
         centre = (ac * cw + cw // 2, ar * ch + ch // 2)
         draw.circle(surface, (240, 160, 40), centre, min(cw, ch) // 4)
         draw.circle(surface, (90, 60, 20), centre, min(cw, ch) // 4, 2)
-
-    def close(self) -> None:
-        """Close the window or drop the offscreen surface; safe to call more than once."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None

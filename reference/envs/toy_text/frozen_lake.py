@@ -16,10 +16,9 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from reference import logger
 from reference.core import Env
 from reference.envs._checks import DiscreteAction, DiscreteObs, discrete_action, step_before_reset
-from reference.envs._rendering import Canvas, RGBFrame, validate_render_mode
+from reference.envs._rendering import Canvas, TextCanvasRenderer, validate_render_mode
 from reference.envs.toy_text.utils import categorical_sample, sample_transition_index
 from reference.spaces.discrete import Discrete
 from reference.utils import seeding
@@ -112,7 +111,7 @@ def generate_random_map(size: int = 8, p: float = 0.8, seed: int | None = None) 
             return ["".join(row) for row in board]
 
 
-class FrozenLakeEnv(Env[DiscreteObs, DiscreteAction]):
+class FrozenLakeEnv(TextCanvasRenderer[int], Env[DiscreteObs, DiscreteAction]):
     """The frozen-lake grid world.
 
     Args:
@@ -130,6 +129,8 @@ class FrozenLakeEnv(Env[DiscreteObs, DiscreteAction]):
     """
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
+    _render_owner = "FrozenLakeEnv"
+    _render_caption = "Frozen Lake"
 
     def __init__(
         self,
@@ -168,7 +169,7 @@ class FrozenLakeEnv(Env[DiscreteObs, DiscreteAction]):
         self.action_space = Discrete(4)
         self.window_size = (min(64 * ncol, 512), min(64 * nrow, 512))
         self.cell_size = (self.window_size[0] // ncol, self.window_size[1] // nrow)
-        self._canvas: Canvas | None = None
+        self._canvas = None
         self.s: int | None = None
         self.lastaction: int | None = None
 
@@ -268,33 +269,11 @@ class FrozenLakeEnv(Env[DiscreteObs, DiscreteAction]):
             self.render()
         return self.s, {"prob": 1}
 
-    def render(self) -> RGBFrame | str | None:
-        """Render the lake.
+    def _render_state(self) -> int | None:
+        return self.s
 
-        Returns:
-            A string in ``ansi`` mode, a ``(min(64 nrow, 512), min(64 ncol, 512), 3)`` uint8 frame in
-            ``rgb_array`` mode, otherwise None.
-
-        Raises:
-            StepBeforeReset: If the environment was never reset.
-        """
-        if self.render_mode is None:
-            logger.warn(
-                "FrozenLakeEnv render() was called without a render_mode; construct it with "
-                "render_mode='rgb_array' (or 'ansi', 'human') to render",
-                stacklevel=2,
-            )
-            return None
-        if self.s is None:
-            raise step_before_reset("FrozenLakeEnv", "render")
-        if self.render_mode == "ansi":
-            return self._render_text(self.s)
-        if self._canvas is None:
-            self._canvas = Canvas(
-                mode=self.render_mode, size=self.window_size, fps=self.metadata["render_fps"], caption="Frozen Lake"
-            )
-        self._draw(self._canvas, self.s)
-        return self._canvas.present()
+    def _canvas_size(self) -> tuple[int, int]:
+        return self.window_size
 
     def _render_text(self, s: int) -> str:
         rows = [[c.decode("utf-8") for c in line] for line in self.desc.tolist()]
@@ -333,9 +312,3 @@ class FrozenLakeEnv(Env[DiscreteObs, DiscreteAction]):
             radius = max(2, min(cw, ch) // 4)
             draw.circle(surface, (240, 160, 40), (cx, cy), radius)
             draw.circle(surface, (90, 60, 20), (cx, cy), radius, 2)
-
-    def close(self) -> None:
-        """Close the window or drop the offscreen surface; safe to call more than once."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None

@@ -16,10 +16,9 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from reference import logger
 from reference.core import Env
 from reference.envs._checks import DiscreteAction, DiscreteObs, discrete_action, step_before_reset
-from reference.envs._rendering import Canvas, RGBFrame, validate_render_mode
+from reference.envs._rendering import Canvas, TextCanvasRenderer, validate_render_mode
 from reference.envs.toy_text._taxi_table import MAP, build_transition_table
 from reference.envs.toy_text.utils import categorical_sample, sample_transition_index
 from reference.spaces.discrete import Discrete
@@ -37,7 +36,7 @@ _CELL = (88, 56)
 _ACTION_NAMES = ("South", "North", "East", "West", "Pickup", "Dropoff")
 
 
-class TaxiEnv(Env[DiscreteObs, DiscreteAction]):
+class TaxiEnv(TextCanvasRenderer[int], Env[DiscreteObs, DiscreteAction]):
     """The taxi pickup-and-dropoff task.
 
     Args:
@@ -54,6 +53,8 @@ class TaxiEnv(Env[DiscreteObs, DiscreteAction]):
     """
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
+    _render_owner = "TaxiEnv"
+    _render_caption = "Taxi"
 
     def __init__(
         self,
@@ -94,7 +95,7 @@ class TaxiEnv(Env[DiscreteObs, DiscreteAction]):
         self.taxi_orientation = 0
         self.s: int | None = None
         self.lastaction: int | None = None
-        self._canvas: Canvas | None = None
+        self._canvas = None
 
     @staticmethod
     def encode(taxi_row: int, taxi_col: int, pass_loc: int, dest_idx: int) -> int:
@@ -208,32 +209,11 @@ class TaxiEnv(Env[DiscreteObs, DiscreteAction]):
             self.render()
         return self.s, {"prob": 1.0, "action_mask": self.action_mask(self.s)}
 
-    def render(self) -> RGBFrame | str | None:
-        """Render the town.
+    def _render_state(self) -> int | None:
+        return self.s
 
-        Returns:
-            A string in ``ansi`` mode, a ``(456, 536, 3)`` uint8 frame in ``rgb_array`` mode, otherwise None.
-
-        Raises:
-            StepBeforeReset: If the environment was never reset.
-        """
-        if self.render_mode is None:
-            logger.warn(
-                "TaxiEnv render() was called without a render_mode; construct it with "
-                "render_mode='rgb_array' (or 'ansi', 'human') to render",
-                stacklevel=2,
-            )
-            return None
-        if self.s is None:
-            raise step_before_reset("TaxiEnv", "render")
-        if self.render_mode == "ansi":
-            return self._render_text(self.s)
-        if self._canvas is None:
-            self._canvas = Canvas(
-                mode=self.render_mode, size=WINDOW_SIZE, fps=self.metadata["render_fps"], caption="Taxi"
-            )
-        self._draw(self._canvas, self.s)
-        return self._canvas.present()
+    def _canvas_size(self) -> tuple[int, int]:
+        return WINDOW_SIZE
 
     def _render_text(self, s: int) -> str:
         out = [[c.decode("utf-8") for c in line] for line in self.desc.tolist()]
@@ -297,9 +277,3 @@ class TaxiEnv(Env[DiscreteObs, DiscreteAction]):
         draw.rect(surface, (30, 30, 30), body, 2, border_radius=6)
         if pass_idx == 4:
             draw.circle(surface, (60, 40, 120), (body[0] + w // 2, body[1] + h // 2), 6)
-
-    def close(self) -> None:
-        """Close the window or drop the offscreen surface; safe to call more than once."""
-        if self._canvas is not None:
-            self._canvas.close()
-            self._canvas = None

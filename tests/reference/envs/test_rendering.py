@@ -129,6 +129,23 @@ def test_render_without_mode_warns_and_render_before_reset_raises(env_id: str) -
         _ours(env_id, render_mode="rgb_array").render()
 
 
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_render_messages_name_the_environment_and_blame_the_caller(env_id: str) -> None:
+    # The shared CanvasRenderer mixin builds these messages; they must read as if each env wrote its own.
+    env = _ours(env_id)
+    owner = type(env).__name__
+    others = sorted(m for m in env.metadata["render_modes"] if m != "rgb_array")
+    env.reset(seed=0)
+    with pytest.warns(UserWarning) as record:
+        env.render()
+    (warning,) = record
+    assert f"{owner} render() was called without a render_mode" in str(warning.message)
+    assert f"render_mode='rgb_array' (or {', '.join(map(repr, others))}) to render" in str(warning.message)
+    assert warning.filename == __file__
+    with pytest.raises(ResetNeeded, match=rf"^{owner} render\(\) must be preceded by reset\(\)"):
+        _ours(env_id, render_mode="rgb_array").render()
+
+
 def test_rendering_never_starts_the_mixer() -> None:
     import pygame
 
