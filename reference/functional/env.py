@@ -21,52 +21,28 @@ thousands of sub-environments at once (it creates the children lazily, only if a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, cast
 
 import numpy as np
 from typing_extensions import TypeAlias
 
 import gymspec
-from reference import logger
 from reference.core import Env
 from reference.envs._checks import step_before_reset
-from reference.envs._rendering import UnsupportedRenderMode, validate_render_mode
-from reference.functional.func_env import FuncEnv
+from reference.functional._adapter import FuncEnvAdapter, check_render_mode, default_metadata
+from reference.functional.func_env import ActT, ObsT, ParamsT, RenderStateT, StateT
 
 if TYPE_CHECKING:
     from reference.registration import EnvSpec
     from reference.spaces.space import Space
 
+# check_render_mode and default_metadata live with the adapter mixin; re-exported for existing imports.
 __all__ = ["FunctionalEnv", "check_render_mode", "default_metadata", "spawn_episode_rng"]
-
-StateT = TypeVar("StateT")
-ObsT = TypeVar("ObsT")
-ActT = TypeVar("ActT")
-RenderStateT = TypeVar("RenderStateT")
-ParamsT = TypeVar("ParamsT")
 
 _Info: TypeAlias = dict[str, Any]
 _Options: TypeAlias = dict[str, Any]
-_Metadata: TypeAlias = dict[str, Any]
 _Reward: TypeAlias = Any  # anything float() accepts
 _Terminal: TypeAlias = Any  # anything bool() accepts
-_Kwargs: TypeAlias = dict[str, Any]
-
-
-def default_metadata(func_env: object) -> _Metadata:
-    """The metadata an adapter declares when none is given.
-
-    Args:
-        func_env: The functional environment.
-
-    Returns:
-        ``{"render_modes": ["rgb_array"], "render_fps": 30}`` if ``func_env`` implements ``render_image``
-        (anything but the :class:`FuncEnv` stub), else ``{"render_modes": []}``.
-    """
-    impl = getattr(type(func_env), "render_image", None)
-    if impl is None or impl is FuncEnv.render_image:
-        return {"render_modes": []}
-    return {"render_modes": ["rgb_array"], "render_fps": 30}
 
 
 def spawn_episode_rng(np_random: np.random.Generator) -> np.random.Generator:
@@ -81,30 +57,11 @@ def spawn_episode_rng(np_random: np.random.Generator) -> np.random.Generator:
     return np_random.spawn(1)[0]
 
 
-def check_render_mode(owner: str, render_mode: str | None, metadata: Mapping[str, Any]) -> str | None:
-    """Accept ``None`` or a declared ``"rgb_array"``: the only mode the ``FuncEnv`` rendering functions serve.
-
-    Args:
-        owner: The adapter class name, for messages.
-        render_mode: The requested mode.
-        metadata: The adapter's metadata.
-
-    Returns:
-        The mode.
-
-    Raises:
-        UnsupportedRenderMode: If the mode is not declared, or is declared but not ``"rgb_array"``.
-    """
-    mode = validate_render_mode(owner, render_mode, metadata)
-    if mode not in (None, "rgb_array"):
-        raise UnsupportedRenderMode(
-            f"{owner} render_mode must be None or 'rgb_array', got {mode!r}; a FuncEnv only produces frames "
-            "(render_image), so wrap the env in HumanRendering to show them in a window"
-        )
-    return mode
-
-
-class FunctionalEnv(Env[ObsT, ActT], Generic[StateT, ObsT, ActT, RenderStateT, ParamsT]):
+class FunctionalEnv(
+    Env[ObsT, ActT],
+    FuncEnvAdapter[StateT, ObsT, ActT, RenderStateT, ParamsT],
+    Generic[StateT, ObsT, ActT, RenderStateT, ParamsT],
+):
     """A stateful ``Env`` driven by the pure functions of a ``FuncEnv`` (Gymnasium's ``FunctionalJaxEnv``).
 
     ``step`` returns ``observation(next_state)``, ``float(reward(state, action, next_state))``,
@@ -137,25 +94,15 @@ class FunctionalEnv(Env[ObsT, ActT], Generic[StateT, ObsT, ActT, RenderStateT, P
         *,
         params: ParamsT | None = None,
     ) -> None:
-        if metadata is not None and not isinstance(metadata, Mapping):
-            raise TypeError(f"{type(self).__name__} metadata must be a mapping or None, got {metadata!r}")
-        self.func_env = func_env
+        meta = self._adopt(func_env, metadata, params)
         # Env types its spaces with the reference Space class; any gymspec Space serves the same purpose here.
         self.observation_space = cast("Space[ObsT]", func_env.observation_space)
         self.action_space = cast("Space[ActT]", func_env.action_space)
-        self.metadata = default_metadata(func_env) if metadata is None else dict(metadata)
-        self.render_mode = check_render_mode(type(self).__name__, render_mode, self.metadata)
+        self.metadata = meta
+        self.render_mode = check_render_mode(type(self).__name__, render_mode, meta)
         self.spec = spec
-        self._params: ParamsT | None = params if params is not None else getattr(func_env, "default_params", None)
-        self._kw: _Kwargs = {} if self._params is None else {"params": self._params}
         self.state = None
         self._episode_rng: np.random.Generator | None = None
-        self._render_state: RenderStateT | None = None
-
-    @property
-    def params(self) -> ParamsT | None:
-        """The params every function receives (``None``: the functions' own defaults)."""
-        return self._params
 
     def reset(self, *, seed: int | None = None, options: _Options | None = None) -> tuple[ObsT, _Info]:
         """Draw an initial state with ``initial(np_random)`` and split the episode generator.
@@ -208,24 +155,12 @@ class FunctionalEnv(Env[ObsT, ActT], Generic[StateT, ObsT, ActT, RenderStateT, P
         Raises:
             StepBeforeReset: If the environment was never reset.
         """
-        if self.render_mode is None:
-            logger.warn(
-                f"{type(self).__name__} render() was called without a render_mode; construct it with "
-                "render_mode='rgb_array' to render",
-                stacklevel=2,
-            )
+        if not self._can_render():
             return None
         if self.state is None:
             raise step_before_reset(type(self).__name__, "render")
-        render_state = self._render_state
-        if render_state is None:
-            render_state = self.func_env.render_init(**self._kw)
-        render_state, frame = self.func_env.render_image(self.state, render_state, **self._kw)
-        self._render_state = render_state
-        return frame
+        return self._draw([self.state])[0]
 
     def close(self) -> None:
         """Release the render state with ``render_close``; safe to call more than once."""
-        render_state, self._render_state = self._render_state, None
-        if render_state is not None:
-            self.func_env.render_close(render_state, **self._kw)
+        self._close_render_state()

@@ -23,6 +23,7 @@ from reference.spaces.space import Space
 
 __all__ = ["FUNCTION_NAMES", "FuncEnv"]
 
+# The package's one set of type variables: the adapter modules import them from here.
 StateT = TypeVar("StateT")
 ObsT = TypeVar("ObsT")
 ActT = TypeVar("ActT")

@@ -21,7 +21,7 @@ fed the same actions (plus ``TimeLimit(max_episode_steps)``), random streams inc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -29,11 +29,11 @@ from typing_extensions import TypeAlias
 
 import gymspec
 from gymspec import AutoresetMode, autoreset_mode_of
-from reference import logger
 from reference.error import ClosedEnvironmentError, ResetNeeded
 from reference.functional._batching import add_batched_info, tree_copy, tree_scatter, tree_take
 from reference.functional.batched_rng import BatchedGenerator
-from reference.functional.env import check_render_mode, default_metadata
+from reference.functional._adapter import FuncEnvAdapter, check_render_mode
+from reference.functional.func_env import ActT, ObsT, ParamsT, RenderStateT, StateT
 from reference.utils import seeding
 from reference.vector._common import resolve_seeds  # shared seeding rules of the vector package
 from reference.vector.utils import batch_space, split_reset_mask
@@ -45,21 +45,18 @@ if TYPE_CHECKING:
 
 __all__ = ["FunctionalVectorEnv"]
 
-StateT = TypeVar("StateT")
-ObsT = TypeVar("ObsT")
-ActT = TypeVar("ActT")
-RenderStateT = TypeVar("RenderStateT")
-ParamsT = TypeVar("ParamsT")
-
 _Info: TypeAlias = dict[str, Any]
 _Options: TypeAlias = dict[str, Any]
-_Kwargs: TypeAlias = dict[str, Any]
 _Seed: TypeAlias = Any  # None, an int or a list of ints/None, as VectorEnv.reset accepts
 _Any: TypeAlias = Any
 _Array: TypeAlias = NDArray[Any]
 
 
-class FunctionalVectorEnv(VectorEnv[ObsT, ActT, _Array], Generic[StateT, ObsT, ActT, RenderStateT, ParamsT]):
+class FunctionalVectorEnv(
+    VectorEnv[ObsT, ActT, _Array],
+    FuncEnvAdapter[StateT, ObsT, ActT, RenderStateT, ParamsT],
+    Generic[StateT, ObsT, ActT, RenderStateT, ParamsT],
+):
     """``num_envs`` copies of a batch-capable ``FuncEnv`` with ``NEXT_STEP`` autoreset (Gymnasium's jax one).
 
     Rewards are float64, flags bool, all of shape ``(num_envs,)``. Infos follow the vector layout (``info[k]``
@@ -98,14 +95,11 @@ class FunctionalVectorEnv(VectorEnv[ObsT, ActT, _Array], Generic[StateT, ObsT, A
             raise ValueError(f"{owner} num_envs must be a positive int, got {num_envs!r}")
         if isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps, int) or max_episode_steps < 0:
             raise ValueError(f"{owner} max_episode_steps must be an int >= 0 (0: no limit), got {max_episode_steps!r}")
-        if metadata is not None and not isinstance(metadata, Mapping):
-            raise TypeError(f"{owner} metadata must be a mapping or None, got {metadata!r}")
-        meta = default_metadata(func_env) if metadata is None else dict(metadata)
+        meta = self._adopt(func_env, metadata, params)
         declared = meta.setdefault("autoreset_mode", AutoresetMode.NEXT_STEP)
         if autoreset_mode_of(declared) is not AutoresetMode.NEXT_STEP:
             raise ValueError(f"{owner} metadata['autoreset_mode'] must be AutoresetMode.NEXT_STEP, got {declared!r}")
 
-        self.func_env = func_env
         self.num_envs = num_envs
         self.max_episode_steps = max_episode_steps
         self.single_observation_space = cast("Space[Any]", func_env.observation_space)
@@ -115,8 +109,6 @@ class FunctionalVectorEnv(VectorEnv[ObsT, ActT, _Array], Generic[StateT, ObsT, A
         self.metadata = meta
         self.render_mode = check_render_mode(owner, render_mode, meta)
         self.spec = spec
-        self._params: ParamsT | None = params if params is not None else getattr(func_env, "default_params", None)
-        self._kw: _Kwargs = {} if self._params is None else {"params": self._params}
 
         # Sub-env i's generator (its Env.np_random) and how many episode generators were split off it.
         self._generators: list[np.random.Generator | None] = [None] * num_envs
@@ -129,12 +121,6 @@ class FunctionalVectorEnv(VectorEnv[ObsT, ActT, _Array], Generic[StateT, ObsT, A
         self._steps = np.zeros(num_envs, dtype=np.int64)
         self._prev_done = np.zeros(num_envs, dtype=np.bool_)
         self._any_done = False
-        self._render_state: RenderStateT | None = None
-
-    @property
-    def params(self) -> ParamsT | None:
-        """The params every function receives (``None``: the functions' own defaults)."""
-        return self._params
 
     @property
     def state(self) -> StateT | None:
@@ -293,24 +279,10 @@ class FunctionalVectorEnv(VectorEnv[ObsT, ActT, _Array], Generic[StateT, ObsT, A
         Raises:
             ResetNeeded: Before the first :meth:`reset`.
         """
-        if self.render_mode is None:
-            logger.warn(
-                f"{type(self).__name__} render() was called without a render_mode; construct it with "
-                "render_mode='rgb_array' to render",
-                stacklevel=2,
-            )
+        if not self._can_render():
             return None
         state = self._check_usable("render")
-        func, kw = self.func_env, self._kw
-        render_state = self._render_state
-        if render_state is None:
-            render_state = func.render_init(**kw)
-        frames = []
-        for i in range(self.num_envs):
-            render_state, frame = func.render_image(tree_take(state, i), render_state, **kw)
-            frames.append(frame)
-        self._render_state = render_state
-        return tuple(frames)
+        return tuple(self._draw(tree_take(state, i) for i in range(self.num_envs)))
 
     def close_extras(self, **kwargs: _Any) -> None:
         """Release the render state with ``render_close``.
@@ -318,9 +290,7 @@ class FunctionalVectorEnv(VectorEnv[ObsT, ActT, _Array], Generic[StateT, ObsT, A
         Args:
             **kwargs: Ignored.
         """
-        render_state, self._render_state = self._render_state, None
-        if render_state is not None:
-            self.func_env.render_close(render_state, **self._kw)
+        self._close_render_state()
 
 
 def _rows_of(info: Mapping[str, Any], rows: NDArray[np.intp]) -> _Info:

@@ -23,12 +23,11 @@ from typing_extensions import TypeAlias
 from gymspec import RNG
 from reference.envs._checks import summarise
 from reference.envs._rendering import Canvas
-from reference.envs.functional._common import check_option_names, params_from, states
+from reference.envs.functional._base import ParamsFuncEnv, ParamsFunctionalEnv, ParamsFunctionalVectorEnv
+from reference.envs.functional._common import states
 from reference.envs.functional._drawing import draw_cartpole, frame_of
 from reference.error import InvalidAction
-from reference.functional import FuncEnv, FunctionalEnv, FunctionalVectorEnv
 from reference.spaces import Box, Discrete
-from reference.utils.ezpickle import EzPickle
 
 __all__ = [
     "CartPoleFunctional",
@@ -43,8 +42,6 @@ _Obs: TypeAlias = NDArray[np.float32]
 _Action: TypeAlias = "int | np.integer[Any] | NDArray[np.integer[Any]]"
 _Reward: TypeAlias = "np.float64 | NDArray[np.float64]"
 _Terminal: TypeAlias = "np.bool_ | NDArray[np.bool_]"
-_Options: TypeAlias = dict[str, Any]
-_Param: TypeAlias = Any
 
 _INTEGRATORS = ("euler", "semi-implicit")
 
@@ -119,40 +116,20 @@ def _forces(action: object, force_mag: float, batch_shape: tuple[int, ...]) -> N
     return force
 
 
-class CartPoleFunctional(FuncEnv[_State, _Obs, _Action, _Reward, _Terminal, Canvas, CartPoleParams]):
+class CartPoleFunctional(ParamsFuncEnv[_State, _Obs, _Action, _Reward, _Terminal, CartPoleParams]):
     """CartPole as pure functions; see the module docstring.
 
-    Args:
-        options: :class:`CartPoleParams` field values that become the default params.
-
-    Raises:
-        TypeError: If an option names no :class:`CartPoleParams` field.
+    Constructed like :class:`~reference.envs.functional._base.ParamsFuncEnv`: ``options`` are
+    :class:`CartPoleParams` field values that become the default params.
     """
 
-    def __init__(self, options: _Options | None = None) -> None:
-        check_option_names(type(self).__name__, options, CartPoleParams)
-        super().__init__(options)
-        p = self._params(None)
-        high = np.array([p.x_threshold * 2, np.inf, p.theta_threshold_radians * 2, np.inf], dtype=np.float32)
-        self.observation_space = Box(-high, high, dtype=np.float32)
-        self.action_space = Discrete(2)
+    params_cls = CartPoleParams
+    state_width = 4
 
-    def get_default_params(self, **kwargs: _Param) -> CartPoleParams:
-        """The params built from the constructor's options, with ``kwargs`` overriding fields.
-
-        Args:
-            **kwargs: :class:`CartPoleParams` field values.
-
-        Returns:
-            A new :class:`CartPoleParams`.
-        """
-        return params_from(self, CartPoleParams, kwargs)
-
-    def _params(self, params: CartPoleParams | None) -> CartPoleParams:
-        p = self.default_params if params is None else params
-        if not isinstance(p, CartPoleParams):
-            raise TypeError(f"CartPoleFunctional params must be a CartPoleParams, got {p!r}")
-        return p
+    def _spaces(self, params: CartPoleParams) -> tuple[Box, Discrete]:
+        x_high, theta_high = params.x_threshold * 2, params.theta_threshold_radians * 2
+        high = np.array([x_high, np.inf, theta_high, np.inf], dtype=np.float32)
+        return Box(-high, high, dtype=np.float32), Discrete(2)
 
     def initial(self, rng: RNG, params: CartPoleParams | None = None) -> _State:
         """Draw the four variables uniformly from ``[-x_init, x_init]``, as ``CartPoleEnv.reset`` does.
@@ -305,16 +282,10 @@ class CartPoleFunctional(FuncEnv[_State, _Obs, _Action, _Reward, _Terminal, Canv
             The canvas.
 
         Raises:
-            TypeError: If another keyword is given.
+            TypeError: If another keyword is given, or a size is not an int.
         """
         p = self._params(params)
-        unknown = sorted(set(kwargs) - {"screen_width", "screen_height"})
-        if unknown:
-            raise TypeError(f"CartPoleFunctional render_init kwargs must be screen_width/screen_height, got {unknown}")
-        width = kwargs.get("screen_width", p.screen_width)
-        height = kwargs.get("screen_height", p.screen_height)
-        if not isinstance(width, int) or not isinstance(height, int):
-            raise TypeError(f"CartPoleFunctional render_init screen size must be ints, got {width!r}x{height!r}")
+        width, height = self._render_sizes(kwargs, {"screen_width": p.screen_width, "screen_height": p.screen_height})
         return Canvas(mode="rgb_array", size=(width, height), fps=50, caption="CartPole")
 
     def render_image(
@@ -334,20 +305,9 @@ class CartPoleFunctional(FuncEnv[_State, _Obs, _Action, _Reward, _Terminal, Canv
             ValueError: If ``state`` is a batch.
         """
         p = self._params(params)
-        arr = states("CartPoleFunctional", state, 4)
-        if arr.shape != (4,):
-            raise ValueError(f"CartPoleFunctional render_image state must have shape (4,), got shape {arr.shape}")
+        arr = self._one_state(state)
         draw_cartpole(render_state, float(arr[0]), float(arr[2]), x_threshold=p.x_threshold, length=p.length)
         return render_state, frame_of(render_state, "CartPoleFunctional")
-
-    def render_close(self, render_state: Canvas, params: CartPoleParams | None = None) -> None:
-        """Drop the canvas.
-
-        Args:
-            render_state: The canvas.
-            params: Unused.
-        """
-        render_state.close()
 
 
 def _advance(out: NDArray[np.float64], value: NDArray[np.float64], rate: NDArray[np.float64], tau: float) -> None:
@@ -356,44 +316,23 @@ def _advance(out: NDArray[np.float64], value: NDArray[np.float64], rate: NDArray
     out += value
 
 
-class CartPoleFunctionalEnv(FunctionalEnv[_State, _Obs, _Action, Canvas, CartPoleParams], EzPickle):
+class CartPoleFunctionalEnv(ParamsFunctionalEnv[_State, _Obs, _Action, CartPoleParams]):
     """Functional CartPole as an ``Env`` (entry point of ``phys2d/CartPole-v0``/``-v1``).
 
-    Args:
-        render_mode: ``None`` or ``"rgb_array"``.
-        **kwargs: :class:`CartPoleParams` field values (e.g. ``sutton_barto_reward=True``).
+    Constructed like :class:`~reference.envs.functional._base.ParamsFunctionalEnv`; the keyword arguments are
+    :class:`CartPoleParams` field values (e.g. ``sutton_barto_reward=True``).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 50}
-
-    def __init__(self, render_mode: str | None = None, **kwargs: _Param) -> None:
-        EzPickle.__init__(self, render_mode=render_mode, **kwargs)
-        FunctionalEnv.__init__(self, CartPoleFunctional(dict(kwargs)), metadata=self.metadata, render_mode=render_mode)
+    func_env_cls = CartPoleFunctional
 
 
-class CartPoleFunctionalVectorEnv(FunctionalVectorEnv[_State, _Obs, _Action, Canvas, CartPoleParams], EzPickle):
+class CartPoleFunctionalVectorEnv(ParamsFunctionalVectorEnv[_State, _Obs, _Action, CartPoleParams]):
     """Functional CartPole, ``num_envs`` carts stepped by one batched call (vector entry point of the phys2d ids).
 
-    Args:
-        num_envs: The number of sub-environments.
-        render_mode: ``None`` or ``"rgb_array"``.
-        max_episode_steps: Truncate episodes after this many steps (0: never).
-        **kwargs: :class:`CartPoleParams` field values.
+    Constructed like :class:`~reference.envs.functional._base.ParamsFunctionalVectorEnv`; the keyword arguments
+    after ``max_episode_steps`` are :class:`CartPoleParams` field values.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 50}
-
-    def __init__(
-        self, num_envs: int, render_mode: str | None = None, max_episode_steps: int = 200, **kwargs: _Param
-    ) -> None:
-        EzPickle.__init__(
-            self, num_envs=num_envs, render_mode=render_mode, max_episode_steps=max_episode_steps, **kwargs
-        )
-        FunctionalVectorEnv.__init__(
-            self,
-            CartPoleFunctional(dict(kwargs)),
-            num_envs,
-            max_episode_steps=max_episode_steps,
-            metadata=self.metadata,
-            render_mode=render_mode,
-        )
+    func_env_cls = CartPoleFunctional

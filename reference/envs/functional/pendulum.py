@@ -23,13 +23,12 @@ from typing_extensions import TypeAlias
 from gymspec import RNG
 from reference.envs._checks import summarise
 from reference.envs._rendering import Canvas
-from reference.envs.functional._common import check_option_names, params_from, states
+from reference.envs.functional._base import ParamsFuncEnv, ParamsFunctionalEnv, ParamsFunctionalVectorEnv
+from reference.envs.functional._common import states
 from reference.envs.functional._drawing import draw_pendulum, frame_of
 from reference.envs.functional._scalar_math import scalar_square
 from reference.error import InvalidAction
-from reference.functional import FuncEnv, FunctionalEnv, FunctionalVectorEnv
 from reference.spaces import Box
-from reference.utils.ezpickle import EzPickle
 
 __all__ = [
     "InvalidPendulumAction",
@@ -44,8 +43,6 @@ _Obs: TypeAlias = NDArray[np.float32]
 _Action: TypeAlias = NDArray[np.floating[Any]]
 _Reward: TypeAlias = "np.float64 | NDArray[np.float64]"
 _Terminal: TypeAlias = "np.bool_ | NDArray[np.bool_]"
-_Options: TypeAlias = dict[str, Any]
-_Param: TypeAlias = Any
 _Floats: TypeAlias = NDArray[Any]
 
 
@@ -100,40 +97,20 @@ def angle_normalize(x: _Floats) -> _Floats:
     return ((x + np.pi) % (2 * np.pi)) - np.pi
 
 
-class PendulumFunctional(FuncEnv[_State, _Obs, _Action, _Reward, _Terminal, Canvas, PendulumParams]):
+class PendulumFunctional(ParamsFuncEnv[_State, _Obs, _Action, _Reward, _Terminal, PendulumParams]):
     """Pendulum as pure functions; see the module docstring.
 
-    Args:
-        options: :class:`PendulumParams` field values that become the default params.
-
-    Raises:
-        TypeError: If an option names no :class:`PendulumParams` field.
+    Constructed like :class:`~reference.envs.functional._base.ParamsFuncEnv`: ``options`` are
+    :class:`PendulumParams` field values that become the default params.
     """
 
-    def __init__(self, options: _Options | None = None) -> None:
-        check_option_names(type(self).__name__, options, PendulumParams)
-        super().__init__(options)
-        p = self._params(None)
-        high = np.array([1.0, 1.0, p.max_speed], dtype=np.float32)
-        self.observation_space = Box(low=-high, high=high, dtype=np.float32)
-        self.action_space = Box(low=-p.max_torque, high=p.max_torque, shape=(1,), dtype=np.float32)
+    params_cls = PendulumParams
+    state_width = 2
 
-    def get_default_params(self, **kwargs: _Param) -> PendulumParams:
-        """The params built from the constructor's options, with ``kwargs`` overriding fields.
-
-        Args:
-            **kwargs: :class:`PendulumParams` field values.
-
-        Returns:
-            A new :class:`PendulumParams`.
-        """
-        return params_from(self, PendulumParams, kwargs)
-
-    def _params(self, params: PendulumParams | None) -> PendulumParams:
-        p = self.default_params if params is None else params
-        if not isinstance(p, PendulumParams):
-            raise TypeError(f"PendulumFunctional params must be a PendulumParams, got {p!r}")
-        return p
+    def _spaces(self, params: PendulumParams) -> tuple[Box, Box]:
+        high = np.array([1.0, 1.0, params.max_speed], dtype=np.float32)
+        torque = params.max_torque
+        return Box(low=-high, high=high, dtype=np.float32), Box(low=-torque, high=torque, shape=(1,), dtype=np.float32)
 
     def initial(self, rng: RNG, params: PendulumParams | None = None) -> _State:
         """Draw theta from ``[-high_x, high_x]`` and theta_dot from ``[-high_y, high_y]``, as ``reset`` does.
@@ -255,13 +232,7 @@ class PendulumFunctional(FuncEnv[_State, _Obs, _Action, _Reward, _Terminal, Canv
         Raises:
             TypeError: If another keyword is given, or the size is not an int.
         """
-        p = self._params(params)
-        unknown = sorted(set(kwargs) - {"screen_dim"})
-        if unknown:
-            raise TypeError(f"PendulumFunctional render_init kwargs must be screen_dim, got {unknown}")
-        dim = kwargs.get("screen_dim", p.screen_dim)
-        if not isinstance(dim, int):
-            raise TypeError(f"PendulumFunctional render_init screen_dim must be an int, got {dim!r}")
+        (dim,) = self._render_sizes(kwargs, {"screen_dim": self._params(params).screen_dim})
         return Canvas(mode="rgb_array", size=(dim, dim), fps=30, caption="Pendulum")
 
     def render_image(
@@ -280,60 +251,27 @@ class PendulumFunctional(FuncEnv[_State, _Obs, _Action, _Reward, _Terminal, Canv
         Raises:
             ValueError: If ``state`` is a batch.
         """
-        arr = states("PendulumFunctional", state, 2)
-        if arr.shape != (2,):
-            raise ValueError(f"PendulumFunctional render_image state must have shape (2,), got shape {arr.shape}")
-        draw_pendulum(render_state, float(arr[0]))
+        draw_pendulum(render_state, float(self._one_state(state)[0]))
         return render_state, frame_of(render_state, "PendulumFunctional")
 
-    def render_close(self, render_state: Canvas, params: PendulumParams | None = None) -> None:
-        """Drop the canvas.
 
-        Args:
-            render_state: The canvas.
-            params: Unused.
-        """
-        render_state.close()
-
-
-class PendulumFunctionalEnv(FunctionalEnv[_State, _Obs, _Action, Canvas, PendulumParams], EzPickle):
+class PendulumFunctionalEnv(ParamsFunctionalEnv[_State, _Obs, _Action, PendulumParams]):
     """Functional Pendulum as an ``Env`` (entry point of ``phys2d/Pendulum-v0``).
 
-    Args:
-        render_mode: ``None`` or ``"rgb_array"``.
-        **kwargs: :class:`PendulumParams` field values (e.g. ``g=9.81``).
+    Constructed like :class:`~reference.envs.functional._base.ParamsFunctionalEnv`; the keyword arguments are
+    :class:`PendulumParams` field values (e.g. ``g=9.81``).
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
-
-    def __init__(self, render_mode: str | None = None, **kwargs: _Param) -> None:
-        EzPickle.__init__(self, render_mode=render_mode, **kwargs)
-        FunctionalEnv.__init__(self, PendulumFunctional(dict(kwargs)), metadata=self.metadata, render_mode=render_mode)
+    func_env_cls = PendulumFunctional
 
 
-class PendulumFunctionalVectorEnv(FunctionalVectorEnv[_State, _Obs, _Action, Canvas, PendulumParams], EzPickle):
+class PendulumFunctionalVectorEnv(ParamsFunctionalVectorEnv[_State, _Obs, _Action, PendulumParams]):
     """Functional Pendulum, ``num_envs`` pendulums stepped by one batched call (vector entry point).
 
-    Args:
-        num_envs: The number of sub-environments.
-        render_mode: ``None`` or ``"rgb_array"``.
-        max_episode_steps: Truncate episodes after this many steps (0: never).
-        **kwargs: :class:`PendulumParams` field values.
+    Constructed like :class:`~reference.envs.functional._base.ParamsFunctionalVectorEnv`; the keyword arguments
+    after ``max_episode_steps`` are :class:`PendulumParams` field values.
     """
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
-
-    def __init__(
-        self, num_envs: int, render_mode: str | None = None, max_episode_steps: int = 200, **kwargs: _Param
-    ) -> None:
-        EzPickle.__init__(
-            self, num_envs=num_envs, render_mode=render_mode, max_episode_steps=max_episode_steps, **kwargs
-        )
-        FunctionalVectorEnv.__init__(
-            self,
-            PendulumFunctional(dict(kwargs)),
-            num_envs,
-            max_episode_steps=max_episode_steps,
-            metadata=self.metadata,
-            render_mode=render_mode,
-        )
+    func_env_cls = PendulumFunctional
