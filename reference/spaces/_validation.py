@@ -16,13 +16,17 @@ from reference.utils._format import describe
 __all__ = [
     "MaskError",
     "MaskTypeError",
+    "both_given_error",
     "check_binary_mask",
     "check_probability",
     "describe",
+    "pick_sample_arg",
+    "require_arg_tuple",
     "require_mask_array",
 ]
 
 _ArrayLike: TypeAlias = Any
+_SampleArg: TypeAlias = Any  # a mask or probability, nested like the space
 
 
 class MaskError(Error, ValueError):
@@ -31,6 +35,70 @@ class MaskError(Error, ValueError):
 
 class MaskTypeError(Error, TypeError):
     """A sampling mask or probability of the wrong type: Gymnasium's ``Error`` and a ``TypeError`` at once."""
+
+
+def both_given_error(owner: str, mask: object, probability: object) -> MaskError:
+    """Build the error for a ``sample`` call given both a mask and a probability.
+
+    Callers test ``mask is not None and probability is not None`` themselves and raise the result, so the
+    common unrestricted call pays for no function call.
+
+    Args:
+        owner: The sampler's name used in the message, e.g. ``"Discrete.sample"``.
+        mask: The mask given.
+        probability: The probability given.
+
+    Returns:
+        The error to raise (also Gymnasium's ``Error``).
+    """
+    return MaskError(
+        f"{owner} mask and probability must not both be given, got mask={describe(mask)} "
+        f"probability={describe(probability)}"
+    )
+
+
+def pick_sample_arg(owner: str, mask: _SampleArg, probability: _SampleArg) -> tuple[str, _SampleArg]:
+    """Return which restriction a ``sample`` call was given, for samplers that pass it on by name.
+
+    Args:
+        owner: The sampler's name used in the message.
+        mask: The mask, or ``None``.
+        probability: The probability, or ``None``; at least one of the two is given.
+
+    Returns:
+        ``("mask", mask)`` or ``("probability", probability)``.
+
+    Raises:
+        ValueError: Both were given (also Gymnasium's ``Error``).
+    """
+    if mask is not None:
+        if probability is not None:
+            raise both_given_error(owner, mask, probability)
+        return "mask", mask
+    return "probability", probability
+
+
+def require_arg_tuple(owner: str, param: str, value: _SampleArg, length: int) -> tuple[_SampleArg, ...]:
+    """Check a composite's mask or probability is a tuple with one entry per subspace.
+
+    Args:
+        owner: The sampler's name used in the message.
+        param: ``"mask"`` or ``"probability"``.
+        value: The candidate tuple.
+        length: The number of subspaces.
+
+    Returns:
+        ``value``, typed as a tuple.
+
+    Raises:
+        TypeError: ``value`` is not a tuple (also Gymnasium's ``Error``).
+        ValueError: ``value`` has the wrong length (also Gymnasium's ``Error``).
+    """
+    if not isinstance(value, tuple):
+        raise MaskTypeError(f"{owner} {param} must be a tuple (one entry per subspace), got {describe(value)}")
+    if len(value) != length:
+        raise MaskError(f"{owner} {param} must have length {length}, got length {len(value)}")
+    return value
 
 
 def require_mask_array(

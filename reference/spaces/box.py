@@ -3,42 +3,33 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias, overload
+from typing import Any, Literal, TypeAlias, overload
 
 import numpy as np
 from numpy.typing import NDArray
+from typing_extensions import TypeVar  # takes ``default`` before Python 3.13, unlike typing's
 
 from reference import logger
+from reference.spaces._array_space import ArraySpace
 from reference.spaces._box_bounds import array_short_repr, can_cast, cast_bound, dtype_limits, resolve_shape
 from reference.spaces._box_sampling import SamplePlan, plan_sampling
 from reference.spaces._validation import MaskError, describe
-from reference.spaces.space import Jsonable, Space, SpaceArg, SpaceState
-
-if TYPE_CHECKING:
-    from typing_extensions import TypeVar
-
-    _ScalarT_co = TypeVar("_ScalarT_co", bound=np.generic, covariant=True, default=Any)
-else:
-    from typing import TypeVar
-
-    _ScalarT_co = TypeVar("_ScalarT_co", bound=np.generic, covariant=True)
+from reference.spaces.space import SpaceArg, SpaceState
 
 __all__ = ["Box", "array_short_repr", "can_cast"]
 
+_ScalarT_co = TypeVar("_ScalarT_co", bound=np.generic, covariant=True, default=Any)
 _ScalarT = TypeVar("_ScalarT", bound=np.generic)
 _Bound: TypeAlias = Any  # a Python/NumPy int or float, or an int/float/bool ndarray
 _Seed: TypeAlias = int | np.random.Generator | None
 _Shape: TypeAlias = Sequence[int | np.integer[Any]]
 _Array: TypeAlias = NDArray[Any]
 
-# Attributes derived from low/high for fast sampling and membership; rebuilt after unpickling, never pickled.
-_CACHE_ATTRS = ("_plan", "_low_scalar", "_high_scalar", "_cache_key")
-
 _MIN = np.minimum.reduce
 _MAX = np.maximum.reduce
 
 
-class Box(Space[NDArray[_ScalarT_co]]):
+class Box(ArraySpace[NDArray[_ScalarT_co]]):
     r"""The Cartesian product of n closed intervals, each ``[a, b]``, ``(-inf, b]``, ``[a, inf)`` or ``(-inf, inf)``.
 
     Bounds are given as scalars (broadcast to ``shape``) or as arrays of the space's shape::
@@ -62,13 +53,14 @@ class Box(Space[NDArray[_ScalarT_co]]):
     """
 
     dtype: np.dtype[_ScalarT_co]
-    _shape: tuple[int, ...]
     low: NDArray[_ScalarT_co]
     high: NDArray[_ScalarT_co]
     bounded_below: NDArray[np.bool_]
     bounded_above: NDArray[np.bool_]
     low_repr: str | None
     high_repr: str | None
+    # Derived from low/high for fast sampling and membership; rebuilt after unpickling, never pickled.
+    _derived_attrs = ("_plan", "_low_scalar", "_high_scalar", "_cache_key")
 
     @overload
     def __init__(
@@ -170,16 +162,6 @@ class Box(Space[NDArray[_ScalarT_co]]):
         ):
             self._build_plan()
 
-    @property
-    def shape(self) -> tuple[int, ...]:
-        """The element shape (never ``None`` for a Box)."""
-        return self._shape
-
-    @property
-    def is_np_flattenable(self) -> Literal[True]:
-        """Always ``True``."""
-        return True
-
     def is_bounded(self, manner: Literal["both", "below", "above"] = "both") -> bool:
         """Tell whether every coordinate is bounded.
 
@@ -254,28 +236,6 @@ class Box(Space[NDArray[_ScalarT_co]]):
             return bool(_MIN(x, axis=None) >= low and _MAX(x, axis=None) <= high)
         return bool((x >= self.low).all() and (x <= self.high).all())
 
-    def to_jsonable(self, sample_n: Sequence[Any]) -> Jsonable:
-        """Convert arrays to nested lists.
-
-        Args:
-            sample_n: Elements of the box.
-
-        Returns:
-            One nested list per element.
-        """
-        return [np.asarray(sample).tolist() for sample in sample_n]
-
-    def from_jsonable(self, sample_n: Jsonable) -> list[NDArray[_ScalarT_co]]:
-        """Convert nested lists back to arrays of the box's dtype.
-
-        Args:
-            sample_n: The output of :meth:`to_jsonable`.
-
-        Returns:
-            One array per element.
-        """
-        return [np.asarray(sample, dtype=self.dtype) for sample in sample_n]
-
     def __repr__(self) -> str:
         if self.low_repr is None:
             self.low_repr = array_short_repr(self.low)
@@ -291,13 +251,6 @@ class Box(Space[NDArray[_ScalarT_co]]):
             and bool(np.allclose(self.low, other.low))
             and bool(np.allclose(self.high, other.high))
         )
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Return the attributes to pickle, without the derived sampling caches."""
-        state = self.__dict__.copy()
-        for name in _CACHE_ATTRS:
-            state.pop(name, None)
-        return state
 
     def __setstate__(self, state: SpaceState) -> None:
         """Restore a pickled Box, including Gymnasium pickles that predate ``low_repr``/``high_repr``.

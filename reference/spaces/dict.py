@@ -6,25 +6,18 @@ import collections.abc
 import typing
 from collections import OrderedDict
 from collections.abc import Iterator, KeysView
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import Any, TypeAlias
 
 import numpy as np
+from typing_extensions import TypeVar  # takes ``default`` before Python 3.13, unlike typing's
 
-from reference.spaces._validation import MaskError, MaskTypeError, describe
+from reference.spaces._validation import MaskError, MaskTypeError, describe, pick_sample_arg
 from reference.spaces.space import Jsonable, Space, SpaceArg
 from reference.spaces.tuple import INT32_MAX
 
-if TYPE_CHECKING:
-    from typing_extensions import TypeVar
-
-    _T_co = TypeVar("_T_co", covariant=True, default=Any)
-else:
-    from typing import TypeVar
-
-    _T_co = TypeVar("_T_co", covariant=True)
-
 __all__ = ["Dict"]
 
+_T_co = TypeVar("_T_co", covariant=True, default=Any)
 _Seed: TypeAlias = int | np.random.Generator | None
 _SpacesArg: TypeAlias = Any  # a mapping of key -> space, a sequence of (key, space) pairs, or None
 _Key: TypeAlias = Any
@@ -56,6 +49,8 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
 
     spaces: dict[str, Space[_T_co]]
     sort_keys: bool
+    # The flattening layout utils caches on the space (see ``_flat_plan``) is rebuilt on demand.
+    _derived_attrs = ("_flat_plan",)
 
     def __init__(
         self,
@@ -95,12 +90,8 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
             if not isinstance(space, Space):
                 raise TypeError(f"Dict spaces[{key!r}] must be a reference Space, got {describe(space)}")
         self.spaces = spaces_dict
-        if seed is None or isinstance(seed, (int, np.random.Generator)):
-            super().__init__(None, None, seed)
-        else:
-            # Per-subspace seeds (a dict) go straight to ``seed``.
-            super().__init__(None, None, None)
-            self.seed(seed)
+        # Space.__init__ hands per-subspace seeds on to ``seed``, which needs the subspaces set first.
+        super().__init__(None, None, seed)
 
     @property
     def is_np_flattenable(self) -> bool:
@@ -153,12 +144,7 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
         """
         if mask is None and probability is None:
             return {key: space.sample() for key, space in self.spaces.items()}
-        if mask is not None and probability is not None:
-            raise MaskError(
-                f"Dict.sample mask and probability must not both be given, got mask={describe(mask)} "
-                f"probability={describe(probability)}"
-            )
-        name, value = ("mask", mask) if mask is not None else ("probability", probability)
+        name, value = pick_sample_arg("Dict.sample", mask, probability)
         if not isinstance(value, dict):
             raise MaskTypeError(f"Dict.sample {name} must be a dict (one entry per key), got {describe(value)}")
         if value.keys() != self.spaces.keys():
@@ -238,9 +224,3 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
         columns = {key: space.from_jsonable(sample_n[key]) for key, space in self.spaces.items()}
         count = len(next(iter(columns.values())))
         return [{key: column[i] for key, column in columns.items()} for i in range(count)]
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Return the attributes to pickle, without the cached flattening layout."""
-        state = self.__dict__.copy()
-        state.pop("_flat_plan", None)
-        return state

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias, overload
+from typing import Any, Literal, TypeAlias, overload
 
 import numpy as np
+from typing_extensions import TypeVar  # takes ``default`` before Python 3.13, unlike typing's
 
 from reference.spaces._draws import DrawBuffer, supports_batching
 from reference.spaces._validation import (
-    MaskError,
+    both_given_error,
     check_binary_mask,
     check_probability,
     describe,
@@ -17,17 +18,9 @@ from reference.spaces._validation import (
 )
 from reference.spaces.space import Jsonable, MaskNDArray, Space, SpaceState
 
-if TYPE_CHECKING:
-    from typing_extensions import TypeVar
-
-    _IntegerT_co = TypeVar("_IntegerT_co", bound=np.integer[Any], covariant=True, default=np.int64)
-else:
-    from typing import TypeVar
-
-    _IntegerT_co = TypeVar("_IntegerT_co", bound=np.integer[Any], covariant=True)
-
 __all__ = ["Discrete"]
 
+_IntegerT_co = TypeVar("_IntegerT_co", bound=np.integer[Any], covariant=True, default=np.int64)
 _IntegerT = TypeVar("_IntegerT", bound=np.integer[Any])
 _Int: TypeAlias = int | np.integer[Any]
 _Seed: TypeAlias = int | np.random.Generator | None
@@ -57,6 +50,8 @@ class Discrete(Space[_IntegerT_co]):
     """
 
     dtype: np.dtype[_IntegerT_co]
+    # Caches from ``_init_cache`` and the generator machinery; ``__getstate__`` stores Gymnasium's layout instead.
+    _derived_attrs = ("_scalar_type", "_lo", "_hi", "_dtype_min", "_dtype_max", "_rng", "_draws", "_n", "_start")
 
     @overload
     def __init__(
@@ -236,10 +231,7 @@ class Discrete(Space[_IntegerT_co]):
             return self._rng.integers(self._lo, self._hi, dtype=self._scalar_type)  # type: ignore[union-attr,no-any-return]
         rng = self._own_rng()
         if mask is not None and probability is not None:
-            raise MaskError(
-                f"Discrete.sample mask and probability must not both be given, got mask={describe(mask)} "
-                f"probability={describe(probability)}"
-            )
+            raise both_given_error("Discrete.sample", mask, probability)
         n = self._hi - self._lo
         if mask is not None:
             mask = require_mask_array("Discrete.sample", "mask", mask, (n,), np.int8)
@@ -294,9 +286,7 @@ class Discrete(Space[_IntegerT_co]):
         this counts as exposing it.
         """
         rng = self._np_random
-        state = self.__dict__.copy()
-        for name in ("_scalar_type", "_lo", "_hi", "_dtype_min", "_dtype_max", "_rng", "_draws", "_n", "_start"):
-            state.pop(name, None)
+        state = super().__getstate__()
         state["n"] = self._n
         state["start"] = self._start
         state["_np_random"] = rng

@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 
 from reference import logger
 from reference.spaces import _batching
-from reference.spaces._validation import MaskError, MaskTypeError, describe
+from reference.spaces._validation import MaskError, MaskTypeError, describe, pick_sample_arg
 from reference.spaces.space import Jsonable, Space, SpaceArg
 from reference.spaces.tuple import INT32_MAX
 
@@ -55,12 +55,8 @@ class Graph(Space[GraphInstance]):
         self.edge_space = edge_space
         self.batch_node_space = _batching.batch_space(node_space, 1)
         self.batch_edge_space = None if edge_space is None else _batching.batch_space(edge_space, 1)
-        if seed is None or isinstance(seed, (int, np.random.Generator)):
-            super().__init__(None, None, seed)
-        else:
-            # Per-subspace seeds (a list/tuple/dict) go straight to ``seed``.
-            super().__init__(None, None, None)
-            self.seed(seed)
+        # Space.__init__ hands per-subspace seeds on to ``seed``, which needs the subspaces set first.
+        super().__init__(None, None, seed)
 
     @property
     def is_np_flattenable(self) -> Literal[False]:
@@ -135,17 +131,11 @@ class Graph(Space[GraphInstance]):
         """
         if not isinstance(num_nodes, (int, np.integer)) or num_nodes <= 0:
             raise MaskError(f"Graph.sample num_nodes must be a positive int, got {describe(num_nodes)}")
-        if mask is not None and probability is not None:
-            raise MaskError(
-                f"Graph.sample mask and probability must not both be given, got mask={describe(mask)} "
-                f"probability={describe(probability)}"
-            )
         mask_type: str | None = None
         node_mask: SpaceArg = None
         edge_mask: SpaceArg = None
         if mask is not None or probability is not None:
-            mask_type = "mask" if mask is not None else "probability"
-            value = mask if mask is not None else probability
+            mask_type, value = pick_sample_arg("Graph.sample", mask, probability)
             if not isinstance(value, tuple) or len(value) != 2:
                 raise MaskTypeError(f"Graph.sample {mask_type} must be a (node, edge) pair, got {describe(value)}")
             node_mask, edge_mask = value

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, TypeAlias
+from typing import Any, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
 
+from reference.spaces._array_space import ArraySpace
 from reference.spaces._validation import (
-    MaskError,
+    both_given_error,
     check_binary_mask,
     check_probability,
     describe,
     require_mask_array,
 )
-from reference.spaces.space import Jsonable, Space, SpaceArg
+from reference.spaces.space import SpaceArg
 
 __all__ = ["MultiBinary"]
 
@@ -23,7 +24,7 @@ _Seed: TypeAlias = int | np.random.Generator | None
 _ShapeLike: TypeAlias = Any  # an int, or a sequence/array of ints
 
 
-class MultiBinary(Space[NDArray[np.int8]]):
+class MultiBinary(ArraySpace[NDArray[np.int8]]):
     """Arrays of zeros and ones with a fixed shape, sampled by independent fair coin flips.
 
     Example::
@@ -40,7 +41,6 @@ class MultiBinary(Space[NDArray[np.int8]]):
     """
 
     dtype: np.dtype[np.int8]
-    _shape: tuple[int, ...]
     n: int | tuple[int, ...]
 
     def __init__(self, n: _ShapeLike, seed: _Seed = None) -> None:
@@ -58,16 +58,6 @@ class MultiBinary(Space[NDArray[np.int8]]):
         if not all(d > 0 for d in shape):
             raise ValueError(f"MultiBinary n must have positive dimensions, got {self.n!r}")
         super().__init__(shape, np.int8, seed)
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        """The element shape (never ``None``)."""
-        return self._shape
-
-    @property
-    def is_np_flattenable(self) -> Literal[True]:
-        """Always ``True``."""
-        return True
 
     def sample(self, mask: SpaceArg | None = None, probability: SpaceArg | None = None) -> NDArray[np.int8]:
         """Draw an element by fair coin flips, or as fixed by ``mask``, or with per-entry ``probability`` of a 1.
@@ -89,10 +79,7 @@ class MultiBinary(Space[NDArray[np.int8]]):
         if mask is None and probability is None:
             return rng.integers(low=0, high=2, size=self._shape, dtype=np.int8)
         if mask is not None and probability is not None:
-            raise MaskError(
-                f"MultiBinary.sample mask and probability must not both be given, got mask={describe(mask)} "
-                f"probability={describe(probability)}"
-            )
+            raise both_given_error("MultiBinary.sample", mask, probability)
         if mask is not None:
             arr = require_mask_array("MultiBinary.sample", "mask", mask, self._shape, np.int8)
             check_binary_mask("MultiBinary.sample", arr, (0, 1, 2))
@@ -126,28 +113,6 @@ class MultiBinary(Space[NDArray[np.int8]]):
             return bool(((x == 0) | (x == 1)).all())
         except TypeError:
             return False
-
-    def to_jsonable(self, sample_n: Sequence[Any]) -> Jsonable:
-        """Convert arrays to nested lists.
-
-        Args:
-            sample_n: Elements of the space.
-
-        Returns:
-            One nested list per element.
-        """
-        return [np.asarray(sample).tolist() for sample in sample_n]
-
-    def from_jsonable(self, sample_n: Jsonable) -> list[NDArray[np.int8]]:
-        """Convert nested lists back to ``int8`` arrays.
-
-        Args:
-            sample_n: The output of :meth:`to_jsonable`.
-
-        Returns:
-            One array per element.
-        """
-        return [np.asarray(sample, np.int8) for sample in sample_n]
 
     def __repr__(self) -> str:
         return f"MultiBinary({self.n})"

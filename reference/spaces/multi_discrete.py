@@ -3,34 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias, overload
+from typing import Any, TypeAlias, overload
 
 import numpy as np
 from numpy.typing import NDArray
+from typing_extensions import TypeVar  # takes ``default`` before Python 3.13, unlike typing's
 
 from reference import logger
+from reference.spaces._array_space import ArraySpace
 from reference.spaces._validation import (
     MaskError,
     MaskTypeError,
+    both_given_error,
     check_binary_mask,
     check_probability,
     describe,
     require_mask_array,
 )
 from reference.spaces.discrete import Discrete
-from reference.spaces.space import Jsonable, Space, SpaceArg, SpaceState
-
-if TYPE_CHECKING:
-    from typing_extensions import TypeVar
-
-    _IntegerT_co = TypeVar("_IntegerT_co", bound=np.integer[Any], covariant=True, default=np.int64)
-else:
-    from typing import TypeVar
-
-    _IntegerT_co = TypeVar("_IntegerT_co", bound=np.integer[Any], covariant=True)
+from reference.spaces.space import SpaceArg, SpaceState
 
 __all__ = ["MultiDiscrete"]
 
+_IntegerT_co = TypeVar("_IntegerT_co", bound=np.integer[Any], covariant=True, default=np.int64)
 _IntegerT = TypeVar("_IntegerT", bound=np.integer[Any])
 _IntArrayLike: TypeAlias = Any  # an int sequence or integer ndarray, possibly nested
 _Seed: TypeAlias = int | np.random.Generator | None
@@ -54,7 +49,7 @@ def _as_int_array(owner: str, param: str, value: _IntArrayLike, dtype: np.dtype[
     return np.array(raw, dtype=dtype, copy=True)
 
 
-class MultiDiscrete(Space[NDArray[_IntegerT_co]]):
+class MultiDiscrete(ArraySpace[NDArray[_IntegerT_co]]):
     """Integer arrays whose entry ``i`` lies in ``[start[i], start[i] + nvec[i])``, e.g. a game controller.
 
     Example::
@@ -75,9 +70,11 @@ class MultiDiscrete(Space[NDArray[_IntegerT_co]]):
     """
 
     dtype: np.dtype[_IntegerT_co]
-    _shape: tuple[int, ...]
     nvec: NDArray[_IntegerT_co]
     start: NDArray[_IntegerT_co]
+    # Precomputed for the hot paths by ``_init_cache``; rebuilt after unpickling, never pickled.
+    _derived_attrs = ("_nvec_f64", "_upper", "_has_start", "_cache_key")
+    _copy_from_jsonable = True
 
     @overload
     def __init__(
@@ -139,7 +136,6 @@ class MultiDiscrete(Space[NDArray[_IntegerT_co]]):
         self._init_cache()
 
     def _init_cache(self) -> None:
-        # Precomputed for the hot paths; never pickled.
         self._nvec_f64 = self.nvec.astype(np.float64)
         self._upper = self.start + (self.nvec - 1)
         self._has_start = bool(np.any(self.start != 0))
@@ -149,16 +145,6 @@ class MultiDiscrete(Space[NDArray[_IntegerT_co]]):
     def _fresh(self) -> None:
         if self._cache_key[0] is not self.nvec or self._cache_key[1] is not self.start:
             self._init_cache()
-
-    @property
-    def shape(self) -> tuple[int, ...]:
-        """The shape of ``nvec`` (never ``None``)."""
-        return self._shape
-
-    @property
-    def is_np_flattenable(self) -> Literal[True]:
-        """Always ``True`` (concatenated one-hot encodings)."""
-        return True
 
     def sample(self, mask: SpaceArg | None = None, probability: SpaceArg | None = None) -> NDArray[_IntegerT_co]:
         """Draw an element, each entry uniformly, or restricted by ``mask``, or weighted by ``probability``.
@@ -176,10 +162,7 @@ class MultiDiscrete(Space[NDArray[_IntegerT_co]]):
             TypeError: A mask is not a tuple/ndarray where one is expected (also Gymnasium's ``Error``).
         """
         if mask is not None and probability is not None:
-            raise MaskError(
-                f"MultiDiscrete.sample mask and probability must not both be given, got mask={describe(mask)} "
-                f"probability={describe(probability)}"
-            )
+            raise both_given_error("MultiDiscrete.sample", mask, probability)
         if mask is not None:
             return np.array(self._apply_mask(mask, self.nvec, self.start, "mask"), dtype=self.dtype)
         if probability is not None:
@@ -252,28 +235,6 @@ class MultiDiscrete(Space[NDArray[_IntegerT_co]]):
             and (x <= self._upper).all()
         )
 
-    def to_jsonable(self, sample_n: Sequence[Any]) -> Jsonable:
-        """Convert arrays to nested lists.
-
-        Args:
-            sample_n: Elements of the space.
-
-        Returns:
-            One nested list per element.
-        """
-        return [np.asarray(sample).tolist() for sample in sample_n]
-
-    def from_jsonable(self, sample_n: Jsonable) -> list[NDArray[_IntegerT_co]]:
-        """Convert nested lists back to arrays.
-
-        Args:
-            sample_n: The output of :meth:`to_jsonable`.
-
-        Returns:
-            One array per element.
-        """
-        return [np.array(sample, dtype=self.dtype) for sample in sample_n]
-
     def __repr__(self) -> str:
         if np.any(self.start != 0):
             return f"MultiDiscrete({self.nvec}, start={self.start})"
@@ -311,13 +272,6 @@ class MultiDiscrete(Space[NDArray[_IntegerT_co]]):
             and np.all(self.nvec == other.nvec)
             and np.all(self.start == other.start)
         )
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Return the attributes to pickle, without the derived caches."""
-        state = self.__dict__.copy()
-        for name in ("_nvec_f64", "_upper", "_has_start", "_cache_key"):
-            state.pop(name, None)
-        return state
 
     def __setstate__(self, state: SpaceState) -> None:
         """Restore a pickled MultiDiscrete, defaulting ``start`` for pickles that predate it.

@@ -8,7 +8,7 @@ from typing import Any, Generic, TypeAlias, TypeVar
 
 import numpy as np
 
-from reference.spaces._validation import MaskError, MaskTypeError, describe
+from reference.spaces._validation import describe, pick_sample_arg, require_arg_tuple
 from reference.spaces.space import Jsonable, Space, SpaceArg
 from reference.spaces.tuple import INT32_MAX, check_subspaces
 
@@ -47,12 +47,8 @@ class OneOf(Space[tuple[int, _T_co]], Generic[_T_co]):
 
     def __init__(self, spaces: Iterable[Space[_T_co]], seed: _Seed | typing.Sequence[Any] = None) -> None:
         self.spaces = check_subspaces("OneOf", spaces)
-        if seed is None or isinstance(seed, (int, np.random.Generator)):
-            super().__init__(None, None, seed)
-        else:
-            # Per-subspace seeds (a list/tuple/dict) go straight to ``seed``.
-            super().__init__(None, None, None)
-            self.seed(seed)
+        # Space.__init__ hands per-subspace seeds on to ``seed``, which needs the subspaces set first.
+        super().__init__(None, None, seed)
 
     @property
     def is_np_flattenable(self) -> bool:
@@ -111,16 +107,8 @@ class OneOf(Space[tuple[int, _T_co]], Generic[_T_co]):
         subspace = self.spaces[index]
         if mask is None and probability is None:
             return index, subspace.sample()  # type: ignore[return-value]
-        if mask is not None and probability is not None:
-            raise MaskError(
-                f"OneOf.sample mask and probability must not both be given, got mask={describe(mask)} "
-                f"probability={describe(probability)}"
-            )
-        name, value = ("mask", mask) if mask is not None else ("probability", probability)
-        if not isinstance(value, tuple):
-            raise MaskTypeError(f"OneOf.sample {name} must be a tuple (one entry per subspace), got {describe(value)}")
-        if len(value) != len(self.spaces):
-            raise MaskError(f"OneOf.sample {name} must have length {len(self.spaces)}, got length {len(value)}")
+        name, value = pick_sample_arg("OneOf.sample", mask, probability)
+        value = require_arg_tuple("OneOf.sample", name, value, len(self.spaces))
         return index, subspace.sample(**{name: value[index]})  # type: ignore[return-value]
 
     def contains(self, x: object) -> bool:

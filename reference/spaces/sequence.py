@@ -8,7 +8,7 @@ from typing import Any, Literal, TypeAlias
 import numpy as np
 
 from reference.spaces import _batching
-from reference.spaces._validation import MaskError, MaskTypeError, describe
+from reference.spaces._validation import MaskError, MaskTypeError, describe, pick_sample_arg
 from reference.spaces.space import Jsonable, Space, SpaceArg
 from reference.spaces.tuple import INT32_MAX
 
@@ -46,12 +46,8 @@ class Sequence(Space[_SequenceSample]):
         self.stack = bool(stack)
         if self.stack:
             self.stacked_feature_space = _batching.batch_space(space, 1)
-        if seed is None or isinstance(seed, (int, np.random.Generator)):
-            super().__init__(None, None, seed)
-        else:
-            # Per-subspace seeds (a list/tuple/dict) go straight to ``seed``.
-            super().__init__(None, None, None)
-            self.seed(seed)
+        # Space.__init__ hands per-subspace seeds on to ``seed``, which needs the subspaces set first.
+        super().__init__(None, None, seed)
 
     def seed(self, seed: int | typing.Sequence[Any] | None = None) -> tuple[Any, Any]:
         """Seed this space (which draws lengths) and the feature space.
@@ -102,16 +98,11 @@ class Sequence(Space[_SequenceSample]):
                 ``Error``).
             TypeError: A mask is not a pair, or the length mask has the wrong type (also Gymnasium's ``Error``).
         """
-        if mask is not None and probability is not None:
-            raise MaskError(
-                f"Sequence.sample mask and probability must not both be given, got mask={describe(mask)} "
-                f"probability={describe(probability)}"
-            )
         if mask is None and probability is None:
             length = int(self.np_random.geometric(0.25))
             items = tuple(self.feature_space.sample() for _ in range(length))
         else:
-            name, value = ("mask", mask) if mask is not None else ("probability", probability)
+            name, value = pick_sample_arg("Sequence.sample", mask, probability)
             if not isinstance(value, tuple) or len(value) != 2:
                 raise MaskTypeError(
                     f"Sequence.sample {name} must be a (length_mask, feature_{name}) pair, got {describe(value)}"

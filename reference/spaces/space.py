@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Generic, TypeAlias, TypeVar
+from typing import Any, ClassVar, Generic, TypeAlias, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +22,8 @@ SpaceArg: TypeAlias = Any
 SpaceState: TypeAlias = Iterable[tuple[str, Any]] | Mapping[str, Any]
 #: The batch form of samples produced by ``to_jsonable``.
 Jsonable: TypeAlias = Any
+#: What a constructor accepts as ``seed``: composite spaces also take per-child seeds (see ``Space.__init__``).
+_InitSeed: TypeAlias = int | np.random.Generator | Sequence[Any] | Mapping[Any, Any] | None
 
 
 class Space(Generic[T_co]):
@@ -34,18 +36,22 @@ class Space(Generic[T_co]):
         shape: The shape of the array elements, if elements are arrays.
         dtype: The dtype of the array elements, if elements are arrays.
         seed: An ``int`` to seed the sampler, or a :class:`numpy.random.Generator` to use as it is (shared,
-            not copied).
+            not copied). Anything else (a composite space's per-child seeds) goes to :meth:`seed` once the
+            space is initialised, so composites can pass their ``seed`` argument straight through.
     """
 
     dtype: np.dtype[Any] | None
     _shape: tuple[int, ...] | None
     _np_random: np.random.Generator | None
+    #: Attributes derived from others (caches); :meth:`__getstate__` leaves them out of pickles and copies,
+    #: and the subclass's ``__setstate__`` rebuilds them.
+    _derived_attrs: ClassVar[tuple[str, ...]] = ()
 
     def __init__(
         self,
         shape: Sequence[int] | None = None,
         dtype: npt.DTypeLike | None = None,
-        seed: int | np.random.Generator | None = None,
+        seed: _InitSeed = None,
     ) -> None:
         self._shape = None if shape is None else tuple(shape)
         self.dtype = None if dtype is None else np.dtype(dtype)
@@ -54,7 +60,8 @@ class Space(Generic[T_co]):
             if isinstance(seed, np.random.Generator):
                 self._np_random = seed
             else:
-                self.seed(seed)
+                # Per-child seeds only come from composites, whose ``seed`` override accepts them.
+                self.seed(seed)  # type: ignore[arg-type]
 
     @property
     def np_random(self) -> np.random.Generator:
@@ -118,6 +125,17 @@ class Space(Generic[T_co]):
 
     def __contains__(self, x: object) -> bool:
         return self.contains(x)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Return the attributes to pickle: all but the subclass's :attr:`_derived_attrs`.
+
+        Returns:
+            A new dict.
+        """
+        state = self.__dict__.copy()
+        for name in self._derived_attrs:
+            state.pop(name, None)
+        return state
 
     def __setstate__(self, state: SpaceState) -> None:
         """Restore a pickled space, accepting the attribute names of older Gymnasium pickles.

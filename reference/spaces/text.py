@@ -11,6 +11,7 @@ from numpy.typing import NDArray
 from reference.spaces._validation import (
     MaskError,
     MaskTypeError,
+    both_given_error,
     check_binary_mask,
     check_probability,
     describe,
@@ -50,6 +51,9 @@ class Text(Space[str]):
         ValueError: ``min_length < 0``, ``min_length > max_length``, an element of ``charset`` is not a single
             character, or ``charset`` is empty while non-empty strings are required.
     """
+
+    # Built by ``_init_cache``; rebuilt after unpickling, never pickled.
+    _derived_attrs = ("_uniform_p", "_char_array")
 
     def __init__(
         self,
@@ -121,10 +125,7 @@ class Text(Space[str]):
                 ``Error``).
         """
         if mask is not None and probability is not None:
-            raise MaskError(
-                f"Text.sample mask and probability must not both be given, got mask={describe(mask)} "
-                f"probability={describe(probability)}"
-            )
+            raise both_given_error("Text.sample", mask, probability)
         length: int | None
         char_p: NDArray[np.float64] | None
         if mask is not None:
@@ -258,13 +259,6 @@ class Text(Space[str]):
             The strings as a list.
         """
         return [str(s) for s in sample_n]
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Return the attributes to pickle, without the derived caches."""
-        state = self.__dict__.copy()
-        for name in ("_uniform_p", "_char_array"):
-            state.pop(name, None)
-        return state
 
     def __setstate__(self, state: SpaceState) -> None:
         """Restore a pickled Text.

@@ -8,7 +8,7 @@ from typing import Any, TypeAlias, TypeVar, overload
 
 import numpy as np
 
-from reference.spaces._validation import MaskError, MaskTypeError, describe
+from reference.spaces._validation import describe, pick_sample_arg, require_arg_tuple
 from reference.spaces.space import Jsonable, Space, SpaceArg
 
 __all__ = ["Tuple", "check_subspaces"]
@@ -61,15 +61,13 @@ class Tuple(Space[tuple[_T_co, ...]], typing.Sequence[Any]):
     """
 
     spaces: tuple[Space[Any], ...]
+    # The flattening layout utils caches on the space (see ``_flat_plan``) is rebuilt on demand.
+    _derived_attrs = ("_flat_plan",)
 
     def __init__(self, spaces: Iterable[Space[_T_co]], seed: _Seed | typing.Sequence[Any] = None) -> None:
         self.spaces = check_subspaces("Tuple", spaces)
-        if seed is None or isinstance(seed, (int, np.random.Generator)):
-            super().__init__(None, None, seed)
-        else:
-            # Per-subspace seeds (a list/tuple/dict) go straight to ``seed``.
-            super().__init__(None, None, None)
-            self.seed(seed)
+        # Space.__init__ hands per-subspace seeds on to ``seed``, which needs the subspaces set first.
+        super().__init__(None, None, seed)
 
     @property
     def is_np_flattenable(self) -> bool:
@@ -121,16 +119,8 @@ class Tuple(Space[tuple[_T_co, ...]], typing.Sequence[Any]):
         """
         if mask is None and probability is None:
             return tuple(space.sample() for space in self.spaces)
-        if mask is not None and probability is not None:
-            raise MaskError(
-                f"Tuple.sample mask and probability must not both be given, got mask={describe(mask)} "
-                f"probability={describe(probability)}"
-            )
-        name, value = ("mask", mask) if mask is not None else ("probability", probability)
-        if not isinstance(value, tuple):
-            raise MaskTypeError(f"Tuple.sample {name} must be a tuple (one entry per subspace), got {describe(value)}")
-        if len(value) != len(self.spaces):
-            raise MaskError(f"Tuple.sample {name} must have length {len(self.spaces)}, got length {len(value)}")
+        name, value = pick_sample_arg("Tuple.sample", mask, probability)
+        value = require_arg_tuple("Tuple.sample", name, value, len(self.spaces))
         return tuple(space.sample(**{name: sub}) for space, sub in zip(self.spaces, value, strict=True))
 
     def contains(self, x: object) -> bool:
@@ -188,9 +178,3 @@ class Tuple(Space[tuple[_T_co, ...]], typing.Sequence[Any]):
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Tuple) and self.spaces == other.spaces
-
-    def __getstate__(self) -> dict[str, Any]:
-        """Return the attributes to pickle, without the cached flattening layout."""
-        state = self.__dict__.copy()
-        state.pop("_flat_plan", None)
-        return state
