@@ -17,11 +17,10 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any, SupportsFloat, TypeAlias
 
-import numpy as np
-
 from reference import error
 from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
+from reference.wrappers._shared import is_int
 from reference.wrappers.passive_env_checker import PassiveEnvChecker
 from reference.wrappers.utils import derived_spec, read_only_spec
 
@@ -61,7 +60,7 @@ class TimeLimit(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorAr
     """
 
     def __init__(self, env: Env[ObsType, ActType], max_episode_steps: int) -> None:
-        if isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps, (int, np.integer)):
+        if not is_int(max_episode_steps):
             raise TypeError(f"TimeLimit max_episode_steps must be an int, got {max_episode_steps!r}")
         if max_episode_steps <= 0:
             raise ValueError(f"TimeLimit max_episode_steps must be positive, got {max_episode_steps!r}")
@@ -291,7 +290,7 @@ class RecordEpisodeStatistics(Wrapper[ObsType, ActType, ObsType, ActType], Recor
     """
 
     def __init__(self, env: Env[ObsType, ActType], buffer_length: int = 100, stats_key: str = "episode") -> None:
-        if isinstance(buffer_length, bool) or not isinstance(buffer_length, (int, np.integer)) or buffer_length < 1:
+        if not is_int(buffer_length) or buffer_length < 1:
             raise ValueError(f"RecordEpisodeStatistics buffer_length must be a positive int, got {buffer_length!r}")
         if not isinstance(stats_key, str):
             raise ValueError(f"RecordEpisodeStatistics stats_key must be a str, got {stats_key!r}")

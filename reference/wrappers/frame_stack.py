@@ -13,6 +13,7 @@ from reference.core import ActType, Env, ObsType, Wrapper
 from reference.spaces.box import Box
 from reference.spaces.space import Space
 from reference.utils.record_constructor import RecordConstructorArgs
+from reference.wrappers._shared import is_int
 from reference.wrappers.utils import create_zero_array, space_kind
 
 __all__ = ["FrameStackObservation"]
@@ -20,10 +21,6 @@ __all__ = ["FrameStackObservation"]
 _Info: TypeAlias = dict[str, Any]
 _Options: TypeAlias = dict[str, Any]
 _Value: TypeAlias = Any
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 class _Stacker:
@@ -76,7 +73,7 @@ class FrameStackObservation(Wrapper[_Value, ActType, ObsType, ActType], RecordCo
     def __init__(self, env: Env[ObsType, ActType], stack_size: int, *, padding_type: str | ObsType = "reset") -> None:
         RecordConstructorArgs.__init__(self, stack_size=stack_size, padding_type=padding_type)
         Wrapper.__init__(self, env)
-        if not _is_int(stack_size):
+        if not is_int(stack_size):
             raise TypeError(f"FrameStackObservation stack_size must be an int, got {stack_size!r}")
         if stack_size <= 0:
             raise ValueError(f"FrameStackObservation stack_size must be positive, got {stack_size!r}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from typing import Any, SupportsFloat, TypeAlias
 
 import numpy as np
 
@@ -13,11 +12,9 @@ from reference import logger
 from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
 from reference.envs._rendering import import_pygame
 from reference.utils.record_constructor import RecordConstructorArgs
+from reference.wrappers._shared import AfterCallWrapper
 
 __all__ = ["RecordVideo", "capped_cubic_video_schedule"]
-
-_Info: TypeAlias = dict[str, Any]
-_Options: TypeAlias = dict[str, Any]
 
 
 def capped_cubic_video_schedule(episode_id: int) -> bool:
@@ -34,14 +31,15 @@ def capped_cubic_video_schedule(episode_id: int) -> bool:
     return episode_id % 1000 == 0
 
 
-class RecordVideo(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):
+class RecordVideo(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs):
     """Record chosen episodes (or step ranges) as numbered PNG frames, without a video-codec dependency.
 
     Same constructor as Gymnasium's ``RecordVideo``; the output format differs: each recording is a directory
     ``{video_folder}/{name}/`` holding ``frame_000000.png``, ``frame_000001.png``, ... and ``video.json``
     (``{"fps": ..., "frames": ...}``), where ``name`` is ``{name_prefix}-episode-{i}`` or
     ``{name_prefix}-step-{i}``. Turn it into a video with e.g.
-    ``ffmpeg -framerate FPS -i frame_%06d.png video.mp4``.
+    ``ffmpeg -framerate FPS -i frame_%06d.png video.mp4``. The triggers are consulted after each inner ``reset``
+    (episode) and ``step``; while recording, a frame is captured after each.
 
     Args:
         env: The environment to wrap; its render mode must produce arrays (``rgb_array`` or ``rgb_array_list``).
@@ -148,42 +146,21 @@ class RecordVideo(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructor
         if self._frame_count >= self.video_length:
             self.stop_recording()
 
-    def reset(self, *, seed: int | None = None, options: _Options | None = None) -> tuple[ObsType, _Info]:
-        """Reset the inner environment; start a recording if the episode trigger fires.
-
-        Args:
-            seed: Passed through.
-            options: Passed through.
-
-        Returns:
-            The inner reset result.
-        """
-        result = self.env.reset(seed=seed, options=options)
+    def _after_reset(self) -> None:
         self.episode_id += 1
         if self.recording and self.video_length == float("inf"):
-            self.stop_recording()
+            self.stop_recording()  # a whole-episode recording ends with its episode
         if self.episode_trigger is not None and self.episode_trigger(self.episode_id):
             self.start_recording(f"{self.name_prefix}-episode-{self.episode_id}")
         if self.recording:
             self._capture_frame()
-        return result
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
-        """Step the inner environment; capture a frame while recording.
-
-        Args:
-            action: Passed through.
-
-        Returns:
-            The inner step result.
-        """
-        result = self.env.step(action)
+    def _after_step(self) -> None:
         self.step_id += 1
         if self.step_trigger is not None and self.step_trigger(self.step_id):
             self.start_recording(f"{self.name_prefix}-step-{self.step_id}")
         if self.recording:
             self._capture_frame()
-        return result
 
     def render(self) -> RenderFrame | list[RenderFrame] | None:
         """Render the inner environment, prepending frames a ``*_list`` render handed to the recorder.

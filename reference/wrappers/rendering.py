@@ -9,13 +9,14 @@
 from __future__ import annotations
 
 from copy import deepcopy
-from typing import Any, SupportsFloat, TypeAlias
+from typing import Any, TypeAlias
 
 import numpy as np
 
 from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
 from reference.envs._rendering import import_pygame
 from reference.utils.record_constructor import RecordConstructorArgs
+from reference.wrappers._shared import AfterCallWrapper
 
 # Defined in their own modules, re-exported here where Gymnasium has them.
 from reference.wrappers.frame_noise import AddWhiteNoise, ObstructView
@@ -23,12 +24,10 @@ from reference.wrappers.record_video import RecordVideo, capped_cubic_video_sche
 
 __all__ = ["AddWhiteNoise", "HumanRendering", "ObstructView", "RecordVideo", "RenderCollection", "capped_cubic_video_schedule"]
 
-_Info: TypeAlias = dict[str, Any]
-_Options: TypeAlias = dict[str, Any]
 _Surface: TypeAlias = Any  # pygame.Surface; pygame ships no type information
 
 
-class RenderCollection(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):
+class RenderCollection(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs):
     """Collect a frame after every ``reset`` and ``step``; ``render`` returns the collected list.
 
     ``render_mode`` becomes ``"<inner mode>_list"`` and is added to ``metadata["render_modes"]``.
@@ -80,39 +79,15 @@ class RenderCollection(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstr
     def render_mode(self, value: str | None) -> None:
         raise AttributeError("RenderCollection.render_mode is derived from the inner environment and cannot be set")
 
-    def _collect(self) -> None:
+    def _after_step(self) -> None:
         frame = self.env.render()
         # The inner mode is not a list mode, so render() returns a single frame (or None for "human").
         self.frame_list.append(frame)  # type: ignore[arg-type]
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
-        """Step the inner environment and collect a frame.
-
-        Args:
-            action: Passed through.
-
-        Returns:
-            The inner step result.
-        """
-        result = self.env.step(action)
-        self._collect()
-        return result
-
-    def reset(self, *, seed: int | None = None, options: _Options | None = None) -> tuple[ObsType, _Info]:
-        """Reset the inner environment (emptying the list if ``reset_clean``) and collect a frame.
-
-        Args:
-            seed: Passed through.
-            options: Passed through.
-
-        Returns:
-            The inner reset result.
-        """
-        result = self.env.reset(seed=seed, options=options)
+    def _after_reset(self) -> None:
         if self.reset_clean:
             self.frame_list = []
-        self._collect()
-        return result
+        self._after_step()
 
     def render(self) -> list[RenderFrame]:
         """Return the collected frames (and start a new list if ``pop_frames``).
@@ -126,7 +101,7 @@ class RenderCollection(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstr
         return frames
 
 
-class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):
+class HumanRendering(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs):
     """Show the frames of an ``rgb_array`` (or ``depth_array``) environment in a pygame window.
 
     After every ``reset`` and ``step`` the newest frame is drawn, paced at ``metadata["render_fps"]``.
@@ -177,33 +152,6 @@ class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruc
     def render_mode(self, value: str | None) -> None:
         raise AttributeError("HumanRendering.render_mode is always 'human' and cannot be set")
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
-        """Step the inner environment and draw the new frame.
-
-        Args:
-            action: Passed through.
-
-        Returns:
-            The inner step result.
-        """
-        result = self.env.step(action)
-        self._render_frame()
-        return result
-
-    def reset(self, *, seed: int | None = None, options: _Options | None = None) -> tuple[ObsType, _Info]:
-        """Reset the inner environment and draw the first frame.
-
-        Args:
-            seed: Passed through.
-            options: Passed through.
-
-        Returns:
-            The inner reset result.
-        """
-        result = self.env.reset(seed=seed, options=options)
-        self._render_frame()
-        return result
-
     def render(self) -> None:
         """Do nothing: frames are drawn by ``reset`` and ``step``.
 
@@ -211,6 +159,12 @@ class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruc
             ``None``.
         """
         return None
+
+    def _after_reset(self) -> None:
+        self._render_frame()
+
+    def _after_step(self) -> None:
+        self._render_frame()
 
     def _render_frame(self) -> None:
         frame = self.env.render()

@@ -19,6 +19,7 @@ from reference.core import ActType, Env, ObservationWrapper, ObsType, Wrapper
 from reference.spaces.box import Box
 from reference.spaces.space import Space
 from reference.utils.record_constructor import RecordConstructorArgs
+from reference.wrappers._shared import StatisticsToggle, is_int
 from reference.wrappers.common import TimeLimit
 from reference.wrappers.frame_stack import FrameStackObservation  # re-exported where Gymnasium has it
 from reference.wrappers.utils import BoundError, RunningMeanStd, create_zero_array, space_kind
@@ -35,10 +36,6 @@ _Info: TypeAlias = dict[str, Any]
 _Options: TypeAlias = dict[str, Any]
 _Array: TypeAlias = "np.ndarray[Any, Any]"
 _Value: TypeAlias = Any
-
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 class DelayObservation(ObservationWrapper[ObsType, ActType, ObsType], RecordConstructorArgs):
@@ -60,7 +57,7 @@ class DelayObservation(ObservationWrapper[ObsType, ActType, ObsType], RecordCons
     """
 
     def __init__(self, env: Env[ObsType, ActType], delay: int) -> None:
-        if not _is_int(delay):
+        if not is_int(delay):
             raise TypeError(f"DelayObservation delay must be an int, got {delay!r}")
         if delay < 0:
             raise ValueError(f"DelayObservation delay must be >= 0, got {delay!r}")
@@ -229,7 +226,7 @@ class TimeAwareObservation(ObservationWrapper[_Value, ActType, ObsType], RecordC
         return super().reset(seed=seed, options=options)
 
 
-class NormalizeObservation(ObservationWrapper[_Array, ActType, ObsType], RecordConstructorArgs):
+class NormalizeObservation(ObservationWrapper[_Array, ActType, ObsType], RecordConstructorArgs, StatisticsToggle):
     """Standardise observations with a running mean and variance (updated on every observation by default).
 
     The space becomes an unbounded float32 Box of the same shape. Set :attr:`update_running_mean` to ``False`` to
@@ -263,15 +260,6 @@ class NormalizeObservation(ObservationWrapper[_Array, ActType, ObsType], RecordC
         self.obs_rms = RunningMeanStd(shape=shape, dtype=np.float32)
         self.epsilon = epsilon
         self._update_running_mean = True
-
-    @property
-    def update_running_mean(self) -> bool:
-        """Whether observations update the running statistics."""
-        return self._update_running_mean
-
-    @update_running_mean.setter
-    def update_running_mean(self, setting: bool) -> None:
-        self._update_running_mean = setting
 
     def observation(self, observation: ObsType) -> _Array:
         """Update the statistics (if enabled) and standardise the observation.
@@ -313,7 +301,7 @@ class MaxAndSkipObservation(Wrapper[_Array, ActType, ObsType, ActType], RecordCo
     def __init__(self, env: Env[ObsType, ActType], skip: int = 4) -> None:
         RecordConstructorArgs.__init__(self, skip=skip)
         Wrapper.__init__(self, env)
-        if not _is_int(skip):
+        if not is_int(skip):
             raise TypeError(f"MaxAndSkipObservation skip must be an int, got {skip!r}")
         if skip < 2:
             raise ValueError(f"MaxAndSkipObservation skip must be >= 2, got {skip!r}")

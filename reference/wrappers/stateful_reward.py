@@ -11,6 +11,7 @@ import numpy as np
 
 from reference.core import ActType, Env, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
+from reference.wrappers._shared import StatisticsToggle
 from reference.wrappers.utils import BoundError, RunningMeanStd
 
 __all__ = ["NormalizeReward"]
@@ -18,7 +19,7 @@ __all__ = ["NormalizeReward"]
 _Info: TypeAlias = dict[str, Any]
 
 
-class NormalizeReward(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):
+class NormalizeReward(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs, StatisticsToggle):
     """Divide rewards by the running standard deviation of the discounted return.
 
     The discounted return restarts (is not carried over) after a terminating step. Set
@@ -52,15 +53,6 @@ class NormalizeReward(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstru
         self.gamma = gamma
         self.epsilon = epsilon
         self._update_running_mean = True
-
-    @property
-    def update_running_mean(self) -> bool:
-        """Whether rewards update the running statistics."""
-        return self._update_running_mean
-
-    @update_running_mean.setter
-    def update_running_mean(self, setting: bool) -> None:
-        self._update_running_mean = setting
 
     def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
         """Step the inner environment and normalise its reward.

@@ -17,7 +17,8 @@ from reference.vector.vector_env import AutoresetMode, VectorEnv
 __all__ = [
     "SingleEnv",
     "check_callable",
-    "check_optional_space",
+    "check_optional_spaces",
+    "check_single_wrapper",
     "declared_autoreset_mode",
     "reset_mask",
     "resolve_spaces",
@@ -90,10 +91,17 @@ def check_callable(owner: str, name: str, value: object) -> None:
         raise TypeError(f"{owner} {name} must be callable, got {value!r}")
 
 
-def check_optional_space(owner: str, name: str, value: object) -> None:
-    """Raise ``TypeError`` unless ``value`` is a reference space or ``None``."""
-    if value is not None and not isinstance(value, Space):
-        raise TypeError(f"{owner} {name} must be a Space or None, got {value!r} of type {type(value).__name__}")
+def check_optional_spaces(owner: str, kind: str, batched: object, single: object) -> None:
+    """Raise ``TypeError`` unless the ``{kind}_space`` and ``single_{kind}_space`` arguments are spaces or ``None``."""
+    for name, value in ((f"{kind}_space", batched), (f"single_{kind}_space", single)):
+        if value is not None and not isinstance(value, Space):
+            raise TypeError(f"{owner} {name} must be a Space or None, got {value!r} of type {type(value).__name__}")
+
+
+def check_single_wrapper(owner: str, wrapper: object, base: type) -> None:
+    """Raise ``TypeError`` unless ``wrapper`` is a class derived from the single-env hook wrapper ``base``."""
+    if not (isinstance(wrapper, type) and issubclass(wrapper, base)):
+        raise TypeError(f"{owner} wrapper must be a single-env {base.__name__} class, got {wrapper!r}")
 
 
 class SingleEnv(Env[Any, Any]):
@@ -107,6 +115,18 @@ class SingleEnv(Env[Any, Any]):
     def __init__(self, observation_space: _AnySpace, action_space: _AnySpace) -> None:
         self.observation_space = observation_space
         self.action_space = action_space
+
+    @classmethod
+    def of(cls, env: _AnyVectorEnv) -> SingleEnv:
+        """The stand-in for one sub-environment of ``env`` (its single spaces).
+
+        Args:
+            env: The vector environment.
+
+        Returns:
+            A new stand-in.
+        """
+        return cls(env.single_observation_space, env.single_action_space)
 
 
 def _unbatch(space: _AnySpace, n: int) -> _AnySpace | None:

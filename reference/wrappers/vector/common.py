@@ -14,6 +14,7 @@ from numpy.typing import NDArray
 
 from reference.core import ActType, ObsType
 from reference.vector.vector_env import AutoresetMode, VectorEnv, VectorWrapper
+from reference.wrappers._shared import is_int
 from reference.wrappers.vector._utils import declared_autoreset_mode, reset_mask
 
 __all__ = ["RecordEpisodeStatistics"]
@@ -76,7 +77,7 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
     def __init__(
         self, env: VectorEnv[ObsType, ActType, _Batch], buffer_length: int = 100, stats_key: str = "episode"
     ) -> None:
-        if isinstance(buffer_length, bool) or not isinstance(buffer_length, (int, np.integer)):
+        if not is_int(buffer_length):
             raise TypeError(f"RecordEpisodeStatistics buffer_length must be an int, got {buffer_length!r}")
         if buffer_length < 1:
             raise ValueError(f"RecordEpisodeStatistics buffer_length must be >= 1, got {buffer_length!r}")

@@ -15,6 +15,7 @@ from reference.spaces import Box
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.vector.utils import batch_space
 from reference.vector.vector_env import ArrayType, AutoresetMode, VectorEnv, VectorObservationWrapper
+from reference.wrappers._shared import StatisticsToggle
 from reference.wrappers.utils import BoundError, RunningMeanStd
 from reference.wrappers.vector._utils import declared_autoreset_mode, reset_mask
 
@@ -26,7 +27,9 @@ _Seed: TypeAlias = "int | list[int | None] | None"
 _Array: TypeAlias = NDArray[Any]
 
 
-class NormalizeObservation(VectorObservationWrapper[_Array, ActType, _Array, ArrayType], RecordConstructorArgs):
+class NormalizeObservation(
+    VectorObservationWrapper[_Array, ActType, _Array, ArrayType], RecordConstructorArgs, StatisticsToggle
+):
     """Standardise observations with a running mean and variance, updated with every batch by default.
 
     The statistics are shared by all sub-environments and updated from each whole batch (``reset`` and ``step``,
@@ -88,15 +91,6 @@ class NormalizeObservation(VectorObservationWrapper[_Array, ActType, _Array, Arr
         self.obs_rms = RunningMeanStd(shape=shape, dtype=np.float32)
         self.epsilon = epsilon
         self._update_running_mean = True
-
-    @property
-    def update_running_mean(self) -> bool:
-        """Whether observations update the running statistics."""
-        return self._update_running_mean
-
-    @update_running_mean.setter
-    def update_running_mean(self, setting: bool) -> None:
-        self._update_running_mean = setting
 
     def reset(self, *, seed: _Seed = None, options: _Options | None = None) -> tuple[_Array, _Info]:
         """Reset every sub-environment and normalise the observations.

@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 from reference.core import ActType, ObsType
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.vector.vector_env import AutoresetMode, VectorEnv, VectorWrapper
+from reference.wrappers._shared import StatisticsToggle
 from reference.wrappers.utils import BoundError, RunningMeanStd
 from reference.wrappers.vector._utils import declared_autoreset_mode, reset_mask
 
@@ -26,7 +27,9 @@ _Bools: TypeAlias = NDArray[np.bool_]
 _Batch: TypeAlias = NDArray[Any]
 
 
-class NormalizeReward(VectorWrapper[ObsType, ActType, ObsType, ActType, _Batch], RecordConstructorArgs):
+class NormalizeReward(
+    VectorWrapper[ObsType, ActType, ObsType, ActType, _Batch], RecordConstructorArgs, StatisticsToggle
+):
     """Divide rewards by the running standard deviation of the sub-environments' discounted returns.
 
     Each sub-environment keeps an exponentially discounted return (``gamma``), restarted after a terminating step;
@@ -78,15 +81,6 @@ class NormalizeReward(VectorWrapper[ObsType, ActType, ObsType, ActType, _Batch],
         self.epsilon = epsilon
         self._update_running_mean = True
         self._prev_dones = np.zeros(self.num_envs, dtype=np.bool_)
-
-    @property
-    def update_running_mean(self) -> bool:
-        """Whether rewards update the running statistics."""
-        return self._update_running_mean
-
-    @update_running_mean.setter
-    def update_running_mean(self, setting: bool) -> None:
-        self._update_running_mean = setting
 
     def reset(self, *, seed: _Seed = None, options: _Options | None = None) -> tuple[ObsType, _Info]:
         """Reset the environment and restart the discounted returns of the reset sub-environments.

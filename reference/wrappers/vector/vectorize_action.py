@@ -18,7 +18,13 @@ from reference.spaces import Space
 from reference.vector.utils import batch_space, concatenate, create_empty_array, iterate
 from reference.vector.vector_env import ArrayType, VectorActionWrapper, VectorEnv
 from reference.wrappers import transform_action
-from reference.wrappers.vector._utils import SingleEnv, check_callable, check_optional_space, resolve_spaces
+from reference.wrappers.vector._utils import (
+    SingleEnv,
+    check_callable,
+    check_optional_spaces,
+    check_single_wrapper,
+    resolve_spaces,
+)
 
 __all__ = ["ClipAction", "RescaleAction", "TransformAction", "VectorizeTransformAction"]
 
@@ -69,8 +75,7 @@ class TransformAction(VectorActionWrapper[ObsType, WrapperActType, ActType, Arra
     ) -> None:
         owner = type(self).__name__
         check_callable(owner, "func", func)
-        check_optional_space(owner, "action_space", action_space)
-        check_optional_space(owner, "single_action_space", single_action_space)
+        check_optional_spaces(owner, "action", action_space, single_action_space)
         super().__init__(env)
         batched, single = resolve_spaces(owner, env, "action", action_space, single_action_space)
         self.action_space = batched
@@ -122,10 +127,9 @@ class VectorizeTransformAction(VectorActionWrapper[ObsType, _Batch, _Batch, Arra
     wrapper: _SingleWrapper
 
     def __init__(self, env: _AnyVectorEnv, wrapper: type[_SingleWrapper], **kwargs: _Value) -> None:
-        if not (isinstance(wrapper, type) and issubclass(wrapper, ActionWrapper)):
-            raise TypeError(f"{type(self).__name__} wrapper must be a single-env ActionWrapper class, got {wrapper!r}")
+        check_single_wrapper(type(self).__name__, wrapper, ActionWrapper)
         super().__init__(env)
-        self.wrapper = wrapper(SingleEnv(env.single_observation_space, env.single_action_space), **kwargs)
+        self.wrapper = wrapper(SingleEnv.of(env), **kwargs)
         self.single_action_space = self.wrapper.action_space
         self.action_space = batch_space(self.single_action_space, self.num_envs)
 

@@ -20,7 +20,13 @@ from reference.spaces import Space
 from reference.vector.utils import batch_space, concatenate, create_empty_array, iterate
 from reference.vector.vector_env import ArrayType, VectorEnv, VectorObservationWrapper
 from reference.wrappers import transform_observation
-from reference.wrappers.vector._utils import SingleEnv, check_callable, check_optional_space, resolve_spaces
+from reference.wrappers.vector._utils import (
+    SingleEnv,
+    check_callable,
+    check_optional_spaces,
+    check_single_wrapper,
+    resolve_spaces,
+)
 
 __all__ = [
     "DtypeObservation",
@@ -84,8 +90,7 @@ class TransformObservation(VectorObservationWrapper[WrapperObsType, ActType, Obs
     ) -> None:
         owner = type(self).__name__
         check_callable(owner, "func", func)
-        check_optional_space(owner, "observation_space", observation_space)
-        check_optional_space(owner, "single_observation_space", single_observation_space)
+        check_optional_spaces(owner, "observation", observation_space, single_observation_space)
         super().__init__(env)
         batched, single = resolve_spaces(owner, env, "observation", observation_space, single_observation_space)
         self.observation_space = batched
@@ -143,12 +148,9 @@ class VectorizeTransformObservation(VectorObservationWrapper[_Batch, ActType, _B
     wrapper: _SingleWrapper
 
     def __init__(self, env: _AnyVectorEnv, wrapper: type[_SingleWrapper], **kwargs: _Value) -> None:
-        if not (isinstance(wrapper, type) and issubclass(wrapper, ObservationWrapper)):
-            raise TypeError(
-                f"{type(self).__name__} wrapper must be a single-env ObservationWrapper class, got {wrapper!r}"
-            )
+        check_single_wrapper(type(self).__name__, wrapper, ObservationWrapper)
         super().__init__(env)
-        self.wrapper = wrapper(SingleEnv(env.single_observation_space, env.single_action_space), **kwargs)
+        self.wrapper = wrapper(SingleEnv.of(env), **kwargs)
         self.single_observation_space = self.wrapper.observation_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
 

@@ -18,7 +18,7 @@ from numpy.typing import NDArray
 from reference.core import ActType, ObsType, RewardWrapper
 from reference.vector.vector_env import ArrayType, VectorEnv, VectorRewardWrapper
 from reference.wrappers import transform_reward
-from reference.wrappers.vector._utils import SingleEnv, check_callable
+from reference.wrappers.vector._utils import SingleEnv, check_callable, check_single_wrapper
 
 __all__ = ["ClipReward", "TransformReward", "VectorizeTransformReward"]
 
@@ -96,10 +96,9 @@ class VectorizeTransformReward(VectorRewardWrapper[ObsType, ActType, _Rewards]):
     def __init__(
         self, env: VectorEnv[ObsType, ActType, _Rewards], wrapper: type[_SingleWrapper], **kwargs: _Value
     ) -> None:
-        if not (isinstance(wrapper, type) and issubclass(wrapper, RewardWrapper)):
-            raise TypeError(f"{type(self).__name__} wrapper must be a single-env RewardWrapper class, got {wrapper!r}")
+        check_single_wrapper(type(self).__name__, wrapper, RewardWrapper)
         super().__init__(env)
-        self.wrapper = wrapper(SingleEnv(env.single_observation_space, env.single_action_space), **kwargs)
+        self.wrapper = wrapper(SingleEnv.of(env), **kwargs)
 
     def rewards(self, rewards: _Rewards) -> _Rewards:
         """Transform each sub-environment's reward with the wrapper's ``reward``.
