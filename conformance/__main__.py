@@ -63,7 +63,9 @@ def _parser() -> argparse.ArgumentParser:
         action = "append" if name in LIST_OPTIONS else "store"
         targets.add_argument(flag(name), dest=name, action=action, metavar=metavar, help=text)
     parser.add_argument("--profile", choices=("quick", "default", "thorough"), default="default")
-    parser.add_argument("--rules", metavar="GLOB", help="only rules matching, e.g. 'SEED-*'")
+    parser.add_argument(
+        "--rules", metavar="GLOB[,!GLOB]", help="only rules matching; '!' excludes, e.g. 'SEED-*' or '!VEC-002'"
+    )
     parser.add_argument("--timeout", metavar="SECONDS", help="per-call timeout (default 10)")
     parser.add_argument("--report", metavar="PATH", help="also keep the JSON report at PATH")
     parser.add_argument("--json", action="store_true", help="print the JSON report instead of the table")

@@ -24,6 +24,7 @@ __all__ = [
     "flag",
     "option",
     "rule_selected",
+    "rules_match",
 ]
 
 ENV_VAR = "CONFORMANCE_ENV"
@@ -73,7 +74,7 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
     "func_env": ("pkg.mod:attr", "a FuncEnv instance factory (repeatable)"),
     "report": ("PATH", "write the JSON report of the run to PATH"),
     "profile": ("quick|default|thorough", "Hypothesis budget: examples per rule and steps per rollout"),
-    "rules": ("GLOB[,GLOB]", "run only rules whose id matches, e.g. 'SEED-*'"),
+    "rules": ("GLOB[,!GLOB]", "run only rules whose id matches; '!' excludes, e.g. 'SEED-*' or '!VEC-002'"),
     "timeout": ("SECONDS", "how long one call into a target may take before it counts as hung (default 10)"),
 }
 """Option name → (metavar, help text)."""
@@ -98,12 +99,31 @@ def option(config: pytest.Config, name: str) -> Any:
     return ini or None
 
 
+def rules_match(patterns: str, rule_id: str) -> bool:
+    """Whether comma-separated globs select ``rule_id``: ``!GLOB`` excludes, plain globs include.
+
+    With only exclusions every other rule stays selected (``'!VEC-002'`` is "all but VEC-002"); an exclusion wins
+    over an inclusion (``'VEC-*,!VEC-002'``).
+
+    Args:
+        patterns: The ``--rules`` value, e.g. ``"SEED-*,ENV-00[1-3],!SEED-011"``.
+        rule_id: A rule id such as ``"SEED-004"``.
+
+    Returns:
+        Whether the rule runs.
+    """
+    globs = [pattern.strip() for pattern in patterns.split(",") if pattern.strip()]
+    excluded = [glob[1:].strip() for glob in globs if glob.startswith("!")]
+    included = [glob for glob in globs if not glob.startswith("!")]
+    if any(fnmatch.fnmatchcase(rule_id, glob) for glob in excluded):
+        return False
+    return not included or any(fnmatch.fnmatchcase(rule_id, glob) for glob in included)
+
+
 def rule_selected(config: pytest.Config, rule_id: str) -> bool:
-    """Whether ``--rules`` (comma-separated globs) selects ``rule_id``; everything is selected without it."""
+    """Whether ``--rules`` (see :func:`rules_match`) selects ``rule_id``; everything is selected without it."""
     patterns = option(config, "rules")
-    if not patterns:
-        return True
-    return any(fnmatch.fnmatchcase(rule_id, pattern.strip()) for pattern in patterns.split(",") if pattern.strip())
+    return not patterns or rules_match(patterns, rule_id)
 
 
 @dataclass(frozen=True)
