@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from conformance.options import LIST_OPTIONS, OPTION_HELP, TARGET_OPTIONS, flag
+from conformance._engine.options import LIST_OPTIONS, OPTION_HELP, TARGET_OPTIONS, flag
 
 __all__ = ["classify", "main"]
 
@@ -95,7 +95,7 @@ def _pytest_args(options: argparse.Namespace, report: Path) -> list[str]:
 
 
 def _table(report: dict[str, Any]) -> list[str]:
-    from conformance.report import Result, format_table
+    from conformance._engine.report import Result, format_table
 
     results = [Result(**record) for record in report["results"]]
     lines = format_table(results)

@@ -7,10 +7,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from conformance.case import Case
+from conformance._engine.case import Case
+from conformance._engine.options import CaseParam
+from conformance._engine.state import TargetState
 from conformance.plugin import CASE_KEY, get_session
-from conformance.options import CaseParam
-from conformance.state import TargetState
 
 _HEADLESS = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
 

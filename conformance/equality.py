@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance.summary import summarize
+from conformance._engine.describe import summarize
 
 __all__ = ["difference", "value_difference"]
 

@@ -16,10 +16,19 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from conformance.options import ENV_VAR, LIST_OPTIONS, OPTION_HELP, OPTION_NAMES, CaseParam, flag, option, rule_selected
+from conformance._engine.options import (
+    ENV_VAR,
+    LIST_OPTIONS,
+    OPTION_HELP,
+    OPTION_NAMES,
+    CaseParam,
+    flag,
+    option,
+    rule_selected,
+)
 
 if TYPE_CHECKING:
-    from conformance.session import ConformanceSession
+    from conformance._engine.session import ConformanceSession
 
 __all__ = [
     "CASE_KEY",
@@ -58,7 +67,7 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     given = any(option(config, name) not in (None, []) for name in OPTION_NAMES) or bool(os.environ.get(ENV_VAR))
     if given:
-        from conformance.session import validate_options
+        from conformance._engine.session import validate_options
 
         validate_options(config)
     config.pluginmanager.register(_Reporter(config), "conformance-reporter")
@@ -68,7 +77,7 @@ def get_session(config: pytest.Config) -> ConformanceSession:
     """The run's :class:`ConformanceSession`, created on first use."""
     session = config.stash.get(_SESSION_KEY, None)
     if session is None:
-        from conformance.session import ConformanceSession
+        from conformance._engine.session import ConformanceSession
 
         session = ConformanceSession(config)
         config.stash[_SESSION_KEY] = session
@@ -129,7 +138,7 @@ def _skip_reason(report: pytest.TestReport) -> str:
 def _record(
     item: pytest.Item, param: CaseParam, report: pytest.TestReport, call: pytest.CallInfo[None]
 ) -> dict[str, str]:
-    from conformance.outcomes import RuleFailure
+    from conformance._engine.outcomes import RuleFailure
 
     case = item.stash.get(CASE_KEY, None)
     rule = getattr(case, "rule", None)
@@ -161,7 +170,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     param = _param(item)
     if param is None:
         return report
-    from conformance.outcomes import RuleFailure
+    from conformance._engine.outcomes import RuleFailure
 
     if call.excinfo is not None and isinstance(call.excinfo.value, RuleFailure) and report.failed:
         report.longrepr = call.excinfo.value.render()
@@ -185,7 +194,7 @@ class _Reporter:
         for name, value in report.user_properties:
             if name != _PROPERTY or not isinstance(value, dict):
                 continue
-            from conformance.report import Result
+            from conformance._engine.report import Result
 
             result = Result(**value)
             previous = self.records.get(result.nodeid)
@@ -199,7 +208,7 @@ class _Reporter:
         results = list(self.records.values())
         if not results or self._worker():
             return
-        from conformance.report import format_table
+        from conformance._engine.report import format_table
 
         profile = option(self.config, "profile") or "default"
         terminalreporter.write_sep("=", f"conformance summary (profile {profile})")
@@ -223,7 +232,7 @@ class _Reporter:
         path = option(self.config, "report")
         if not path or self._worker() or (conformance is None and not self.records):
             return
-        from conformance.report import write_report
+        from conformance._engine.report import write_report
 
         meta = {
             "profile": option(self.config, "profile") or "default",

@@ -16,18 +16,17 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
-from conformance.autoreset_model import Problem, VectorModel
-from conformance.batching import SplitError, replace_rows, split
-from conformance.case import Case
-from conformance.checks import is_mapping, plans_for, read
-from conformance.equality import difference, value_difference
-from conformance.handles import Handle, TargetError
-from conformance.marks import rule as conformance_rule
-from conformance.stateful import begin_program, end_program, run_machine
-from conformance.strategies import Plan, elements, sampler
-from conformance.summary import describe_exception, summarize, type_name
-from conformance.trace import snapshot
-from conformance.vector_checks import (
+from conformance._engine.case import Case
+from conformance._engine.describe import describe_exception, summarize, type_name
+from conformance._engine.handles import Handle, TargetError
+from conformance._engine.marks import rule as conformance_rule
+from conformance._engine.record import snapshot
+from conformance._kit.assertions import is_mapping, plans_for, read
+from conformance._kit.autoreset_model import Problem, VectorModel
+from conformance._kit.batching import SplitError, replace_rows, split
+from conformance._kit.stateful import begin_program, end_program, run_machine
+from conformance._kit.strategies import Plan, elements, sampler
+from conformance._kit.vector_checks import (
     VecFacts,
     feed,
     model_envs,
@@ -39,7 +38,8 @@ from conformance.vector_checks import (
     vgiven,
     vonce,
 )
-from conformance.vector_rollout import VecRecord, ended_flags, first_difference, unpack_reset, unpack_step
+from conformance._kit.vector_rollout import VecRecord, ended_flags, first_difference, unpack_reset, unpack_step
+from conformance.equality import difference, value_difference
 from gymspec import AutoresetMode, autoreset_mode_of
 
 _VECTOR = ("vector",)

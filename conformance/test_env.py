@@ -5,9 +5,12 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from conformance import rollout
-from conformance.case import Case
-from conformance.checks import (
+from conformance._engine.case import Case
+from conformance._engine.describe import summarize, type_name
+from conformance._engine.handles import TargetError
+from conformance._engine.marks import rule
+from conformance._kit import rollout
+from conformance._kit.assertions import (
     SPACE_MEMBERS,
     contains,
     deep_copy,
@@ -20,11 +23,8 @@ from conformance.checks import (
     read,
     space_label,
 )
-from conformance.handles import TargetError
-from conformance.marks import rule
-from conformance.rollout import Record
-from conformance.strategies import Plan, elements, seeds
-from conformance.summary import summarize, type_name
+from conformance._kit.rollout import Record
+from conformance._kit.strategies import Plan, elements, seeds
 
 
 @rule("ENV-001")

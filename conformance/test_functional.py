@@ -12,14 +12,14 @@ from typing import Any
 
 import numpy as np
 
-from conformance.case import Case
-from conformance.checks import SPACE_MEMBERS, contains, is_finite, plans_for, read, space_label
+from conformance._engine.case import Case
+from conformance._engine.describe import describe_exception, summarize, type_name
+from conformance._engine.handles import TargetError
+from conformance._engine.marks import rule
+from conformance._kit.assertions import SPACE_MEMBERS, contains, is_finite, plans_for, read, space_label
+from conformance._kit.func_checks import Driver, deep_snapshot, fgiven, fonce, truthy, unchanged
+from conformance._kit.strategies import Plan, seeds
 from conformance.equality import difference
-from conformance.func_checks import Driver, deep_snapshot, fgiven, fonce, truthy, unchanged
-from conformance.handles import TargetError
-from conformance.marks import rule
-from conformance.strategies import Plan, seeds
-from conformance.summary import describe_exception, summarize, type_name
 
 _FUNC = ("func",)
 _NAMES = ("initial", "transition", "observation", "reward", "terminal", "state_info", "transition_info")

@@ -14,16 +14,16 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from conformance import rollout, vector_rollout
-from conformance._source import source
-from conformance.case import Case
-from conformance.checks import plans_for, read, space_label
-from conformance.handles import Handle, TargetError
-from conformance.marks import rule
-from conformance.strategies import Plan, sampler, seeds
-from conformance.summary import describe_exception, summarize, type_name
-from conformance.vector_checks import vector_facts
-from conformance.vector_rollout import ended_flags
+from conformance._engine.case import Case
+from conformance._engine.describe import describe_exception, summarize, type_name
+from conformance._engine.handles import Handle, TargetError
+from conformance._engine.marks import rule
+from conformance._engine.source import source
+from conformance._kit import rollout, vector_rollout
+from conformance._kit.assertions import plans_for, read, space_label
+from conformance._kit.strategies import Plan, sampler, seeds
+from conformance._kit.vector_checks import vector_facts
+from conformance._kit.vector_rollout import ended_flags
 from gymspec import ENV_ID_PATTERN, AutoresetMode
 from gymspec.errors import ResetNeeded, UnregisteredEnv, matches
 

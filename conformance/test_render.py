@@ -12,15 +12,15 @@ from typing import Any
 
 import numpy as np
 
-from conformance import rollout
-from conformance.case import Case
-from conformance.checks import is_mapping, plans_for, read
+from conformance._engine.case import Case
+from conformance._engine.describe import describe_exception, summarize, type_name
+from conformance._engine.handles import Handle, TargetError
+from conformance._engine.marks import rule
+from conformance._engine.record import snapshot
+from conformance._kit import rollout
+from conformance._kit.assertions import is_mapping, plans_for, read
+from conformance._kit.strategies import Plan
 from conformance.equality import difference
-from conformance.handles import Handle, TargetError
-from conformance.marks import rule
-from conformance.strategies import Plan
-from conformance.summary import describe_exception, summarize, type_name
-from conformance.trace import snapshot
 from gymspec.errors import UnsupportedMode, matches
 
 _UNDECLARED = "conformance-undeclared-mode"

@@ -14,16 +14,16 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from conformance import rollout
-from conformance.case import Case
-from conformance.checks import plans_for, read
+from conformance._engine.case import Case
+from conformance._engine.describe import summarize
+from conformance._engine.handles import Handle
+from conformance._engine.marks import rule
+from conformance._engine.record import snapshot
+from conformance._kit import rollout
+from conformance._kit.assertions import plans_for, read
+from conformance._kit.rollout import Record
+from conformance._kit.strategies import Plan, seeds
 from conformance.equality import difference
-from conformance.handles import Handle
-from conformance.marks import rule
-from conformance.rollout import Record
-from conformance.strategies import Plan, seeds
-from conformance.summary import summarize
-from conformance.trace import snapshot
 
 _UNSEEDED_RESETS = 5
 # Enough tries that a random initial state coinciding by chance (even one of two states) is negligible.

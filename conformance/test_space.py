@@ -9,12 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from conformance.case import Case
-from conformance.checks import SPACE_MEMBERS, contains, space_label
-from conformance.equality import difference, value_difference
-from conformance.handles import Handle, TargetError
-from conformance.marks import rule
-from conformance.space_checks import (
+from conformance._engine.case import Case
+from conformance._engine.describe import describe_exception, summarize, type_name
+from conformance._engine.handles import Handle, TargetError
+from conformance._engine.marks import rule
+from conformance._kit.assertions import SPACE_MEMBERS, contains, space_label
+from conformance._kit.space_checks import (
     candidates,
     compare_samples,
     draw_samples,
@@ -25,7 +25,7 @@ from conformance.space_checks import (
     space_copy,
     varies_with_seed,
 )
-from conformance.summary import describe_exception, summarize, type_name
+from conformance.equality import difference, value_difference
 
 _ENTROPY_SAMPLES = 32
 _FOREIGN: tuple[Any, ...] = (

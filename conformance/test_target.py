@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conformance.state import TargetState
+from conformance._engine.state import TargetState
 
 
 def test_target_constructs(conformance_target: TargetState) -> None:

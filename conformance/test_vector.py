@@ -11,18 +11,17 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from conformance import vector_rollout
-from conformance.batching import batch_info_problem, mask_problem
-from conformance.case import Case
-from conformance.checks import SPACE_MEMBERS, contains, is_mapping, plans_for, read, space_label
-from conformance.equality import difference
-from conformance.handles import Handle, TargetError
-from conformance.marks import rule
-from conformance.reference_sync import UnsupportedSpace, reference_sync
-from conformance.strategies import Plan, sampler
-from conformance.summary import describe_exception, summarize, type_name
-from conformance.trace import snapshot
-from conformance.vector_checks import (
+from conformance._engine.case import Case
+from conformance._engine.describe import describe_exception, summarize, type_name
+from conformance._engine.handles import Handle, TargetError
+from conformance._engine.marks import rule
+from conformance._engine.record import snapshot
+from conformance._kit import vector_rollout
+from conformance._kit.assertions import SPACE_MEMBERS, contains, is_mapping, plans_for, read, space_label
+from conformance._kit.batching import batch_info_problem, mask_problem
+from conformance._kit.reference_sync import UnsupportedSpace, reference_sync
+from conformance._kit.strategies import Plan, sampler
+from conformance._kit.vector_checks import (
     VecFacts,
     batched_space_rule,
     compare_rollouts,
@@ -35,7 +34,8 @@ from conformance.vector_checks import (
     vgiven,
     vonce,
 )
-from conformance.vector_rollout import VecRecord, ended_flags, unpack_reset
+from conformance._kit.vector_rollout import VecRecord, ended_flags, unpack_reset
+from conformance.equality import difference
 from gymspec.errors import ClosedEnvironmentError, matches
 
 _VECTOR = ("vector",)
@@ -336,7 +336,7 @@ def test_matches_reference_sync(conformance_case: Case) -> None:
         except Exception as exc:  # noqa: BLE001 - the yardstick cannot be built: nothing to compare with
             case.not_checkable(f"the reference SyncVectorEnv over env.env_fns cannot be built "
                                f"({describe_exception(exc)})")
-        imports = ("from conformance.reference_sync import reference_sync", "from gymspec import AutoresetMode")
+        imports = ("from conformance._kit.reference_sync import reference_sync", "from gymspec import AutoresetMode")
         reference = case.wrap(built, "reference", f"reference_sync(env.env_fns, AutoresetMode.{facts.mode.name})",
                               imports=imports)
         try:

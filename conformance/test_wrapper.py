@@ -11,15 +11,15 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from conformance import rollout
-from conformance.case import Case
-from conformance.checks import contains, read, space_label
+from conformance._engine.case import Case
+from conformance._engine.describe import describe_exception, summarize, type_name
+from conformance._engine.handles import Handle, TargetError
+from conformance._engine.marks import rule
+from conformance._engine.state import Layer, declared_render_modes
+from conformance._kit import rollout
+from conformance._kit.assertions import contains, read, space_label
+from conformance._kit.strategies import Plan, plans
 from conformance.equality import difference
-from conformance.handles import Handle, TargetError
-from conformance.marks import rule
-from conformance.state import Layer, declared_render_modes
-from conformance.strategies import Plan, plans
-from conformance.summary import describe_exception, summarize, type_name
 
 _MAX_CHAIN = 1000
 _ATTRIBUTES = 5

@@ -1,7 +1,7 @@
 """Each broken registry fails (or, for REG-007, warns on) the REG rule it breaks; the reference registry passes.
 
 A broken registry is a module with ``make``/``make_vec`` (:mod:`tests.meta.broken_registry`). The suite names
-registries with ``--registry``, so each run adds its module to ``conformance.targets.REGISTRIES`` for the run's
+registries with ``--registry``, so each run adds its module to ``conformance._engine.targets.REGISTRIES`` for the run's
 duration (in-process runs share that dict), and the ``Hop`` id is registered in the reference registry only while
 the run lasts. Targets: that id as an env and as a vector env.
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance.targets import REGISTRIES
+from conformance._engine.targets import REGISTRIES
 from gymspec.rules import RULES
 from tests.meta._run import SuiteRun, run_inprocess
 from tests.meta.broken_registry._base import HOP_ID, registered

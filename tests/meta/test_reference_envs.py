@@ -1,7 +1,7 @@
 """The suite passes on its embedded default targets.
 
 Those are every env the reference registers, plus the reference's vector envs (Sync and Async in each autoreset
-mode, a vector entry point) and functional envs (:mod:`conformance.default_targets`).
+mode, a vector entry point) and functional envs (:mod:`conformance._engine.defaults`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from tests.meta._run import has_xdist, run_suite
 
 def _reference_ids() -> list[str]:
     try:
-        from reference.registration import registry
         import reference.envs  # noqa: F401 - registers the ids
+        from reference.registration import registry
     except ImportError as exc:
         pytest.skip(f"the reference registry is not available yet: {exc}")
     return [env_id for env_id, spec in registry.items() if getattr(spec, "entry_point", None) is not None]
@@ -29,7 +29,7 @@ def test_suite_passes_on_reference_envs(tmp_path: Path) -> None:
     args = ["--conformance-profile", "quick"] + (["-n", "2"] if has_xdist() else [])
     run = run_suite(args, tmp_path / "report.json")  # no target: the embedded default, i.e. these ids
     targets = {record["target"] for record in run.report["results"]}
-    from conformance.default_targets import FUNC_TARGETS, VECTOR_TARGETS
+    from conformance._engine.defaults import FUNC_TARGETS, VECTOR_TARGETS
 
     # ... plus the reference's vector envs and functional envs.
     assert targets == {*ids, *(entry[0] for entry in VECTOR_TARGETS), *FUNC_TARGETS}

@@ -87,9 +87,9 @@ import random, numpy as np, hypothesis
 random.seed(5); np.random.seed(5)
 state = (random.getstate(), np.random.get_state()[1].copy())
 profile = hypothesis.settings._current_profile
-import conformance, conformance.plugin, conformance.case, conformance.strategies, conformance.profiles
+import conformance, conformance.plugin, conformance._engine.case, conformance._kit.strategies, conformance._engine.profiles
 import conformance.test_env, conformance.test_space, conformance.test_seeding, conformance.test_render
-import conformance.test_wrapper, conformance.report, conformance.__main__
+import conformance.test_wrapper, conformance._engine.report, conformance.__main__
 assert random.getstate() == state[0]
 assert (np.random.get_state()[1] == state[1]).all()
 assert hypothesis.settings._current_profile == profile
@@ -103,7 +103,7 @@ print("clean")
 def _plain_run(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
     # Without conformance options nothing of the suite beyond the plugin may be imported; with one (here
     # --conformance-report) the options are validated, which needs the target parser but still no target.
-    watched = "('reference', 'gymnasium')" if options else "('reference', 'gymnasium', 'conformance.targets')"
+    watched = "('reference', 'gymnasium')" if options else "('reference', 'gymnasium', 'conformance._engine.targets')"
     (tmp_path / "test_plain.py").write_text(
         "import sys\n\n"
         "def test_plain():\n"

@@ -11,8 +11,8 @@ import dataclasses
 from typing import Any
 
 from reference import registration
-from reference.error import Error
 from reference.core import Wrapper
+from reference.error import Error
 from reference.registration import EnvSpec
 from tests.meta.broken_registry import _base
 

@@ -1,0 +1,317 @@
+"""One (rule, target) item: the object every conformance test receives as ``conformance_case``.
+
+A check describes *what* to verify; the :class:`Case` supplies the *how*: fresh recorded instances
+(:meth:`Case.make`), Hypothesis runs under the item's profile (:meth:`Case.given`, :meth:`Case.once`, or a driver
+of one's own through :meth:`Case.conclude`), and the translation of what happened into an outcome:
+
+* a :class:`~conformance._engine.outcomes.RuleFailure` fails a MUST-level item, and is a warning of the rule's own class
+  for a SHOULD-level one (the item then counts as "warned");
+* an exception raised by the target fails the item when the rule *owns* that call (``step`` for ENV-016, ...),
+  and otherwise skips it as not checkable, naming the rule that reports it;
+* a call that exceeds the timeout fails the item, and every later item of that target fails fast.
+"""
+
+from __future__ import annotations
+
+import random
+import warnings
+from collections.abc import Callable, Iterable
+from typing import Any, NoReturn
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance._engine.describe import describe_exception
+from conformance._engine.handles import Handle, TargetError
+from conformance._engine.outcomes import NotCheckable, RuleFailure
+from conformance._engine.profiles import Profile, hypothesis_settings
+from conformance._engine.record import Trace
+from conformance._engine.state import Probe, TargetState
+from conformance._engine.watchdog import CallTimeout, Watchdog
+from conformance.warnings import warning_class
+from gymspec.rules import Rule
+
+__all__ = ["Case", "OWNERS"]
+
+OWNERS: dict[str, str] = {
+    "construct": "the construction check (test_target_constructs)",
+    "render_construct": "RENDER-001",
+    "reset": "ENV-004",
+    "step": "ENV-016",
+    "render": "RENDER-004",
+    "close": "ENV-020",
+    "seed": "SPACE-004",
+    "sample": "SPACE-007",
+}
+"""Which rule reports an exception raised by each kind of call (what other rules skip on)."""
+
+
+def _rule_failure_in(exc: BaseException) -> RuleFailure | None:
+    if isinstance(exc, RuleFailure):
+        return exc
+    for inner in getattr(exc, "exceptions", ()):
+        found = _rule_failure_in(inner)
+        if found is not None:
+            return found
+    return None
+
+
+class Case:
+    """The context of one (rule, target) item.
+
+    Args:
+        rule: The rule under check.
+        state: The target's shared state (probe, construction error, hang).
+        profile: The effort profile.
+        watchdog: The per-call timeout.
+        owns: Call kinds whose exceptions are violations of this rule rather than reasons to skip.
+    """
+
+    def __init__(
+        self, rule: Rule, state: TargetState, profile: Profile, watchdog: Watchdog, owns: Iterable[str] = ()
+    ) -> None:
+        self.rule = rule
+        self.state = state
+        self.target = state.target
+        self.profile = profile
+        self.watchdog = watchdog
+        self.owns = frozenset(owns)
+        self.violations: list[RuleFailure] = []
+        self._trace = Trace(self.target.imports)
+        self._handles: list[Handle] = []
+        self._seed: int | None = None
+
+    # --- facts about the target ------------------------------------------------------------------------------
+
+    @property
+    def mandatory(self) -> bool:
+        """Whether a violation fails the item (MUST / MUST NOT)."""
+        return self.rule.level.is_mandatory
+
+    def probe(self) -> Probe:
+        """What the target exposes; skips the item if the target cannot be constructed, fails it if it hung."""
+        self.ensure_alive()
+        probe = self.state.probe()
+        self.ensure_alive()
+        if probe is None and self.target.unavailable is not None:
+            pytest.skip(f"{self.rule.id} not checked: {self.target.unavailable}")
+        if probe is None:
+            pytest.skip(
+                f"{self.rule.id} not checked: target {self.target.id} could not be constructed "
+                f"({self.state.construct_error}); reported by test_target_constructs"
+            )
+        return probe
+
+    def ensure_alive(self) -> None:
+        """Fail fast when an earlier call into this target hung."""
+        if self.state.hung is not None:
+            pytest.fail(
+                f"{self.rule.id} ({self.rule.level.value}) not checked: target {self.target.id} hung earlier "
+                f"({self.state.hung})",
+                pytrace=False,
+            )
+
+    def require(self, condition: object, reason: str) -> None:
+        """Skip the item as not applicable unless ``condition`` holds."""
+        if not condition:
+            pytest.skip(f"{self.rule.id} not applicable to {self.target.id}: {reason}")
+
+    def skip_if_nondeterministic(self) -> None:
+        """Honour ``spec.nondeterministic``: determinism rules do not apply to such targets."""
+        if self.probe().nondeterministic:
+            pytest.skip(f"{self.rule.id} not applicable to {self.target.id}: its spec declares nondeterministic=True")
+
+    # --- recorded instances ------------------------------------------------------------------------------------
+
+    def make(self, var: str = "env", **kwargs: Any) -> Handle:
+        """Construct a fresh instance of the target, recorded as ``var = <constructor>``.
+
+        Raises:
+            TargetError: If construction raised (method ``"construct"``, or ``"render_construct"`` when a
+                ``render_mode`` was given).
+        """
+        expression = self.target.constructor_source(**kwargs)
+        self._trace.construct(var, expression)
+        try:
+            env = self.watchdog.call(expression, lambda: self.target.construct(**kwargs))
+        except Exception as exc:  # noqa: BLE001
+            method = "render_construct" if kwargs.get("render_mode") is not None else "construct"
+            raise TargetError(expression, method, exc) from exc
+        handle = Handle(env, var, self._trace, self.watchdog)
+        self._handles.append(handle)
+        return handle
+
+    def wrap(self, obj: Any, var: str, expression: str, *, imports: Iterable[str] = ()) -> Handle:
+        """Record ``var = expression`` and return a handle on ``obj`` (a space, an inner layer...).
+
+        Args:
+            obj: The object the expression evaluates to.
+            var: Its name in the reproducer.
+            expression: Source that rebuilds it from earlier variables.
+            imports: Import lines the expression needs (e.g. ``"import copy"``).
+        """
+        for line in imports:
+            self._trace.require(line)
+        self._trace.construct(var, expression)
+        return Handle(obj, var, self._trace, self.watchdog)
+
+    def note(self, line: str, *, imports: Iterable[str] = ()) -> None:
+        """Add a literal line (and the imports it needs) to the reproducer."""
+        for import_line in imports:
+            self._trace.require(import_line)
+        self._trace.line(line)
+
+    def set_seed(self, seed: int) -> None:
+        """Name the example's seed in the failure header."""
+        self._seed = seed
+
+    # --- outcomes ------------------------------------------------------------------------------------------------
+
+    def fail(self, problem: str, *, expected: str = "", actual: str = "") -> NoReturn:
+        """Report a violation of the item's rule (with the current example's reproducer)."""
+        raise RuleFailure(
+            self.rule.id,
+            self.rule.level.value,
+            self.rule.text,
+            self.target.id,
+            problem,
+            expected=expected,
+            actual=actual,
+            reproducer=self._trace.script() if len(self._trace) else "",
+            seed=self._seed,
+        )
+
+    def not_checkable(self, reason: str) -> NoReturn:
+        """Give up on this item: something else (named in ``reason``) prevents checking the rule."""
+        raise NotCheckable(reason)
+
+    def _from_target_error(self, error: TargetError) -> BaseException:
+        if error.method in self.owns:
+            failure = RuleFailure(
+                self.rule.id,
+                self.rule.level.value,
+                self.rule.text,
+                self.target.id,
+                f"{error.call} raised {describe_exception(error.error)}",
+                expected="the call returns normally",
+                actual=f"{describe_exception(error.error)}",
+                reproducer=self._trace.script(),
+                seed=self._seed,
+            )
+            failure.__cause__ = error.error
+            return failure
+        owner = OWNERS.get(error.method, "the rule about that call")
+        return NotCheckable(f"{error} (reported by {owner})")
+
+    # --- running examples ------------------------------------------------------------------------------------
+    # once() and given() drive these three; a driver that draws its own examples (conformance._kit.stateful) calls them
+    # directly: conclude(run) around the whole run, new_example() before and close_all() after each example.
+
+    def new_example(self) -> None:
+        """Start an example: an empty reproducer, no seed named and no open instances.
+
+        Call before each example when driving examples yourself; :meth:`once` and :meth:`given` already do.
+        """
+        self._trace = Trace(self.target.imports)
+        self._handles = []
+        self._seed = None
+
+    def close_all(self) -> None:
+        """Close every instance :meth:`make` built since :meth:`new_example`, newest first.
+
+        Exceptions from ``close`` are swallowed (ENV-020 checks ``close`` itself); a hang still raises
+        :class:`~conformance._engine.watchdog.CallTimeout`, which :meth:`conclude` turns into a failure.
+        """
+        for handle in reversed(self._handles):
+            try:
+                close = getattr(handle.raw, "close", None)
+                if callable(close):
+                    self.watchdog.call(f"{handle.var}.close", close)
+            except Exception:  # noqa: BLE001, S110 - cleanup only; ENV-020 checks close itself
+                pass
+        self._handles = []
+
+    def _example(self, body: Callable[..., None], args: tuple[Any, ...]) -> None:
+        """Run one example on the worker; translate target errors while Hypothesis can still shrink them."""
+        self.new_example()
+
+        def guarded() -> None:
+            try:
+                body(*args)
+            finally:
+                self.close_all()
+
+        try:
+            self.watchdog.run(guarded)
+        except TargetError as error:
+            raise self._from_target_error(error) from error.error
+
+    def conclude(self, run: Callable[[], None]) -> None:
+        """Run ``run`` (the item's whole Hypothesis run) and turn its ending into the item's outcome.
+
+        The item skips if the target cannot be constructed, fails fast if it hung earlier, and otherwise: a
+        :class:`~conformance._engine.outcomes.NotCheckable` skips it, a timeout fails it (and marks the target hung), a
+        :class:`~conformance._engine.outcomes.RuleFailure` fails a MUST item and is recorded and warned for a SHOULD
+        item. The global ``random`` and NumPy generators are restored afterwards, whatever the target did.
+
+        Args:
+            run: Runs every example (each between :meth:`new_example` and :meth:`close_all`).
+
+        Raises:
+            RuleFailure: For a MUST-level violation or a hang.
+        """
+        self.probe()  # a target that cannot be constructed, or hung, ends the item here
+        saved_random, saved_numpy = random.getstate(), np.random.get_state()
+        try:
+            try:
+                run()
+            except Exception as exc:
+                # Hypothesis wraps a failure that did not reproduce on replay in an exception group.
+                inner = _rule_failure_in(exc)
+                if inner is None or inner is exc:
+                    raise
+                raise inner  # noqa: B904 - keeps the target error as __cause__
+        except NotCheckable as exc:
+            pytest.skip(f"{self.rule.id} not checked on {self.target.id}: {exc}")
+        except CallTimeout as exc:
+            self.state.hung = f"{exc.label} did not return within {exc.timeout:g} s, in {self.rule.id}"
+            problem = f"the target hung: {exc.label} did not return within {exc.timeout:g} s"
+            self.fail(problem, expected="every call returns", actual="no return (the call was abandoned)")
+        except RuleFailure as failure:
+            if self.mandatory:
+                raise
+            self.violations.append(failure)
+            warnings.warn(warning_class(self.rule.id)(failure.render()), stacklevel=2)
+        finally:
+            # The suite never changes the global generators, whatever the target does to them.
+            random.setstate(saved_random)
+            np.random.set_state(saved_numpy)
+
+    def once(self, body: Callable[[], None]) -> None:
+        """Run ``body`` a single time (checks with nothing to draw)."""
+        self.conclude(lambda: self._example(body, ()))
+
+    def given(
+        self, *strategies: st.SearchStrategy[Any], max_examples: int | None = None
+    ) -> Callable[[Callable[..., None]], None]:
+        """Run the decorated body under Hypothesis, drawing one value from each strategy per example.
+
+        Args:
+            *strategies: One strategy per positional argument of the body.
+            max_examples: Overrides the profile's example count.
+
+        Returns:
+            A decorator that runs the body immediately (it returns ``None``).
+        """
+
+        def decorator(body: Callable[..., None]) -> None:
+            @hypothesis_settings(self.profile, max_examples=max_examples)
+            @given(st.tuples(*strategies))
+            def example(drawn: tuple[Any, ...]) -> None:
+                self._example(body, drawn)
+
+            self.conclude(example)
+
+        return decorator

@@ -1,0 +1,138 @@
+"""The suite's option names and the small helpers the plugin needs before any target is touched.
+
+Kept free of NumPy, Hypothesis and the target machinery, because the plugin imports it in every pytest run.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from conformance._engine.targets import Target
+
+__all__ = [
+    "CaseParam",
+    "ENV_VAR",
+    "LIST_OPTIONS",
+    "OPTION_HELP",
+    "OPTION_NAMES",
+    "TARGET_OPTIONS",
+    "flag",
+    "option",
+    "rule_selected",
+    "rules_match",
+]
+
+ENV_VAR = "CONFORMANCE_ENV"
+
+OPTION_NAMES: dict[str, str] = {
+    "env": "conformance_env",
+    "env_id": "conformance_env_id",
+    "registry": "conformance_registry",
+    "env_kwargs": "conformance_env_kwargs",
+    "vector_env": "conformance_vector_env",
+    "vector_env_id": "conformance_vector_env_id",
+    "vectorization_mode": "conformance_vectorization_mode",
+    "func_env": "conformance_func_env",
+    "report": "conformance_report",
+    "profile": "conformance_profile",
+    "rules": "conformance_rules",
+    "timeout": "conformance_timeout",
+}
+"""Option name → its destination and ini key (they are the same string)."""
+
+LIST_OPTIONS = frozenset({"env", "env_id", "vector_env", "vector_env_id", "func_env"})
+
+TARGET_OPTIONS: tuple[str, ...] = (
+    "env",
+    "env_id",
+    "vector_env",
+    "vector_env_id",
+    "vectorization_mode",
+    "func_env",
+    "registry",
+    "env_kwargs",
+)
+"""The options that choose targets and how they are built (``python -m conformance`` forwards these as they are)."""
+
+OPTION_HELP: dict[str, tuple[str, str]] = {
+    "env": ("pkg.mod:attr", "an Env class or factory to check (repeatable); also CONFORMANCE_ENV"),
+    "env_id": ("[module:]ID", "a registered env id, made with --registry's make (repeatable)"),
+    "registry": (
+        "NAME|MODULE",
+        "whose make/make_vec resolve ids: reference, gymnasium or the path of a module defining them "
+        "(default: reference)",
+    ),
+    "env_kwargs": ("JSON", "keyword arguments for every env construction, as a JSON object"),
+    "vector_env": ("pkg.mod:attr", "a VectorEnv factory, called with num_envs=N (repeatable)"),
+    "vector_env_id": ("ID", "a registered id, made with make_vec (repeatable)"),
+    "vectorization_mode": ("sync|async|vector_entry_point", "make_vec's vectorization_mode for --vector-env-id"),
+    "func_env": ("pkg.mod:attr", "a FuncEnv instance factory (repeatable)"),
+    "report": ("PATH", "write the JSON report of the run to PATH"),
+    "profile": ("quick|default|thorough", "Hypothesis budget: examples per rule and steps per rollout"),
+    "rules": ("GLOB[,!GLOB]", "run only rules whose id matches; '!' excludes, e.g. 'SEED-*' or '!VEC-002'"),
+    "timeout": ("SECONDS", "how long one call into a target may take before it counts as hung (default 10)"),
+}
+"""Option name → (metavar, help text)."""
+
+_FLAGS = {"report": "--conformance-report", "profile": "--conformance-profile", "timeout": "--conformance-timeout"}
+
+
+def flag(name: str) -> str:
+    """The command-line flag of an option, e.g. ``"--env-id"`` or ``"--conformance-profile"``."""
+    return _FLAGS.get(name, "--" + name.replace("_", "-"))
+
+
+def option(config: pytest.Config, name: str) -> Any:
+    """An option's value: the command line wins over the ini file; ``None``/``[]`` when neither sets it."""
+    key = OPTION_NAMES[name]
+    value = config.getoption(key, default=None)
+    if value not in (None, []):
+        return value
+    ini = config.getini(key)
+    if name in LIST_OPTIONS:
+        return list(ini or [])
+    return ini or None
+
+
+def rules_match(patterns: str, rule_id: str) -> bool:
+    """Whether comma-separated globs select ``rule_id``: ``!GLOB`` excludes, plain globs include.
+
+    With only exclusions every other rule stays selected (``'!VEC-002'`` is "all but VEC-002"); an exclusion wins
+    over an inclusion (``'VEC-*,!VEC-002'``).
+
+    Args:
+        patterns: The ``--rules`` value, e.g. ``"SEED-*,ENV-00[1-3],!SEED-011"``.
+        rule_id: A rule id such as ``"SEED-004"``.
+
+    Returns:
+        Whether the rule runs.
+    """
+    globs = [pattern.strip() for pattern in patterns.split(",") if pattern.strip()]
+    excluded = [glob[1:].strip() for glob in globs if glob.startswith("!")]
+    included = [glob for glob in globs if not glob.startswith("!")]
+    if any(fnmatch.fnmatchcase(rule_id, glob) for glob in excluded):
+        return False
+    return not included or any(fnmatch.fnmatchcase(rule_id, glob) for glob in included)
+
+
+def rule_selected(config: pytest.Config, rule_id: str) -> bool:
+    """Whether ``--rules`` (see :func:`rules_match`) selects ``rule_id``; everything is selected without it."""
+    patterns = option(config, "rules")
+    return not patterns or rules_match(patterns, rule_id)
+
+
+@dataclass(frozen=True)
+class CaseParam:
+    """The parameter of one item: a rule (``None`` for the construction check) and a target."""
+
+    rule_id: str | None
+    target: Target
+    owns: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"{self.rule_id or 'construct'}-{self.target.id}"

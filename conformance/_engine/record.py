@@ -1,0 +1,118 @@
+"""The record of what one check did to its target, rendered as a script that replays it.
+
+Every construction and every call the suite makes through an :class:`~conformance._engine.handles.EnvHandle` is appended to
+the current :class:`Trace`. When a rule fails, the trace *of the shrunk example* becomes the reproducer: imports,
+constructions, then the calls, with runs of ``step`` calls folded into a ``for`` loop over literal actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from conformance._engine.source import source
+
+__all__ = ["Trace", "snapshot"]
+
+_ACTIONS_PER_LINE = 6
+
+
+def snapshot(value: Any) -> Any:
+    """Copy the mutable parts (arrays, containers) of a value the target might modify after the fact."""
+    if isinstance(value, np.ndarray):
+        return value.copy()
+    if isinstance(value, tuple):
+        return tuple(snapshot(item) for item in value)
+    if isinstance(value, list):
+        return [snapshot(item) for item in value]
+    if isinstance(value, dict):
+        return {key: snapshot(item) for key, item in value.items()}
+    return value
+
+
+@dataclass
+class _Entry:
+    kind: str  # "construct" | "call" | "line"
+    var: str = ""
+    method: str = ""
+    args: tuple[Any, ...] = ()
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    text: str = ""
+
+
+class Trace:
+    """An append-only log of constructions and calls.
+
+    Args:
+        imports: Import lines the target's construction needs.
+    """
+
+    def __init__(self, imports: tuple[str, ...] = ()) -> None:
+        self._imports = ["import numpy as np", *imports]
+        self._entries: list[_Entry] = []
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def require(self, import_line: str) -> None:
+        """Add an import line to the script (once)."""
+        if import_line not in self._imports:
+            self._imports.append(import_line)
+
+    def construct(self, var: str, expression: str) -> None:
+        """Record ``var = expression``."""
+        self._entries.append(_Entry("construct", var=var, text=expression))
+
+    def call(self, var: str, method: str, *args: Any, **kwargs: Any) -> None:
+        """Record ``var.method(*args, **kwargs)`` (arguments are snapshotted)."""
+        self._entries.append(_Entry("call", var=var, method=method, args=snapshot(args), kwargs=snapshot(kwargs)))
+
+    def line(self, text: str) -> None:
+        """Record a literal source line (e.g. a global-RNG reseed a check performs)."""
+        self._entries.append(_Entry("line", text=text))
+
+    def _call_source(self, entry: _Entry) -> str:
+        args = [source(arg) for arg in entry.args]
+        args += [f"{key}={source(value)}" for key, value in entry.kwargs.items()]
+        return f"{entry.var}.{entry.method}({', '.join(args)})"
+
+    def _step_loop(self, var: str, actions: list[Any]) -> list[str]:
+        if len(actions) == 1:
+            return [f"{var}.step({source(actions[0])})"]
+        rendered = [source(action) for action in actions]
+        rows = [", ".join(rendered[i : i + _ACTIONS_PER_LINE]) for i in range(0, len(rendered), _ACTIONS_PER_LINE)]
+        lines = ["for action in ["]
+        lines += [f"    {row}," for row in rows]
+        lines += ["]:", f"    {var}.step(action)"]
+        return lines
+
+    def script(self) -> str:
+        """The trace as a runnable script (one statement per line, consecutive steps folded)."""
+        lines = list(self._imports)
+        entries = self._entries
+        i = 0
+        while i < len(entries):
+            entry = entries[i]
+            if entry.kind == "construct":
+                lines.append(f"{entry.var} = {entry.text}")
+            elif entry.kind == "line":
+                lines.append(entry.text)
+            elif entry.method == "step" and len(entry.args) == 1 and not entry.kwargs:
+                actions = [entry.args[0]]
+                while (
+                    i + 1 < len(entries)
+                    and entries[i + 1].kind == "call"
+                    and entries[i + 1].var == entry.var
+                    and entries[i + 1].method == "step"
+                    and len(entries[i + 1].args) == 1
+                ):
+                    i += 1
+                    actions.append(entries[i].args[0])
+                lines += self._step_loop(entry.var, actions)
+            else:
+                lines.append(self._call_source(entry))
+            i += 1
+        return "\n".join(lines)

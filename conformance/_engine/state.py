@@ -1,0 +1,165 @@
+"""Per-target facts shared by all items of one worker: how construction went, what the target declares, hangs.
+
+A target is constructed once per worker process as a *probe*: its spaces, metadata, spec and wrapper layers are
+read, then the probe is closed. Every item of that target reuses those facts; if construction failed, or a call
+hung in an earlier item, later items learn it here instead of paying for it again.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from conformance._engine.describe import describe_exception
+from conformance._engine.targets import Target
+from conformance._engine.watchdog import CallTimeout, Watchdog
+
+__all__ = ["Layer", "Probe", "TargetState", "declared_render_modes"]
+
+_MAX_LAYERS = 64
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One wrapper layer of the target (outermost first).
+
+    Attributes:
+        depth: 0 for the outermost layer.
+        name: The layer's class name.
+        action_space: Its ``action_space`` (``None`` when reading it failed).
+        observation_space: Its ``observation_space`` (``None`` when reading it failed).
+    """
+
+    depth: int
+    name: str
+    action_space: Any
+    observation_space: Any
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What a freshly constructed target exposes.
+
+    Attributes:
+        action_space: ``action_space`` or ``None`` if missing.
+        observation_space: ``observation_space`` or ``None`` if missing.
+        metadata: ``metadata`` or ``None`` if missing.
+        render_mode: ``render_mode`` of a default construction.
+        nondeterministic: ``spec.nondeterministic`` (``False`` without a spec).
+        layers: The wrapper layers, outermost first (empty for a bare env).
+        errors: Attribute name → the error reading it raised.
+    """
+
+    action_space: Any
+    observation_space: Any
+    metadata: Any
+    render_mode: Any
+    nondeterministic: bool
+    layers: tuple[Layer, ...]
+    errors: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def render_modes(self) -> tuple[str, ...]:
+        """The declared render modes (only the well-formed string entries)."""
+        return declared_render_modes(self.metadata)
+
+
+def declared_render_modes(metadata: Any) -> tuple[str, ...]:
+    """``metadata["render_modes"]`` as a tuple of the string entries (empty when absent or malformed)."""
+    if not isinstance(metadata, Mapping):
+        return ()
+    modes = metadata.get("render_modes")
+    if not isinstance(modes, (list, tuple)):
+        return ()
+    return tuple(mode for mode in modes if isinstance(mode, str))
+
+
+def _read(obj: Any, name: str, errors: dict[str, str]) -> Any:
+    try:
+        return getattr(obj, name)
+    except Exception as exc:  # noqa: BLE001 - recorded; the rule about that attribute reports it
+        errors[name] = f"{describe_exception(exc)}"
+        return None
+
+
+def _layers(env: Any) -> tuple[Layer, ...]:
+    layers: list[Layer] = []
+    errors: dict[str, str] = {}
+    unwrapped = getattr(env, "unwrapped", env)
+    current = env
+    while current is not unwrapped and hasattr(current, "env") and len(layers) < _MAX_LAYERS:
+        layers.append(
+            Layer(
+                depth=len(layers),
+                name=type(current).__name__,
+                action_space=_read(current, "action_space", errors),
+                observation_space=_read(current, "observation_space", errors),
+            )
+        )
+        current = current.env
+    return tuple(layers)
+
+
+def _probe(env: Any) -> Probe:
+    errors: dict[str, str] = {}
+    spec = _read(env, "spec", {})
+    try:
+        layers = _layers(env)
+    except Exception:  # noqa: BLE001 - a broken wrapper chain is WRAP-005's finding, not the probe's
+        layers = ()
+    return Probe(
+        action_space=_read(env, "action_space", errors),
+        observation_space=_read(env, "observation_space", errors),
+        metadata=_read(env, "metadata", errors),
+        render_mode=_read(env, "render_mode", errors),
+        nondeterministic=bool(getattr(spec, "nondeterministic", False)),
+        layers=layers,
+        errors=errors,
+    )
+
+
+class TargetState:
+    """Lazily probed facts about one target, plus its failure history in this worker.
+
+    Args:
+        target: The target.
+        watchdog: Runs the probe construction under the call timeout.
+    """
+
+    def __init__(self, target: Target, watchdog: Watchdog) -> None:
+        self.target = target
+        self._watchdog = watchdog
+        self._probe: Probe | None = None
+        self.construct_error: str | None = target.unavailable
+        self.construct_traceback: str = ""
+        self.hung: str | None = None
+        self._probed = target.unavailable is not None
+
+    def probe(self) -> Probe | None:
+        """Construct the target once (if not done yet) and return what it exposes; ``None`` if it failed."""
+        if self._probed:
+            return self._probe
+        self._probed = True
+        label = f"{self.target.constructor_source()}"
+        try:
+            env = self._watchdog.call(label, self.target.construct)
+        except CallTimeout as exc:
+            self.hung = f"{label} did not return within {exc.timeout:g} s"
+            self.construct_error = self.hung
+            return None
+        except Exception as exc:  # noqa: BLE001 - reported once, by the construction check
+            self.construct_error = f"{label} raised {describe_exception(exc)}"
+            self.construct_traceback = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+            return None
+        try:
+            self._probe = self._watchdog.run(lambda: _probe(env))
+        finally:
+            try:
+                self._watchdog.call(f"{label}.close", lambda: getattr(env, "close", lambda: None)())
+            except CallTimeout as exc:
+                self.hung = f"close() of a fresh instance did not return within {exc.timeout:g} s"
+            except Exception:  # noqa: BLE001, S110 - close failures are ENV-020's business
+                pass
+        return self._probe

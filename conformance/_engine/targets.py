@@ -1,0 +1,320 @@
+"""What the suite checks: the targets named on the command line (or the reference's registered envs).
+
+A :class:`Target` is a factory plus what the reproducer needs to rebuild it in a script. Nothing is imported or
+constructed while parsing, so a target whose module or constructor is broken still yields items (and one clear
+error, from the construction check) instead of a collection error. The one exception is a ``--registry`` given as
+a module path: it is imported up front, because without its ``make`` no id target can exist.
+
+Target kinds: ``env`` (``--env``, ``--env-id``, ``CONFORMANCE_ENV``), ``vector`` (``--vector-env``,
+``--vector-env-id``) and ``func`` (``--func-env``); each test declares the kinds it checks.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, TypeAlias
+
+from conformance._engine.source import source
+
+__all__ = [
+    "REGISTRIES",
+    "VECTOR_NUM_ENVS",
+    "Target",
+    "TargetSpecError",
+    "TargetsRequest",
+    "default_targets",
+    "parse_kwargs",
+    "registry_module",
+    "resolve_targets",
+]
+
+_Kwargs: TypeAlias = dict[str, Any]
+Kind: TypeAlias = Literal["env", "vector", "func"]
+
+REGISTRIES: dict[str, str] = {"reference": "reference.registration", "gymnasium": "gymnasium"}
+"""Registry name → the module whose ``make``/``make_vec`` resolve ids (``--registry`` also takes a module path)."""
+
+VECTOR_NUM_ENVS = 4
+"""``num_envs`` of every vector target construction (enough for sub-envs at different points of their episodes)."""
+
+_ATTR_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
+_IDENTIFIER_PATH = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
+
+
+class TargetSpecError(ValueError):
+    """A target option is malformed (reported as a usage error)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """One thing to check, with a factory and the source lines that rebuild it.
+
+    Attributes:
+        id: The name shown in node ids and reports (what the user typed, made unique).
+        kind: ``"env"``, ``"vector"`` or ``"func"``.
+        factory: Called with keyword arguments (``render_mode=...``, ``num_envs=...``) to build one instance;
+            the target's ``kwargs`` are already bound.
+        imports: Import lines the reproducer needs.
+        callee: Source of the callable the reproducer calls, e.g. ``"gymnasium.make"``.
+        call_args: Source of its leading positional arguments, e.g. ``("'CartPole-v1'",)``.
+        kwargs: Extra keyword arguments given to every construction (``--env-kwargs``).
+        unavailable: Why the target cannot exist at all (then every item skips with this reason).
+        env_id: The registered id it is made from (``--env-id``, ``--vector-env-id``), else ``None``.
+        registry: The module whose ``make``/``make_vec`` make it (set with ``env_id``).
+    """
+
+    id: str
+    kind: Kind
+    factory: Callable[..., Any]
+    imports: tuple[str, ...]
+    callee: str
+    call_args: tuple[str, ...] = ()
+    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    unavailable: str | None = None
+    env_id: str | None = None
+    registry: str | None = None
+
+    @property
+    def base_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments every construction of this kind needs (vector envs get ``VECTOR_NUM_ENVS``)."""
+        return {"num_envs": VECTOR_NUM_ENVS} if self.kind == "vector" else {}
+
+    def construct(self, **extra: Any) -> Any:
+        """Build a new instance with the kind's base kwargs, the target's kwargs and ``extra``."""
+        return self.factory(**{**self.base_kwargs, **self.kwargs, **extra})
+
+    def constructor_source(self, **extra: Any) -> str:
+        """Source of the expression :meth:`construct` evaluates, for the reproducer."""
+        merged = {**self.base_kwargs, **self.kwargs, **extra}
+        args = [*self.call_args, *(f"{key}={source(value)}" for key, value in merged.items())]
+        return f"{self.callee}({', '.join(args)})"
+
+
+@dataclass(frozen=True)
+class TargetsRequest:
+    """Everything the options say about targets (lists are in command-line order)."""
+
+    envs: Sequence[str] = ()
+    env_ids: Sequence[str] = ()
+    vector_envs: Sequence[str] = ()
+    vector_env_ids: Sequence[str] = ()
+    func_envs: Sequence[str] = ()
+    registry: str = "reference"
+    vectorization_mode: str | None = None
+    env_kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+
+def parse_kwargs(text: str | None) -> _Kwargs:
+    """Parse ``--env-kwargs``.
+
+    Args:
+        text: A JSON object, or ``None``/empty for no kwargs.
+
+    Returns:
+        The decoded keyword arguments.
+
+    Raises:
+        TargetSpecError: If the text is not a JSON object with string keys.
+    """
+    if not text:
+        return {}
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TargetSpecError(f"--env-kwargs must be a JSON object, got {text!r} ({exc})") from None
+    if not isinstance(value, dict):
+        raise TargetSpecError(f"--env-kwargs must be a JSON object, got {text!r}")
+    return value
+
+
+def _resolve_attr(path: str) -> Any:
+    module_name, _, attr_path = path.partition(":")
+    obj: Any = importlib.import_module(module_name)
+    for part in attr_path.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def _attr_target(spec: str, kind: Kind, kwargs: Mapping[str, Any]) -> Target:
+    if not _ATTR_PATH.match(spec):
+        raise TargetSpecError(f"--{'env' if kind == 'env' else kind + '-env'} must be 'pkg.module:attr', got {spec!r}")
+    module_name, _, attr_path = spec.partition(":")
+    head = attr_path.split(".")[0]
+
+    def factory(**kw: Any) -> Any:
+        return _resolve_attr(spec)(**kw)
+
+    return Target(
+        id=spec,
+        kind=kind,
+        factory=factory,
+        imports=(f"from {module_name} import {head}",),
+        callee=attr_path,
+        kwargs=dict(kwargs),
+    )
+
+
+def _split_id(spec: str) -> tuple[str | None, str]:
+    """``"module:ID"`` → (module, ID); a bare id has no module."""
+    module, sep, env_id = spec.partition(":")
+    if sep and _IDENTIFIER_PATH.match(module):
+        return module, env_id
+    return None, spec
+
+
+def registry_module(registry: str, *, vector: bool = False) -> str:
+    """The module whose ``make`` (and ``make_vec``) resolve ids for ``--registry``.
+
+    A name of :data:`REGISTRIES` maps to its module, which is not imported here (a missing Gymnasium surfaces at
+    construction, per target). Anything else is an importable module path whose module must have a callable
+    ``make``, and a callable ``make_vec`` too when ``vector`` ids are to be made; it is imported to check that.
+
+    Args:
+        registry: What ``--registry`` says: ``"reference"``, ``"gymnasium"`` or a module path such as
+            ``"mypkg.envs"``.
+        vector: Whether ``make_vec`` is needed (``--vector-env-id`` was given).
+
+    Returns:
+        The module's import path.
+
+    Raises:
+        TargetSpecError: If ``registry`` is neither a known name nor a module with what is needed.
+    """
+    known = REGISTRIES.get(registry)
+    if known is not None:
+        return known
+    expectation = f"one of {sorted(REGISTRIES)} or an importable module path"
+    if not _IDENTIFIER_PATH.match(registry):
+        raise TargetSpecError(f"--registry must be {expectation}, got {registry!r}")
+    try:
+        module = importlib.import_module(registry)
+    except Exception as exc:  # noqa: BLE001 - whatever the import raised, the option cannot be used
+        raise TargetSpecError(
+            f"--registry must be {expectation}, got {registry!r} (importing it raised {type(exc).__name__}: {exc})"
+        ) from None
+    needed = ("make", "make_vec") if vector else ("make",)
+    missing = [name for name in needed if not callable(getattr(module, name, None))]
+    if missing:
+        raise TargetSpecError(
+            f"--registry must be a module with a callable {' and '.join(needed)}, got {registry!r} "
+            f"(it has no callable {' or '.join(missing)}). Hint: name the module that defines make(id, **kwargs)"
+            f"{' and make_vec(id, num_envs=..., **kwargs)' if vector else ''}, e.g. --registry reference.registration"
+        )
+    return registry
+
+
+def _id_target(spec: str, registry: str, kwargs: Mapping[str, Any], *, vector_mode: str | None = None) -> Target:
+    module, env_id = _split_id(spec)
+    vector = vector_mode is not None
+    registry_path = registry_module(registry, vector=vector)
+
+    def factory(**kw: Any) -> Any:
+        if module is not None:
+            importlib.import_module(module)  # registers its ids, as make("module:ID") does
+        registry_mod = importlib.import_module(registry_path)
+        if vector:
+            extra = {} if not vector_mode else {"vectorization_mode": vector_mode}
+            return registry_mod.make_vec(env_id, **extra, **kw)
+        return registry_mod.make(env_id, **kw)
+
+    imports = [f"import {module}"] if module is not None else []
+    call = "make_vec" if vector else "make"
+    if registry == "gymnasium":
+        imports.append("import gymnasium")
+        prefix = f"gymnasium.{call}"
+    else:
+        imports.append(f"from {registry_path} import {call}")
+        prefix = call
+    call_args = (repr(env_id),) + ((f"vectorization_mode={vector_mode!r}",) if vector and vector_mode else ())
+    target_id = spec if registry == "reference" else f"{registry}/{spec}"
+    if vector:  # the same id may be an env target too
+        target_id += f"/{vector_mode or 'make_vec'}"
+    return Target(
+        id=target_id,
+        kind="vector" if vector else "env",
+        factory=factory,
+        imports=tuple(imports),
+        callee=prefix,
+        call_args=call_args,
+        kwargs=dict(kwargs),
+        env_id=env_id,
+        registry=registry_path,
+    )
+
+
+def _unique(targets: Iterable[Target]) -> list[Target]:
+    seen: dict[str, int] = {}
+    out = []
+    for target in targets:
+        count = seen.get(target.id, 0) + 1
+        seen[target.id] = count
+        if count > 1:
+            target = Target(**{**target.__dict__, "id": f"{target.id}#{count}"})
+        out.append(target)
+    return out
+
+
+def default_targets(kwargs: Mapping[str, Any]) -> list[Target]:
+    """The reference's registered envs, or one unavailable placeholder saying why there are none.
+
+    Args:
+        kwargs: ``--env-kwargs``, applied to each.
+
+    Returns:
+        One env target per registered id with an entry point, then the reference's vector and functional
+        targets (:mod:`conformance._engine.defaults`).
+    """
+    try:
+        lookup = importlib.import_module("reference.registration")
+        importlib.import_module("reference.envs")
+        registry: Mapping[str, Any] = lookup.registry
+    except Exception as exc:  # noqa: BLE001 - any import problem means "no embedded default yet"
+        reason = (
+            "no target given (--env, --env-id, CONFORMANCE_ENV) and the reference's registered envs are not "
+            f"available: {type(exc).__name__}: {exc}"
+        )
+        return [_placeholder(reason)]
+    ids = [env_id for env_id, spec in registry.items() if getattr(spec, "entry_point", None) is not None]
+    if not ids:
+        return [_placeholder("no target given and the reference registry has no env with an entry point")]
+    from conformance._engine.defaults import reference_func_targets, reference_vector_targets
+
+    envs = [_id_target(env_id, "reference", kwargs) for env_id in ids]
+    return envs + reference_vector_targets() + reference_func_targets()
+
+
+def _placeholder(reason: str) -> Target:
+    def factory(**kw: Any) -> Any:
+        raise RuntimeError(reason)
+
+    return Target(id="no-target", kind="env", factory=factory, imports=(), callee="", unavailable=reason)
+
+
+def resolve_targets(request: TargetsRequest) -> list[Target]:
+    """Turn the options into targets, in option order; the reference's envs when nothing is named.
+
+    Args:
+        request: The parsed options.
+
+    Returns:
+        The targets, with unique ids.
+
+    Raises:
+        TargetSpecError: If an option is malformed.
+    """
+    kwargs = request.env_kwargs
+    targets: list[Target] = [_attr_target(spec, "env", kwargs) for spec in request.envs]
+    targets += [_id_target(spec, request.registry, kwargs) for spec in request.env_ids]
+    targets += [_attr_target(spec, "vector", kwargs) for spec in request.vector_envs]
+    targets += [
+        _id_target(spec, request.registry, kwargs, vector_mode=request.vectorization_mode or "")
+        for spec in request.vector_env_ids
+    ]
+    targets += [_attr_target(spec, "func", kwargs) for spec in request.func_envs]
+    if not targets:
+        targets = default_targets(kwargs)
+    return _unique(targets)

@@ -1,0 +1,138 @@
+"""Rule-agnostic building blocks the test modules compose: reading attributes, membership, type predicates.
+
+Everything here reads the target through a :class:`~conformance._engine.handles.Handle` or the item's
+:class:`~conformance._engine.case.Case`, so each call is recorded, timed, and attributed (a failure to read an attribute the
+check depends on stops the item as not checkable, naming the rule that reports it).
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from conformance._engine.case import Case
+from conformance._engine.describe import describe_exception, summarize
+from conformance._engine.handles import Handle, TargetError
+from conformance._kit.strategies import Plan, plans, space_kind
+
+__all__ = [
+    "SPACE_MEMBERS",
+    "contains",
+    "deep_copy",
+    "dtype_shape_problem",
+    "is_finite",
+    "is_flag",
+    "is_mapping",
+    "is_real_scalar",
+    "plans_for",
+    "read",
+    "space_label",
+]
+
+SPACE_MEMBERS: tuple[str, ...] = ("shape", "dtype", "np_random", "seed", "sample", "contains", "__contains__")
+"""What the ``Space`` protocol requires (ENV-001, SPACE-018)."""
+
+
+def read(case: Case, obj: Handle, name: str, owner: str = "ENV-001") -> Any:
+    """Read ``obj.name``; stop as not checkable (reported by ``owner``) when that fails."""
+    try:
+        return obj.get(name)
+    except TargetError as error:
+        case.not_checkable(f"{error} (reported by {owner})")
+
+
+def contains(case: Case, space: Any, value: Any) -> tuple[bool, str]:
+    """Ask ``space.contains(value)`` under the watchdog.
+
+    Returns:
+        ``(answer, note)``; a ``contains`` that raises answers ``False`` with the exception as the note.
+    """
+    try:
+        answer = case.watchdog.call("space.contains", lambda: space.contains(value))
+    except Exception as exc:  # noqa: BLE001 - a raising membership test is a "no" with an explanation
+        return False, f" (contains raised {describe_exception(exc)})"
+    try:
+        return bool(answer), ""
+    except Exception as exc:  # noqa: BLE001
+        return False, f" (contains returned {summarize(answer)}, which has no truth value: {exc})"
+
+
+def space_label(space: Any) -> str:
+    """A one-line description of a space for messages."""
+    text = repr(space)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def is_real_scalar(value: Any) -> bool:
+    """A Python int/float or a NumPy integer/floating scalar, but not a bool of either kind (ENV-011)."""
+    if isinstance(value, (bool, np.bool_)):
+        return False
+    return isinstance(value, (int, float, np.integer, np.floating))
+
+
+def is_finite(value: Any) -> bool:
+    """Whether a real scalar is finite (values that are not real scalars count as finite; ENV-011 reports them)."""
+    try:
+        return math.isfinite(float(value))
+    except (TypeError, ValueError, OverflowError):
+        return True
+
+
+def is_flag(value: Any) -> bool:
+    """``bool`` or ``numpy.bool_`` (ENV-013, ENV-014)."""
+    return isinstance(value, (bool, np.bool_))
+
+
+def deep_copy(case: Case, value: Any, what: str) -> Any:
+    """``copy.deepcopy(value)``, or stop as not checkable (SPACE-001 reports spaces that cannot be copied)."""
+    try:
+        return copy.deepcopy(value)
+    except Exception as exc:  # noqa: BLE001
+        case.not_checkable(f"{what} cannot be deep-copied ({describe_exception(exc)}; reported by SPACE-001)")
+
+
+def plans_for(case: Case, *, max_steps: int | None = None) -> st.SearchStrategy[Plan]:
+    """Rollout plans over the target's action space; not checkable without a usable one (ENV-001)."""
+    space = case.probe().action_space
+    if space is None:
+        case.not_checkable("the target has no action_space (reported by ENV-001)")
+    return plans(space, case.profile, max_steps=max_steps)
+
+
+def is_mapping(value: Any) -> bool:
+    """A ``collections.abc.Mapping``, or an object with the mapping methods (duck-typed)."""
+    if isinstance(value, Mapping):
+        return True
+    return all(callable(getattr(value, name, None)) for name in ("keys", "__getitem__", "items", "get"))
+
+
+def dtype_shape_problem(space: Any, value: Any, path: str = "observation") -> str | None:
+    """Where an array (or NumPy scalar) inside ``value`` differs in dtype or shape from what ``space`` declares.
+
+    Dict- and Tuple-like spaces are followed into their subspaces; Python scalars are not arrays and pass.
+    """
+    kind = space_kind(space)
+    if kind == "dict" and isinstance(value, dict):
+        for key, sub in space.spaces.items():
+            found = dtype_shape_problem(sub, value.get(key), f"{path}[{key!r}]") if key in value else None
+            if found:
+                return found
+        return None
+    if kind == "tuple" and isinstance(value, tuple):
+        for index, (sub, item) in enumerate(zip(space.spaces, value)):
+            found = dtype_shape_problem(sub, item, f"{path}[{index}]")
+            if found:
+                return found
+        return None
+    dtype, shape = getattr(space, "dtype", None), getattr(space, "shape", None)
+    if isinstance(value, (np.ndarray, np.generic)):
+        if dtype is not None and value.dtype != np.dtype(dtype):
+            return f"{path} has dtype {value.dtype}, the space declares {np.dtype(dtype)}"
+        if shape is not None and tuple(value.shape) != tuple(shape):
+            return f"{path} has shape {value.shape}, the space declares {tuple(shape)}"
+    return None

@@ -1,0 +1,342 @@
+"""A model of a vector env's declared autoreset mode, built from single-env semantics.
+
+:class:`VectorModel` follows a vector env call by call and says where its results disagree with the mode:
+
+* *structurally*, always: under ``"NextStep"`` a sub-env that ended on the previous step reports reward 0 and both
+  flags false; under ``"SameStep"`` ``final_obs``/``final_info`` are masked exactly for the sub-envs that ended;
+  a partial reset leaves the observations of the sub-envs it does not select untouched and adds no info for them;
+* *exactly*, when one single env per sub-env is available (made from the target's own sub-env factories): each
+  sub-env's observation, reward, flags and info must equal what its single env returns when driven alone by the
+  mode's rules. A sub-env is predicted exactly only after a seeded reset has put both in the same state; after a
+  disagreement it is no longer predicted exactly (its state is unknown), while structural checks go on.
+
+Each :class:`Problem` names the rules it violates, so rule-specific tests pick theirs and the stateful test
+(AUTORESET-012) reports any.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from conformance._engine.describe import summarize
+from conformance._engine.handles import Handle, TargetError
+from conformance._engine.record import snapshot
+from conformance._kit.batching import SplitError, split, sub_info
+from conformance._kit.rollout import unpack_reset as unpack_single_reset
+from conformance._kit.rollout import unpack_step as unpack_single_step
+from conformance._kit.vector_rollout import ended_flags
+from conformance.equality import value_difference
+from gymspec import AutoresetMode
+
+__all__ = ["Problem", "VectorModel", "seeds_for"]
+
+GENERIC = "AUTORESET-012"
+_FINAL_KEYS = ("final_obs", "final_info")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One disagreement between the target and the model.
+
+    Attributes:
+        rules: The rules it violates (the first is the most specific).
+        where: The call and sub-env, e.g. ``"step at position 4, sub-env 1"``.
+        what: What disagrees.
+        expected: What the model predicts.
+        actual: What the target returned.
+    """
+
+    rules: tuple[str, ...]
+    where: str
+    what: str
+    expected: str
+    actual: str
+
+
+def seeds_for(seed: Any, n: int) -> list[Any]:
+    """The per-sub-env seeds a vector ``reset(seed=...)`` stands for (VEC-006, VEC-007)."""
+    if seed is None:
+        return [None] * n
+    if isinstance(seed, (int, np.integer)):
+        return [int(seed) + i for i in range(n)]
+    return list(seed)
+
+
+class VectorModel:
+    """Predicts, call by call, what a vector env in ``mode`` returns.
+
+    Args:
+        mode: The declared autoreset mode.
+        n: ``num_envs``.
+        single_obs: The single observation space.
+        subs: One single env per sub-env (handles), or ``None`` for structural predictions only.
+    """
+
+    def __init__(self, mode: AutoresetMode, n: int, single_obs: Any, subs: Sequence[Handle] | None) -> None:
+        self.mode = mode
+        self.n = n
+        self.single_obs = single_obs
+        self.subs = list(subs) if subs is not None else None
+        self.ended = [False] * n
+        self.synced = [False] * n
+        self.after_partial = [False] * n
+        self.last_obs: list[Any] = [None] * n
+
+    @property
+    def exact(self) -> bool:
+        """Whether any sub-env is predicted exactly."""
+        return any(self.synced)
+
+    # --- helpers -------------------------------------------------------------------------------------------------
+
+    def _rows(self, obs: Any, where: str) -> list[Any] | None:
+        try:
+            return split(self.single_obs, obs, self.n, "observations")
+        except SplitError:
+            return None  # VEC-011 reports observations outside the batched space
+
+    def _single(self, i: int, method: str, *args: Any, **kwargs: Any) -> Any:
+        """Call the model's sub-env ``i``; on failure stop predicting it exactly."""
+        if self.subs is None:
+            return None
+        try:
+            return self.subs[i].call(method, *args, record=False, **kwargs)
+        except TargetError:
+            self.synced[i] = False
+            return None
+
+    def _compare(
+        self, problems: list[Problem], rules: tuple[str, ...], where: str, name: str, expected: Any, actual: Any
+    ) -> bool:
+        found = value_difference(actual, expected, name)
+        if found is None:
+            return True
+        problems.append(Problem(rules, where, f"{found} (the single env driven alone gives another value)",
+                                summarize(expected), summarize(actual)))
+        return False
+
+    def _exact_reset(self, problems: list[Problem], i: int, rules: tuple[str, ...], where: str, row: Any,
+                     info: Any, seed: Any = None) -> None:
+        result = self._single(i, "reset", **({} if seed is None else {"seed": seed}))
+        if result is None:
+            return
+        obs, single_info = unpack_single_reset(result)
+        ok = self._compare(problems, rules, where, "observation", obs, row)
+        reported = sub_info(info, i, exclude=self._hidden())
+        ok = ok and self._compare(problems, rules, where, "info", single_info, reported)
+        self.synced[i] = ok
+
+    def _hidden(self) -> tuple[str, ...]:
+        return _FINAL_KEYS if self.mode is AutoresetMode.SAME_STEP else ()
+
+    # --- the calls -----------------------------------------------------------------------------------------------
+
+    def reset(self, seed: Any, obs: Any, info: Any, where: str) -> list[Problem]:
+        """Follow ``reset(seed=seed)`` (no mask), which returned ``(obs, info)``."""
+        problems: list[Problem] = []
+        seeds = seeds_for(seed, self.n)
+        rows = self._rows(obs, where)
+        for i in range(self.n):
+            self.ended[i] = self.after_partial[i] = False
+            if self.subs is not None and (self.synced[i] or seeds[i] is not None) and rows is not None:
+                self.synced[i] = True
+                self._exact_reset(problems, i, ("VEC-009", GENERIC), f"{where}, sub-env {i}", rows[i], info,
+                                  seeds[i])
+            else:
+                self.synced[i] = False  # unseeded (the sub-envs' generators are unknown) or unreadable
+            if rows is not None:
+                self.last_obs[i] = snapshot(rows[i])
+        return problems
+
+    def partial(self, mask: Any, obs: Any, info: Any, where: str) -> list[Problem]:
+        """Follow ``reset(options={"reset_mask": mask})``, which returned ``(obs, info)``."""
+        problems: list[Problem] = []
+        rows = self._rows(obs, where)
+        if rows is None:
+            self.synced = [False] * self.n
+        selected = [bool(flag) for flag in np.asarray(mask).reshape(-1)]
+        for i in range(self.n):
+            at = f"{where}, sub-env {i}"
+            if selected[i]:
+                self.ended[i] = False
+                if self.synced[i] and rows is not None:
+                    self._exact_reset(problems, i, ("AUTORESET-009", GENERIC), at, rows[i], info)
+            else:
+                self.after_partial[i] = True
+                reported = sub_info(info, i)
+                if reported:
+                    problems.append(Problem(("AUTORESET-009", GENERIC), at, "a sub-env outside reset_mask reports info",
+                                            "no info entries for it", summarize(reported)))
+                if rows is not None and self.last_obs[i] is not None:
+                    found = value_difference(rows[i], self.last_obs[i], "observation")
+                    if found is not None:
+                        problems.append(Problem(("AUTORESET-009", GENERIC), at,
+                                                f"a sub-env outside reset_mask changed its observation ({found})",
+                                                summarize(self.last_obs[i]), summarize(rows[i])))
+            if rows is not None:
+                self.last_obs[i] = snapshot(rows[i])
+        return problems
+
+    def step(self, actions: Any, single_act: Any, result: tuple[Any, Any, Any, Any, Any], where: str) -> list[Problem]:
+        """Follow ``step(actions)``, which returned ``result`` (already unpacked)."""
+        obs, rewards, terms, truncs, info = result
+        problems: list[Problem] = []
+        rows = self._rows(obs, where)
+        ended_now = ended_flags(terms, truncs, self.n)
+        try:
+            action_rows = split(single_act, actions, self.n, "actions")
+        except SplitError:
+            action_rows = None
+        if rows is None or action_rows is None:
+            self.synced = [False] * self.n  # the model envs cannot follow this step
+        resetting = [self.mode is AutoresetMode.NEXT_STEP and flag for flag in self.ended]
+        for i in range(self.n):
+            at = f"{where}, sub-env {i}"
+            reward = np.asarray(rewards).reshape(-1)[i]
+            term, trunc = bool(np.asarray(terms).reshape(-1)[i]), bool(np.asarray(truncs).reshape(-1)[i])
+            if resetting[i]:
+                self._next_step_reset(problems, i, at, reward, term, trunc, rows, info)
+            elif self.mode is AutoresetMode.SAME_STEP:
+                self._same_step(problems, i, at, bool(ended_now[i]), info, rows, action_rows, (reward, term, trunc))
+            elif self.synced[i] and rows is not None and action_rows is not None:
+                others = any(resetting[j] for j in range(self.n) if j != i)
+                self._plain_step(problems, i, at, action_rows[i], (rows[i], reward, term, trunc, sub_info(info, i)),
+                                 others)
+            self.after_partial[i] = False
+            self.ended[i] = False if resetting[i] else bool(ended_now[i])
+            if self.mode is AutoresetMode.SAME_STEP:
+                self.ended[i] = False
+            if rows is not None:
+                self.last_obs[i] = snapshot(rows[i])
+        if self.mode is AutoresetMode.SAME_STEP:
+            problems += self._final_masks(info, ended_now, where)
+        return problems
+
+    # --- per-mode predictions ------------------------------------------------------------------------------------
+
+    def _next_step_reset(self, problems: list[Problem], i: int, at: str, reward: Any, term: bool, trunc: bool,
+                         rows: list[Any] | None, info: Any) -> None:
+        rules = ("AUTORESET-003", GENERIC)
+        if reward != 0 or term or trunc:
+            problems.append(Problem(rules, at, "the sub-env ended on the previous step but was not reset by this one",
+                                    "reward 0.0, terminated False, truncated False (a reset step)",
+                                    f"reward {summarize(reward)}, terminated {term}, truncated {trunc}"))
+            self.synced[i] = False
+            return
+        if self.synced[i] and rows is not None:
+            self._exact_reset(problems, i, rules, at, rows[i], info)
+
+    def _plain_step(self, problems: list[Problem], i: int, at: str, action: Any, got: tuple[Any, ...],
+                    others_resetting: bool) -> None:
+        result = self._single(i, "step", action)
+        if result is None:
+            return
+        expected = unpack_single_step(result)
+        single_ended = bool(expected[2]) or bool(expected[3])
+        if single_ended:
+            rules: tuple[str, ...] = ("AUTORESET-002", GENERIC)
+            if self.mode is AutoresetMode.DISABLED:
+                rules = ("AUTORESET-002", "AUTORESET-008", GENERIC)
+        elif self.after_partial[i]:
+            rules = ("AUTORESET-009", GENERIC)
+        elif others_resetting:
+            rules = ("AUTORESET-004", GENERIC)
+        else:
+            rules = (GENERIC,)
+        names = ("observation", "reward", "terminated", "truncated", "info")
+        for name, want, have in zip(names, expected, got):
+            if not self._compare(problems, rules, at, name, want, have):
+                self.synced[i] = False
+                return
+
+    def _same_step(self, problems: list[Problem], i: int, at: str, ended: bool, info: Any, rows: list[Any] | None,
+                   action_rows: list[Any] | None, flags: tuple[Any, bool, bool]) -> None:
+        if not (self.synced[i] and rows is not None and action_rows is not None):
+            return
+        result = self._single(i, "step", action_rows[i])
+        if result is None:
+            return
+        obs, reward, term, trunc, step_info = unpack_single_step(result)
+        top = sub_info(info, i, exclude=_FINAL_KEYS)
+        if not (bool(term) or bool(trunc)):
+            got = (rows[i], *flags, top)
+            for name, want, have in zip(("observation", "reward", "terminated", "truncated", "info"),
+                                        (obs, reward, term, trunc, step_info), got):
+                if not self._compare(problems, (GENERIC,), at, name, want, have):
+                    self.synced[i] = False
+                    return
+            return
+        final = ("AUTORESET-005", GENERIC)
+        for name, want, have in zip(("reward", "terminated", "truncated"), (reward, term, trunc), flags):
+            if not self._compare(problems, final, at, name, want, have):
+                self.synced[i] = False
+                return
+        if not ended:
+            return
+        final_obs = _entry(info, "final_obs", i)
+        final_info = sub_info(info.get("final_info"), i) if isinstance(info, Mapping) else {}
+        ok = self._compare(problems, ("AUTORESET-002", GENERIC), at, "final_obs", obs, final_obs)
+        ok = ok and self._compare(problems, ("AUTORESET-002", GENERIC), at, "final_info", step_info, final_info)
+        reset = self._single(i, "reset") if ok else None
+        if reset is None:
+            self.synced[i] = False
+            return
+        first, reset_info = unpack_single_reset(reset)
+        ok = self._compare(problems, final, at, "observation (the new episode's first)", first, rows[i])
+        self.synced[i] = ok and self._compare(problems, final, at, "info (the reset's)", reset_info, top)
+
+    def _final_masks(self, info: Any, ended: Any, where: str) -> list[Problem]:
+        problems: list[Problem] = []
+        if not isinstance(info, Mapping):
+            return problems
+        expected = [bool(flag) for flag in ended]
+        for key, rule in (("final_obs", "AUTORESET-006"), ("final_info", "AUTORESET-007")):
+            mask = info.get(f"_{key}")
+            if mask is None and key not in info:
+                actual = [False] * self.n
+            elif isinstance(mask, np.ndarray) and mask.dtype == np.bool_ and mask.shape == (self.n,):
+                actual = [bool(flag) for flag in mask]
+            else:
+                problems.append(Problem((rule, GENERIC), where, f"info['_{key}'] is malformed",
+                                        f"a bool array of shape ({self.n},)", summarize(mask)))
+                continue
+            if actual != expected:
+                problems.append(Problem((rule, GENERIC), where,
+                                        f"info['_{key}'] does not mark exactly the ended sub-envs",
+                                        f"{expected} (terminated | truncated)", f"{actual}"))
+            elif any(expected) and key == "final_obs" and not (
+                isinstance(info.get(key), np.ndarray) and info[key].dtype == object and info[key].shape == (self.n,)
+            ):
+                problems.append(Problem((rule, GENERIC), where, "info['final_obs'] is not an object array of length "
+                                        "num_envs", f"ndarray(shape=({self.n},), dtype=object)",
+                                        summarize(info.get(key))))
+            elif any(expected) and key == "final_info" and not isinstance(info.get(key), Mapping):
+                problems.append(Problem((rule, GENERIC), where, "info['final_info'] is not a dict", "a dict",
+                                        summarize(info.get(key))))
+            elif key == "final_obs":
+                problems += self._final_obs_members(info, expected, where)
+        return problems
+
+    def _final_obs_members(self, info: Mapping[str, Any], ended: list[bool], where: str) -> list[Problem]:
+        for i in (i for i, flag in enumerate(ended) if flag):
+            value = _entry(info, "final_obs", i)
+            try:
+                inside = bool(self.single_obs.contains(value))
+            except Exception:  # noqa: BLE001 - a raising contains answers "no"
+                inside = False
+            if not inside:
+                return [Problem(("AUTORESET-006", GENERIC), f"{where}, sub-env {i}",
+                                "info['final_obs'] holds a value outside single_observation_space",
+                                f"an element of {self.single_obs!r}", summarize(value))]
+        return []
+
+
+def _entry(info: Any, key: str, i: int) -> Any:
+    try:
+        return info[key][i]
+    except Exception:  # noqa: BLE001 - a missing entry compares unequal to the model's value
+        return None

@@ -1,0 +1,247 @@
+"""Driving a ``FuncEnv`` by direct calls, with a reproducer that names every state it passes along.
+
+A functional env is driven with NumPy ``Generator`` s as ``rng`` (what the reference adapter passes). Each call
+goes through the target's :class:`~conformance._engine.handles.Handle` unrecorded, and the :class:`Driver` writes its own
+reproducer lines instead (``state_1 = func.transition(state_0, np.int64(1), rng)``), because states and generators
+are not literals but variables of the script.
+
+Exceptions of a function are violations of the rule that owns that function (:data:`FUNC_OWNERS`) and make the
+other rules skip, naming it; ``initial`` rejecting a ``Generator`` skips every rule that needs a state.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from conformance._engine.case import Case
+from conformance._engine.describe import describe_exception
+from conformance._engine.handles import Handle, TargetError
+from conformance._engine.outcomes import NotCheckable
+from conformance._engine.source import source
+from conformance.equality import difference
+
+__all__ = [
+    "FUNC_OWNERS",
+    "Driver",
+    "Step",
+    "deep_snapshot",
+    "describe",
+    "fgiven",
+    "fonce",
+    "truthy",
+    "unchanged",
+]
+
+FUNC_OWNERS: dict[str, str] = {
+    "transition": "FUNC-007",
+    "observation": "FUNC-007",
+    "reward": "FUNC-008",
+    "terminal": "FUNC-009",
+    "state_info": "FUNC-010",
+    "transition_info": "FUNC-010",
+    "render_init": "FUNC-012",
+    "render_image": "FUNC-012",
+    "render_close": "FUNC-012",
+    "transform": "FUNC-011",
+}
+"""Which rule reports an exception raised by each function (what other FUNC rules skip on)."""
+
+
+def _translated(case: Case, body: Callable[..., None]) -> Callable[..., None]:
+    def run(*args: Any) -> None:
+        try:
+            body(*args)
+        except TargetError as error:
+            if error.method in case.owns:
+                raise
+            if error.method == "initial":
+                raise NotCheckable(
+                    f"{error}: the suite drives functional envs with numpy Generators as rng (what the reference "
+                    "FunctionalEnv passes); an env that needs another kind of rng (a JAX key, say) cannot be "
+                    "checked on this rule"
+                ) from error
+            owner = FUNC_OWNERS.get(error.method, "the rule about that call")
+            raise NotCheckable(f"{error} (reported by {owner})") from error
+
+    return run
+
+
+def fgiven(
+    case: Case, *strategies: st.SearchStrategy[Any], max_examples: int | None = None
+) -> Callable[[Callable[..., None]], None]:
+    """:meth:`Case.given` for functional checks (function exceptions skip, naming the FUNC rule)."""
+
+    def decorator(body: Callable[..., None]) -> None:
+        case.given(*strategies, max_examples=max_examples)(_translated(case, body))
+
+    return decorator
+
+
+def fonce(case: Case, body: Callable[[], None]) -> None:
+    """:meth:`Case.once` for functional checks."""
+    case.once(_translated(case, body))
+
+
+def truthy(value: Any) -> bool:
+    """Whether a terminal flag is set (values with no truth value count as "no"; FUNC-009 reports them)."""
+    try:
+        return bool(value)
+    except Exception:  # noqa: BLE001
+        return False
+
+
+@dataclass(frozen=True)
+class Step:
+    """One transition of a directly driven episode.
+
+    Attributes:
+        state: The state before the step (``state_k``).
+        action: The action.
+        next_state: The state after it.
+        observation: ``observation(next_state)``.
+        reward: ``reward(state, action, next_state)``.
+        terminal: ``terminal(next_state)``.
+    """
+
+    state: Any
+    action: Any
+    next_state: Any
+    observation: Any
+    reward: Any
+    terminal: Any
+
+
+class Driver:
+    """Calls a functional env's functions and writes the reproducer lines for them.
+
+    Args:
+        case: The item (for notes and the watchdog).
+        func: The target instance.
+        params: Passed as ``params=`` to every call when given (otherwise the functions' defaults apply).
+        on_call: Called with ``(name, args, result)`` after every call.
+        before_call: Called with ``(name, args)`` before every call.
+    """
+
+    _NO_PARAMS: Any = object()
+
+    def __init__(
+        self,
+        case: Case,
+        func: Handle,
+        *,
+        params: Any = _NO_PARAMS,
+        on_call: Callable[[str, tuple[Any, ...], Any], None] | None = None,
+        before_call: Callable[[str, tuple[Any, ...]], None] | None = None,
+    ) -> None:
+        self.case = case
+        self.func = func
+        self.params = params
+        self.on_call = on_call
+        self.before_call = before_call
+        self._names: dict[int, str] = {}
+        self._keep: list[Any] = []  # keeps named objects alive, so their ids are not reused
+        self._count = 0
+
+    def name(self, value: Any, var: str) -> Any:
+        """Call ``value`` by ``var`` in later reproducer lines."""
+        self._names[id(value)] = var
+        self._keep.append(value)
+        return value
+
+    def rng(self, seed: int, var: str = "rng") -> np.random.Generator:
+        """A new ``Generator`` seeded with ``seed`` (``var = np.random.default_rng(seed)``)."""
+        self.case.note(f"{var} = np.random.default_rng({seed})")
+        rng = np.random.default_rng(seed)
+        self.name(rng, var)
+        return rng
+
+    def copy_rng(self, rng: np.random.Generator, var: str) -> np.random.Generator:
+        """An equal copy of ``rng`` (``var = copy.deepcopy(rng)``)."""
+        self.case.note(f"{var} = copy.deepcopy({self._src(rng)})", imports=("import copy",))
+        copied: np.random.Generator = copy.deepcopy(rng)
+        self.name(copied, var)
+        return copied
+
+    def _src(self, value: Any) -> str:
+        return self._names.get(id(value)) or source(value)
+
+    def call(self, name: str, *args: Any, out: str | None = None) -> Any:
+        """``func.name(*args)`` (plus ``params`` when set); the result is named ``out`` in the reproducer."""
+        kwargs = {} if self.params is Driver._NO_PARAMS else {"params": self.params}
+        shown = [self._src(arg) for arg in args] + [f"params={self._src(value)}" for value in kwargs.values()]
+        target = f"{out} = " if out else ""
+        call = f"{self.func.var}.{name}({', '.join(shown)})"
+        self.case.note(target + call)
+        if self.before_call is not None:
+            self.before_call(name, args)
+        try:
+            result = self.func.call(name, *args, record=False, **kwargs)
+        except TargetError as error:
+            raise TargetError(call, error.method, error.error) from error.error
+        if out:
+            self.name(result, out)
+        if self.on_call is not None:
+            self.on_call(name, args, result)
+        return result
+
+    def fresh(self, prefix: str) -> str:
+        """A new variable name."""
+        self._count += 1
+        return f"{prefix}_{self._count}"
+
+    def initial(self, rng: np.random.Generator) -> Any:
+        """``state_0 = func.initial(rng)``."""
+        return self.call("initial", rng, out="state_0")
+
+    def episode(self, rng: np.random.Generator, actions: Sequence[Any], *, until_terminal: bool = True) -> list[Step]:
+        """Drive ``initial`` then ``transition``/``reward``/``terminal``/``observation`` per action.
+
+        Args:
+            rng: The generator every call receives.
+            actions: The actions, in order.
+            until_terminal: Stop after the first terminal state.
+
+        Returns:
+            The steps (the initial state is ``steps[0].state``, or see :meth:`initial`).
+        """
+        state = self.initial(rng)
+        self.call("observation", state, rng, out="obs_0")
+        steps: list[Step] = []
+        for k, action in enumerate(actions, start=1):
+            next_state = self.call("transition", state, action, rng, out=f"state_{k}")
+            reward = self.call("reward", state, action, next_state, rng, out=f"reward_{k}")
+            terminal = self.call("terminal", next_state, rng, out=f"terminal_{k}")
+            obs = self.call("observation", next_state, rng, out=f"obs_{k}")
+            steps.append(Step(state, action, next_state, obs, reward, terminal))
+            state = next_state
+            if until_terminal and truthy(terminal):
+                break
+        return steps
+
+
+def unchanged(before: Any, after: Any, what: str) -> str | None:
+    """Describe how ``after`` differs from the snapshot ``before`` (``None`` when equal)."""
+    try:
+        return difference(after, before, what)
+    except Exception:  # noqa: BLE001 - values the suite cannot compare are not reported as mutated
+        return None
+
+
+def deep_snapshot(value: Any) -> Any:
+    """A deep copy for later comparison (the value itself when it cannot be copied)."""
+    try:
+        return copy.deepcopy(value)
+    except Exception:  # noqa: BLE001
+        return value
+
+
+def describe(error: TargetError) -> str:
+    """``"func.transition(...) raised ValueError: ..."``."""
+    return f"{error.call} raised {describe_exception(error.error)}"
+

@@ -1,0 +1,165 @@
+"""Driving an env through a plan and recording what it returned, for the checks to inspect and compare.
+
+:func:`run` resets with the plan's seed, takes the plan's actions one by one and, whenever an episode ends, resets
+*without* a seed and carries on, so one rollout spans several episodes. Hooks see every raw result before it is
+unpacked (the tuple-shape rules need that) and every unpacked transition after. Malformed results make the rollout
+stop with :class:`~conformance._engine.outcomes.NotCheckable`, naming the rule that reports them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from conformance._engine.describe import summarize
+from conformance._engine.handles import Handle
+from conformance._engine.outcomes import NotCheckable
+from conformance._engine.record import snapshot
+from conformance.equality import difference
+
+__all__ = ["Record", "ended", "first_difference", "run", "unpack_reset", "unpack_step"]
+
+
+@dataclass(frozen=True)
+class Record:
+    """One result of a rollout, snapshotted when it was returned.
+
+    Attributes:
+        index: Position in the rollout (0 is the first reset).
+        kind: ``"reset"`` or ``"step"``.
+        action: The action (``None`` for resets).
+        obs: The observation (the object as returned, not a copy; see ``obs_copy``).
+        obs_copy: A copy taken at return time.
+        reward: The reward (``None`` for resets).
+        terminated: The flag (``None`` for resets).
+        truncated: The flag (``None`` for resets).
+        info: The info as returned.
+        info_copy: A copy taken at return time.
+    """
+
+    index: int
+    kind: str
+    action: Any
+    obs: Any
+    obs_copy: Any
+    reward: Any
+    terminated: Any
+    truncated: Any
+    info: Any
+    info_copy: Any
+
+    def values(self) -> tuple[Any, ...]:
+        """The compared parts: observation, reward, flags and info (copies taken at return time)."""
+        return (self.obs_copy, self.reward, self.terminated, self.truncated, self.info_copy)
+
+    def where(self) -> str:
+        """``"reset"``/``"step k"`` with the rollout position, for messages."""
+        return f"the reset at position {self.index}" if self.kind == "reset" else f"step at position {self.index}"
+
+
+def unpack_reset(result: Any) -> tuple[Any, Any]:
+    """Split a reset result, or stop as not checkable when it is not a 2-tuple (ENV-005 reports that)."""
+    if not isinstance(result, tuple) or len(result) != 2:
+        raise NotCheckable(f"reset returned {summarize(result)}, not a 2-tuple (reported by ENV-005)")
+    return result[0], result[1]
+
+
+def unpack_step(result: Any) -> tuple[Any, Any, Any, Any, Any]:
+    """Split a step result, or stop as not checkable when it is not a 5-tuple (ENV-008 reports that)."""
+    if not isinstance(result, tuple) or len(result) != 5:
+        raise NotCheckable(f"step returned {summarize(result)}, not a 5-tuple (reported by ENV-008)")
+    return result[0], result[1], result[2], result[3], result[4]
+
+
+def ended(terminated: Any, truncated: Any) -> bool:
+    """Whether an episode ended (malformed flags that cannot be read as truth values count as "no")."""
+    try:
+        return bool(terminated) or bool(truncated)
+    except Exception:  # noqa: BLE001 - flag-type rules report malformed flags
+        return False
+
+
+ResultHook = Callable[[int, str, Any], None]
+RecordHook = Callable[[Record], None]
+
+
+def run(
+    env: Handle,
+    seed: int | None,
+    actions: Sequence[Any],
+    *,
+    on_result: ResultHook | None = None,
+    on_record: RecordHook | None = None,
+    between: Callable[[int], None] | None = None,
+    reset_kwargs: dict[str, Any] | None = None,
+    max_episodes: int | None = None,
+) -> list[Record]:
+    """Reset with ``seed`` and step through ``actions``, resetting unseeded after each episode end.
+
+    Args:
+        env: The env (a handle, so every call is recorded and timed).
+        seed: The seed of the first reset (``None``: an unseeded first reset).
+        actions: The actions, in order.
+        on_result: Called with ``(index, kind, raw result)`` before unpacking.
+        on_record: Called with each unpacked :class:`Record`.
+        between: Called with the position before each step (e.g. to render or sample in between).
+        reset_kwargs: Extra keyword arguments of the first reset.
+        max_episodes: Stop (without resetting) once this many episodes have ended.
+
+    Returns:
+        The records, the first reset included.
+    """
+    records: list[Record] = []
+
+    def reset(index: int, **kwargs: Any) -> None:
+        result = env.reset(**kwargs)
+        if on_result is not None:
+            on_result(index, "reset", result)
+        obs, info = unpack_reset(result)
+        record = Record(index, "reset", None, obs, snapshot(obs), None, None, None, info, snapshot(info))
+        records.append(record)
+        if on_record is not None:
+            on_record(record)
+
+    first = dict(reset_kwargs or {})
+    if seed is not None:
+        first["seed"] = seed
+    reset(0, **first)
+    position, episodes = 1, 0
+    for action in actions:
+        if between is not None:
+            between(position)
+        result = env.step(action)
+        if on_result is not None:
+            on_result(position, "step", result)
+        obs, reward, terminated, truncated, info = unpack_step(result)
+        record = Record(
+            position, "step", action, obs, snapshot(obs), snapshot(reward), terminated, truncated, info, snapshot(info)
+        )
+        records.append(record)
+        if on_record is not None:
+            on_record(record)
+        position += 1
+        if ended(terminated, truncated):
+            episodes += 1
+            if max_episodes is not None and episodes >= max_episodes:
+                break
+            reset(position)
+            position += 1
+    return records
+
+
+def first_difference(a: Sequence[Record], b: Sequence[Record]) -> tuple[int, str] | None:
+    """The first position where two rollouts differ, and how (``None`` when identical)."""
+    names = ("observation", "reward", "terminated", "truncated", "info")
+    for index, (x, y) in enumerate(zip(a, b)):
+        if x.kind != y.kind:
+            return index, f"{x.kind} != {y.kind}"
+        for name, u, v in zip(names, x.values(), y.values()):
+            found = difference(u, v, name)
+            if found is not None:
+                return index, found
+    if len(a) != len(b):
+        return min(len(a), len(b)), f"rollout length {len(a)} != {len(b)}"
+    return None

@@ -1,0 +1,366 @@
+"""Hypothesis strategies derived *structurally* from any space, and the rollout plans built on them.
+
+A space is recognised by what it has, never by its class: ``low/high/shape/dtype`` (Box-like), ``n/start``
+(Discrete-like), ``nvec`` (MultiDiscrete-like), ``n`` without ``start`` (MultiBinary-like), ``spaces`` as a mapping
+(Dict-like) or a sequence (Tuple-like, or OneOf-like when its elements are ``(index, value)`` pairs),
+``character_set``/``characters`` (Text-like), ``feature_space`` (Sequence-like). Anything else, and any drawn value
+the space does not accept, falls back to ``sample()`` of a private copy seeded with a drawn seed, so every value a
+strategy yields is an element of the space as far as the space itself can tell.
+
+Structural draws shrink towards the lower bound / first element, so a failing action sequence shrinks to a short,
+readable reproducer. Long rollouts stay cheap: Hypothesis draws a rollout's leading actions itself and the tail
+comes from a fast seeded sampler (:func:`sampler`) over the same structure.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeAlias
+
+import numpy as np
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from conformance._engine.outcomes import NotCheckable
+from conformance._engine.profiles import Profile
+
+__all__ = ["Plan", "Sampler", "elements", "plans", "sampler", "seeds", "space_kind", "subspaces"]
+
+Sampler: TypeAlias = Callable[[np.random.Generator], Any]
+_Strategy: TypeAlias = "st.SearchStrategy[Any]"
+
+SEED_MAX = 2**32 - 1
+_UNBOUNDED_SCALE = 100.0
+_MAX_TEXT = 16
+_MAX_SEQUENCE = 5
+
+
+def seeds() -> st.SearchStrategy[int]:
+    """Seeds in ``[0, 2**32)``, the range every seeding scheme accepts."""
+    return st.integers(0, SEED_MAX)
+
+
+# --- structure --------------------------------------------------------------------------------------------------
+
+
+def _has(space: object, *names: str) -> bool:
+    return all(getattr(space, name, None) is not None for name in names)
+
+
+def _seeded_samples(space: Any, count: int) -> list[Any]:
+    private = copy.deepcopy(space)
+    samples = []
+    for seed in range(count):
+        private.seed(seed)
+        samples.append(private.sample())
+    return samples
+
+
+def _tuple_or_oneof(space: Any) -> str:
+    """Tell a Tuple-like space from a OneOf-like one (both have a ``spaces`` sequence) by what it accepts.
+
+    A Tuple accepts one element per subspace; a OneOf accepts ``(index, element of spaces[index])``. Candidates
+    valid under one reading only decide; when both readings accept the same values, either strategy is right.
+    """
+    subs = list(space.spaces)
+    if len(subs) != 2:
+        try:
+            sample = _seeded_samples(space, 1)[0]
+        except Exception:  # noqa: BLE001 - an unusable sampler leaves only the structural guess
+            return "tuple"
+        return "oneof" if isinstance(sample, tuple) and len(sample) == 2 else "tuple"
+    try:
+        as_tuple = [tuple(items) for items in zip(*(_seeded_samples(sub, 8) for sub in subs))]
+        as_oneof = [(np.int64(i), value) for i, sub in enumerate(subs) for value in _seeded_samples(sub, 2)]
+        tuple_ok = all(_contains(space, value) for value in as_tuple)
+        oneof_ok = all(_contains(space, value) for value in as_oneof)
+    except Exception:  # noqa: BLE001
+        return "tuple"
+    return "oneof" if oneof_ok and not tuple_ok else "tuple"
+
+
+def space_kind(space: Any) -> str:
+    """Classify a space by its attributes.
+
+    Args:
+        space: Any space-like object.
+
+    Returns:
+        One of ``"box"``, ``"discrete"``, ``"multidiscrete"``, ``"multibinary"``, ``"dict"``, ``"tuple"``,
+        ``"oneof"``, ``"text"``, ``"sequence"`` or ``"unknown"``.
+    """
+    inner = getattr(space, "spaces", None)
+    if isinstance(inner, Mapping):
+        return "dict"
+    if isinstance(inner, Sequence) and not isinstance(inner, str):
+        return _tuple_or_oneof(space)
+    if _has(space, "nvec"):
+        return "multidiscrete"
+    if _has(space, "low", "high", "shape", "dtype"):
+        return "box"
+    if _has(space, "n", "start"):
+        return "discrete"
+    if _has(space, "n", "shape", "dtype") and not _has(space, "start"):
+        return "multibinary"
+    if _has(space, "min_length", "max_length") and (_has(space, "character_set") or _has(space, "characters")):
+        return "text"
+    if _has(space, "feature_space"):
+        return "sequence"
+    return "unknown"
+
+
+def subspaces(space: Any, path: str = "") -> list[tuple[str, Any]]:
+    """The space and every nested subspace, depth first, with the attribute path that reaches each.
+
+    Paths are source text (``".spaces['pos']"``, ``".spaces[1]"``, ``".feature_space"``) so a reproducer can say
+    ``env.observation_space.spaces['pos']``.
+    """
+    found = [(path, space)]
+    inner = getattr(space, "spaces", None)
+    if isinstance(inner, Mapping):
+        for key, sub in inner.items():
+            found += subspaces(sub, f"{path}.spaces[{key!r}]")
+    elif isinstance(inner, Sequence) and not isinstance(inner, str):
+        for index, sub in enumerate(inner):
+            found += subspaces(sub, f"{path}.spaces[{index}]")
+    elif getattr(space, "feature_space", None) is not None:
+        found += subspaces(space.feature_space, f"{path}.feature_space")
+    return found
+
+
+# --- value construction shared by strategies and samplers ---------------------------------------------------------
+
+
+def _scale_box(unit: np.ndarray[Any, Any], space: Any) -> np.ndarray[Any, Any]:
+    """Map values in [0, 1] onto the box, per component, respecting (un)bounded sides and the dtype."""
+    dtype = np.dtype(space.dtype)
+    low = np.broadcast_to(np.asarray(space.low, dtype=np.float64), unit.shape)
+    high = np.broadcast_to(np.asarray(space.high, dtype=np.float64), unit.shape)
+    if dtype.kind == "b":
+        return np.asarray(unit > 0.5, dtype=dtype)
+    with np.errstate(all="ignore"):
+        if dtype.kind in "iu":
+            values = np.floor(low + unit * (high - low + 1.0))
+        else:
+            finite = np.isfinite(low) & np.isfinite(high)
+            both = low * (1.0 - unit) + high * unit
+            values = np.where(
+                finite,
+                both,
+                np.where(
+                    np.isfinite(low),
+                    low + unit * _UNBOUNDED_SCALE,
+                    np.where(np.isfinite(high), high - unit * _UNBOUNDED_SCALE, (2.0 * unit - 1.0) * _UNBOUNDED_SCALE),
+                ),
+            )
+        values = np.clip(values, low, high)
+    out = values.astype(dtype)
+    # Rounding to a narrower dtype may step just outside a bound; clip again in the target dtype.
+    low_t, high_t = np.asarray(space.low, dtype=dtype), np.asarray(space.high, dtype=dtype)
+    clipped: np.ndarray[Any, Any] = np.clip(out, low_t, high_t)
+    return clipped.astype(dtype)
+
+
+def _discrete_value(space: Any, index: int) -> Any:
+    dtype = np.dtype(getattr(space, "dtype", None) or np.int64)
+    return dtype.type(int(space.start) + index)
+
+
+def _multidiscrete(unit: np.ndarray[Any, Any], space: Any) -> np.ndarray[Any, Any]:
+    nvec = np.asarray(space.nvec)
+    start = np.asarray(getattr(space, "start", 0))
+    index = np.minimum(np.floor(unit * nvec), nvec - 1)
+    values: np.ndarray[Any, Any] = (start + index).astype(np.dtype(space.dtype or np.int64))
+    return values
+
+
+def _alphabet(space: Any) -> str:
+    chars = getattr(space, "character_set", None) or getattr(space, "characters", None) or ""
+    return "".join(sorted(str(char) for char in chars))
+
+
+# --- Hypothesis strategies --------------------------------------------------------------------------------------
+
+
+def _seeded_sample(space: Any, seed: int) -> Any:
+    try:
+        private = copy.deepcopy(space)
+        private.seed(seed)
+        return private.sample()
+    except Exception as exc:  # noqa: BLE001 - no way to draw elements: the rule cannot be checked
+        raise NotCheckable(
+            f"cannot draw elements of {type(space).__name__}: neither its structure nor seed()/sample() work "
+            f"({type(exc).__name__}: {exc}; reported by the SPACE rules)"
+        ) from exc
+
+
+def _contains(space: Any, value: Any) -> bool:
+    try:
+        return bool(space.contains(value))
+    except Exception:  # noqa: BLE001 - a contains that raises accepts nothing
+        return False
+
+
+def _structural(space: Any) -> _Strategy | None:
+    kind = space_kind(space)
+    if kind == "box":
+        shape = tuple(space.shape)
+        return hnp.arrays(np.float64, shape, elements=st.floats(0.0, 1.0)).map(lambda u: _scale_box(u, space))
+    if kind == "discrete":
+        if getattr(space, "shape", ()) not in ((), None):
+            return None  # a Discrete-like space with a shape (SPACE-015): only its own sampler knows its elements
+        return st.integers(0, int(space.n) - 1).map(lambda i: _discrete_value(space, i))
+    if kind == "multidiscrete":
+        shape = tuple(np.shape(space.nvec))
+        return hnp.arrays(np.float64, shape, elements=st.floats(0.0, 1.0, exclude_max=True)).map(
+            lambda u: _multidiscrete(u, space)
+        )
+    if kind == "multibinary":
+        return hnp.arrays(np.dtype(space.dtype), tuple(space.shape), elements=st.integers(0, 1))
+    if kind == "dict":
+        return st.fixed_dictionaries({key: elements(sub) for key, sub in space.spaces.items()})
+    if kind == "tuple":
+        return st.tuples(*(elements(sub) for sub in space.spaces))
+    if kind == "oneof":
+        subs = list(space.spaces)
+        return st.integers(0, len(subs) - 1).flatmap(lambda i: elements(subs[i]).map(lambda v: (np.int64(i), v)))
+    if kind == "text":
+        alphabet = _alphabet(space)
+        low = int(space.min_length)
+        high = min(int(space.max_length), low + _MAX_TEXT)
+        return st.text(alphabet=st.sampled_from(alphabet), min_size=low, max_size=high) if alphabet else None
+    if kind == "sequence" and not getattr(space, "stack", False):
+        return st.lists(elements(space.feature_space), max_size=_MAX_SEQUENCE).map(tuple)
+    return None
+
+
+def elements(space: Any) -> _Strategy:
+    """A strategy for elements of ``space``, derived from its structure.
+
+    Args:
+        space: Any space-like object (``contains`` and, for the fallback, ``seed``/``sample`` are used).
+
+    Returns:
+        A strategy whose values the space accepts (as far as its ``contains`` says), shrinking towards the
+        "first" element; values the space rejects are replaced by a seeded ``sample()`` of a private copy.
+    """
+    fallback = seeds().map(lambda seed: _seeded_sample(space, seed))
+    try:
+        structural = _structural(space)
+    except Exception:  # noqa: BLE001 - malformed attributes: rely on the space's own sampler
+        structural = None
+    if structural is None:
+        return fallback
+    # The fallback seed is only drawn when needed, so shrinking has half as many choices to work through.
+    return structural.flatmap(
+        lambda value: st.just(value) if _contains(space, value) else seeds().map(lambda s: _seeded_sample(space, s))
+    )
+
+
+# --- fast samplers for rollout tails ----------------------------------------------------------------------------
+
+
+def _structural_sampler(space: Any) -> Sampler | None:
+    kind = space_kind(space)
+    if kind == "box":
+        shape = tuple(space.shape)
+        return lambda rng: _scale_box(rng.random(shape), space)
+    if kind == "discrete" and getattr(space, "shape", ()) in ((), None):
+        return lambda rng: _discrete_value(space, int(rng.integers(int(space.n))))
+    if kind == "multidiscrete":
+        shape = tuple(np.shape(space.nvec))
+        return lambda rng: _multidiscrete(rng.random(shape), space)
+    if kind == "multibinary":
+        return lambda rng: rng.integers(0, 2, tuple(space.shape)).astype(np.dtype(space.dtype))
+    if kind == "dict":
+        parts = {key: sampler(sub) for key, sub in space.spaces.items()}
+        return lambda rng: {key: part(rng) for key, part in parts.items()}
+    if kind == "tuple":
+        items = [sampler(sub) for sub in space.spaces]
+        return lambda rng: tuple(item(rng) for item in items)
+    if kind == "oneof":
+        options = [sampler(sub) for sub in space.spaces]
+
+        def one_of(rng: np.random.Generator) -> Any:
+            index = int(rng.integers(len(options)))
+            return (np.int64(index), options[index](rng))
+
+        return one_of
+    if kind == "text" and _alphabet(space):
+        alphabet = _alphabet(space)
+        low, high = int(space.min_length), min(int(space.max_length), int(space.min_length) + _MAX_TEXT)
+        return lambda rng: "".join(alphabet[i] for i in rng.integers(len(alphabet), size=rng.integers(low, high + 1)))
+    if kind == "sequence" and not getattr(space, "stack", False):
+        feature = sampler(space.feature_space)
+        return lambda rng: tuple(feature(rng) for _ in range(int(rng.integers(_MAX_SEQUENCE + 1))))
+    return None
+
+
+def sampler(space: Any) -> Sampler:
+    """A fast sampler ``rng -> element`` with the same structure (and fallback) as :func:`elements`."""
+    try:
+        structural = _structural_sampler(space)
+    except Exception:  # noqa: BLE001
+        structural = None
+
+    def sample(rng: np.random.Generator) -> Any:
+        if structural is not None:
+            value = structural(rng)
+            if _contains(space, value):
+                return value
+        return _seeded_sample(space, int(rng.integers(SEED_MAX)))
+
+    return sample
+
+
+# --- rollout plans ------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A seeded rollout: reset with ``seed``, then ``length`` actions (across episode ends).
+
+    Attributes:
+        seed: The seed of the first reset.
+        prefix: The leading actions, drawn (and shrunk) by Hypothesis.
+        length: The total number of actions.
+        tail_seed: Seeds the sampler that supplies the actions after the prefix.
+    """
+
+    seed: int
+    prefix: tuple[Any, ...]
+    length: int
+    tail_seed: int
+    tail: Sampler = field(repr=False, compare=False)
+
+    def actions(self) -> list[Any]:
+        """The full action list (build it once per example and reuse it for every instance)."""
+        actions = list(self.prefix[: self.length])
+        rng = np.random.default_rng(self.tail_seed)
+        while len(actions) < self.length:
+            actions.append(self.tail(rng))
+        return actions
+
+
+def plans(space: Any, profile: Profile, *, max_steps: int | None = None) -> st.SearchStrategy[Plan]:
+    """Rollout plans whose actions are elements of ``space`` (an action space).
+
+    Args:
+        space: The action space.
+        profile: Supplies the longest rollout and how many leading actions Hypothesis draws itself.
+        max_steps: Overrides the profile's rollout length.
+
+    Returns:
+        A strategy of :class:`Plan`; shrinking shortens the rollout and simplifies its leading actions.
+    """
+    steps = profile.max_steps if max_steps is None else max_steps
+    return st.builds(
+        Plan,
+        seed=seeds(),
+        prefix=st.lists(elements(space), max_size=min(profile.max_prefix, steps)).map(tuple),
+        length=st.integers(0, steps),
+        tail_seed=seeds(),
+        tail=st.just(sampler(space)),
+    )

@@ -1,0 +1,301 @@
+"""Building blocks shared by the VEC and AUTORESET checks: what a vector target exposes, rollouts, the model.
+
+A vector target's facts (``num_envs``, single spaces, declared autoreset mode) are read from each fresh instance
+through its :class:`~conformance._engine.handles.Handle`, so a target whose ``num_envs`` differs from the requested one
+(a spec that fixes it, say) is still checked against what it actually is.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from hypothesis import strategies as st
+
+from conformance._engine.case import Case
+from conformance._engine.describe import describe_exception, summarize
+from conformance._engine.handles import Handle, TargetError
+from conformance._engine.outcomes import NotCheckable
+from conformance._kit import vector_rollout
+from conformance._kit.assertions import contains, plans_for, read, space_label
+from conformance._kit.autoreset_model import Problem, VectorModel
+from conformance._kit.batching import SplitError, batch_problem, split
+from conformance._kit.strategies import Plan, sampler
+from conformance._kit.vector_rollout import VecRecord, declared_mode, first_difference
+from gymspec import AutoresetMode
+
+__all__ = [
+    "VecFacts",
+    "batched_space_rule",
+    "compare_rollouts",
+    "feed",
+    "model_envs",
+    "new_model",
+    "require_mode",
+    "rollout_rule",
+    "run_plan",
+    "split_rows",
+    "static_facts",
+    "sub_env_factories",
+    "vector_facts",
+    "vgiven",
+    "vonce",
+]
+
+_SAMPLES = 10
+
+VECTOR_OWNERS: dict[str, str] = {"reset": "VEC-005", "step": "VEC-016", "close": "VEC-019"}
+"""Which rule reports an exception a vector env raises from each call (what other vector rules skip on)."""
+
+
+def _translated(case: Case, body: Callable[..., None]) -> Callable[..., None]:
+    """``body`` with target errors of unowned vector calls turned into skips naming the VEC rule that reports them."""
+
+    def run(*args: Any) -> None:
+        try:
+            body(*args)
+        except TargetError as error:
+            owner = VECTOR_OWNERS.get(error.method)
+            if owner is None or error.method in case.owns:
+                raise
+            raise NotCheckable(f"{error} (reported by {owner})") from error
+
+    return run
+
+
+def vgiven(
+    case: Case, *strategies: st.SearchStrategy[Any], max_examples: int | None = None
+) -> Callable[[Callable[..., None]], None]:
+    """:meth:`Case.given` for vector checks (exceptions of unowned calls skip, naming the VEC rule)."""
+
+    def decorator(body: Callable[..., None]) -> None:
+        case.given(*strategies, max_examples=max_examples)(_translated(case, body))
+
+    return decorator
+
+
+def vonce(case: Case, body: Callable[[], None]) -> None:
+    """:meth:`Case.once` for vector checks."""
+    case.once(_translated(case, body))
+
+
+@dataclass(frozen=True)
+class VecFacts:
+    """What one vector env instance declares.
+
+    Attributes:
+        n: ``num_envs``.
+        single_obs: ``single_observation_space``.
+        single_act: ``single_action_space``.
+        obs_space: ``observation_space`` (batched).
+        act_space: ``action_space`` (batched).
+        mode: The declared autoreset mode (``NextStep`` when undeclared).
+        declared: Whether ``metadata["autoreset_mode"]`` exists.
+    """
+
+    n: int
+    single_obs: Any
+    single_act: Any
+    obs_space: Any
+    act_space: Any
+    mode: AutoresetMode
+    declared: bool
+
+
+def vector_facts(case: Case, env: Handle) -> VecFacts:
+    """Read the facts of a fresh instance; not checkable when they cannot be read (VEC-001 reports that)."""
+    n = read(case, env, "num_envs", owner="VEC-001")
+    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+        try:
+            n = int(n)
+        except (TypeError, ValueError):
+            case.not_checkable(f"num_envs is {n!r}, not a positive int (reported by VEC-001)")
+        if n < 1:
+            case.not_checkable(f"num_envs is {n!r}, not a positive int (reported by VEC-001)")
+    names = ("single_observation_space", "single_action_space", "observation_space", "action_space")
+    spaces = [read(case, env, name, owner="VEC-001") for name in names]
+    metadata = env.get("metadata") if env.has("metadata") else None
+    mode, declared = declared_mode(metadata)
+    single_obs, single_act, obs_space, act_space = spaces
+    return VecFacts(int(n), single_obs, single_act, obs_space, act_space, mode, declared)
+
+
+_STATIC: weakref.WeakKeyDictionary[Any, VecFacts] = weakref.WeakKeyDictionary()
+
+
+def static_facts(case: Case) -> VecFacts:
+    """The facts of the target, read once per process from a throwaway instance (for drawing strategies).
+
+    Hypothesis strategies are built before any example runs, so sizes that depend on ``num_envs`` (seed lists,
+    reset masks) come from here; each example still checks its own instance's facts.
+    """
+    found = _STATIC.get(case.state)
+    if found is not None:
+        return found
+    case.probe()
+
+    def body() -> VecFacts:
+        env = case.make("probe")
+        try:
+            return vector_facts(case, env)
+        finally:
+            try:
+                env.call("close", record=False)
+            except TargetError:
+                pass
+
+    try:
+        facts = case.watchdog.run(body)
+    except TargetError as error:
+        case.not_checkable(f"{error} (reported by the construction check)")
+    _STATIC[case.state] = facts
+    return facts
+
+
+def require_mode(case: Case, *modes: AutoresetMode) -> AutoresetMode:
+    """Skip the item unless the target declares one of ``modes`` (undeclared counts as ``NextStep``)."""
+    mode, declared = declared_mode(case.probe().metadata)
+    shown = mode.value if declared else f"{mode.value} (by default: no metadata['autoreset_mode'])"
+    case.require(mode in modes, f"the rule is about {' / '.join(m.value for m in modes)}; the target declares {shown}")
+    return mode
+
+
+def run_plan(
+    case: Case,
+    env: Handle,
+    facts: VecFacts,
+    plan: Plan,
+    actions: Sequence[Any] | None = None,
+    **hooks: Any,
+) -> list[VecRecord]:
+    """Run a plan on a vector env (the seed goes into the failure header)."""
+    case.set_seed(plan.seed)
+    return vector_rollout.run(env, plan.seed, plan.actions() if actions is None else actions, facts.n, facts.mode,
+                              **hooks)
+
+
+def sub_env_factories(case: Case, env: Handle, n: int) -> list[Callable[[], Any]] | None:
+    """The target's ``env_fns`` (one zero-argument factory per sub-env), or ``None`` when it exposes none."""
+    if not env.has("env_fns"):
+        return None
+    fns = env.get("env_fns")
+    try:
+        listed = list(fns)
+    except TypeError:
+        return None
+    if len(listed) != n or not all(callable(fn) for fn in listed):
+        return None
+    return listed
+
+
+@contextmanager
+def model_envs(case: Case, env: Handle, facts: VecFacts) -> Iterator[list[Handle] | None]:
+    """One single env per sub-env, made with the target's own factories (``None`` when unavailable).
+
+    The envs are recorded in the reproducer (``sub_0 = env.env_fns[0]()``) and closed on exit. A target that
+    declares ``spec.nondeterministic`` gets no model envs: exact predictions would be meaningless.
+    """
+    fns = None if case.probe().nondeterministic else sub_env_factories(case, env, facts.n)
+    handles: list[Handle] = []
+    try:
+        if fns is not None:
+            case.note("# the model: each sub-env's factory, driven alone by the declared mode's rules")
+            for i, fn in enumerate(fns):
+                try:
+                    sub = case.watchdog.call(f"env.env_fns[{i}]", fn)
+                except Exception as exc:  # noqa: BLE001 - no model then; the structural checks still run
+                    case.note(f"# env.env_fns[{i}]() raised {describe_exception(exc)}: structural checks only")
+                    break
+                handles.append(case.wrap(sub, f"sub_{i}", f"{env.var}.env_fns[{i}]()"))
+        yield handles if len(handles) == facts.n else None
+    finally:
+        for handle in handles:
+            try:
+                handle.call("close", record=False)
+            except TargetError:
+                pass
+
+
+def new_model(facts: VecFacts, subs: Sequence[Handle] | None) -> VectorModel:
+    """A model of the declared mode for one instance."""
+    return VectorModel(facts.mode, facts.n, facts.single_obs, subs)
+
+
+def feed(model: VectorModel, facts: VecFacts, record: VecRecord) -> list[Problem]:
+    """Let the model follow one rollout record; return its disagreements."""
+    where = record.where()
+    if record.kind == "reset":
+        return model.reset(record.arg, record.obs_copy, record.info_copy, where)
+    if record.kind == "partial":
+        return model.partial(record.arg, record.obs_copy, record.info_copy, where)
+    result = (record.obs_copy, record.rewards, record.terminations, record.truncations, record.info_copy)
+    return model.step(record.arg, facts.single_act, result, where)
+
+
+def rollout_rule(case: Case, *, on_record: Any = None, on_result: Any = None) -> None:
+    """Run vector rollouts and hand every record (or raw result) to the check, with the instance's facts."""
+
+    @vgiven(case, plans_for(case))
+    def _(plan: Plan) -> None:
+        env = case.make()
+        facts = vector_facts(case, env)
+        hooks: dict[str, Any] = {}
+        if on_record is not None:
+            hooks["on_record"] = lambda record: on_record(case, facts, record)
+        if on_result is not None:
+            hooks["on_result"] = lambda index, kind, result: on_result(case, facts, index, kind, result)
+        run_plan(case, env, facts, plan, **hooks)
+
+
+def split_rows(case: Case, facts: VecFacts, obs: Any) -> list[Any]:
+    """Split a batch of observations into rows; not checkable when it does not split (VEC-011 reports that)."""
+    try:
+        return split(facts.single_obs, obs, facts.n, "observations")
+    except SplitError as exc:
+        case.not_checkable(f"{exc} (reported by VEC-011)")
+
+
+def compare_rollouts(
+    case: Case, a: Sequence[VecRecord], b: Sequence[VecRecord], problem: str, names: tuple[str, str]
+) -> None:
+    """Fail with ``problem`` at the first position where two vector rollouts differ."""
+    found = first_difference(a, b)
+    if found is None:
+        return
+    index, what = found
+    left = summarize(a[index].values()) if index < len(a) else "(ended)"
+    right = summarize(b[index].values()) if index < len(b) else "(ended)"
+    case.fail(f"{problem}: position {index} differs ({what})", expected=f"{names[0]}: {left}",
+              actual=f"{names[1]}: {right}")
+
+
+def batched_space_rule(case: Case, single_name: str, batched_name: str) -> None:
+    """VEC-002/VEC-003: the batched space has the batched structure, and its samples split into single elements."""
+
+    def body() -> None:
+        env = case.make()
+        facts = vector_facts(case, env)
+        single, batched = read(case, env, single_name, "VEC-001"), read(case, env, batched_name, "VEC-001")
+        problem = batch_problem(single, batched, facts.n, f"env.{batched_name}")
+        if problem is not None:
+            case.fail(f"env.{batched_name} is not env.{single_name} batched num_envs={facts.n} times: {problem}",
+                      expected=f"the batched form of {space_label(single)}", actual=space_label(batched))
+        draw, rng = sampler(batched), np.random.default_rng(0)
+        for _ in range(_SAMPLES):
+            value = draw(rng)
+            try:
+                parts = split(single, value, facts.n, "element")
+            except SplitError as exc:
+                case.fail(f"an element of env.{batched_name} does not split into num_envs elements: {exc}",
+                          expected=f"{facts.n} elements of {space_label(single)}", actual=summarize(value))
+            for i, part in enumerate(parts):
+                ok, note = contains(case, single, part)
+                if not ok:
+                    case.fail(f"element {i} of a sample of env.{batched_name} is outside env.{single_name}{note}",
+                              expected=f"an element of {space_label(single)}", actual=summarize(part))
+
+    vonce(case, body)

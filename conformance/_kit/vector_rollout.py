@@ -1,0 +1,207 @@
+"""Driving a vector env through a plan of batched actions and recording what it returned.
+
+:func:`run` resets with the plan's seed and takes the plan's actions one by one. Autoreset is the env's business,
+except under ``"Disabled"``, where the rollout plays the caller's part: after a step on which sub-envs ended, it
+resets exactly those with ``reset(options={"reset_mask": ended})`` before stepping again. Every result is
+snapshotted when returned. Malformed results stop the rollout as not checkable, naming the rule that reports them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from conformance._engine.describe import summarize
+from conformance._engine.handles import Handle
+from conformance._engine.outcomes import NotCheckable
+from conformance._engine.record import snapshot
+from conformance.equality import difference
+from gymspec import AutoresetMode, autoreset_mode_of
+
+__all__ = [
+    "VecRecord",
+    "comparable",
+    "declared_mode",
+    "ended_flags",
+    "first_difference",
+    "run",
+    "unpack_reset",
+    "unpack_step",
+]
+
+
+@dataclass(frozen=True)
+class VecRecord:
+    """One result of a vector rollout, snapshotted when it was returned.
+
+    Attributes:
+        index: Position in the rollout (0 is the first reset).
+        kind: ``"reset"``, ``"partial"`` (a reset with ``reset_mask``) or ``"step"``.
+        arg: The actions of a step, the mask of a partial reset, the seed of a reset.
+        obs: The observations as returned (not a copy; see ``obs_copy``).
+        obs_copy: A copy taken at return time.
+        rewards: The rewards (``None`` for resets).
+        terminations: The flags (``None`` for resets).
+        truncations: The flags (``None`` for resets).
+        info: The info as returned.
+        info_copy: A copy taken at return time.
+    """
+
+    index: int
+    kind: str
+    arg: Any
+    obs: Any
+    obs_copy: Any
+    rewards: Any
+    terminations: Any
+    truncations: Any
+    info: Any
+    info_copy: Any
+
+    def values(self) -> tuple[Any, ...]:
+        """The compared parts (copies taken at return time)."""
+        return (self.obs_copy, self.rewards, self.terminations, self.truncations, self.info_copy)
+
+    def where(self) -> str:
+        """The position, for messages."""
+        names = {"reset": "reset", "partial": "partial reset", "step": "step"}
+        return f"the {names.get(self.kind, self.kind)} at position {self.index}"
+
+
+def declared_mode(metadata: Any) -> tuple[AutoresetMode, bool]:
+    """The autoreset mode a vector env declares, and whether it declares one at all.
+
+    Args:
+        metadata: The env's ``metadata`` (any mapping, or something else).
+
+    Returns:
+        ``(mode, declared)``; an absent (or unreadable) declaration means ``NextStep``.
+    """
+    if not isinstance(metadata, Mapping) or "autoreset_mode" not in metadata:
+        return AutoresetMode.NEXT_STEP, False
+    mode = autoreset_mode_of(metadata["autoreset_mode"])
+    return (AutoresetMode.NEXT_STEP, True) if mode is None else (mode, True)
+
+
+def unpack_reset(result: Any) -> tuple[Any, Any]:
+    """Split a reset result, or stop as not checkable (VEC-005 reports malformed ones)."""
+    if not isinstance(result, tuple) or len(result) != 2:
+        raise NotCheckable(f"reset returned {summarize(result)}, not a 2-tuple (reported by VEC-005)")
+    return result[0], result[1]
+
+
+def unpack_step(result: Any) -> tuple[Any, Any, Any, Any, Any]:
+    """Split a step result, or stop as not checkable (VEC-010 reports malformed ones)."""
+    if not isinstance(result, tuple) or len(result) != 5:
+        raise NotCheckable(f"step returned {summarize(result)}, not a 5-tuple (reported by VEC-010)")
+    return result[0], result[1], result[2], result[3], result[4]
+
+
+def ended_flags(terminations: Any, truncations: Any, n: int) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """Which sub-envs ended, or stop as not checkable when the flags are malformed (VEC-013 reports that)."""
+    try:
+        terms = np.asarray(terminations, dtype=bool).reshape(-1)
+        truncs = np.asarray(truncations, dtype=bool).reshape(-1)
+    except (TypeError, ValueError) as exc:
+        raise NotCheckable(f"the flags cannot be read as bool arrays ({exc}; reported by VEC-013)") from None
+    if terms.shape != (n,) or truncs.shape != (n,):
+        raise NotCheckable(
+            f"the flags have shapes {terms.shape} and {truncs.shape}, not ({n},) (reported by VEC-013)"
+        )
+    ended: np.ndarray[Any, np.dtype[np.bool_]] = terms | truncs
+    return ended
+
+
+RecordHook = Callable[[VecRecord], None]
+ResultHook = Callable[[int, str, Any], None]
+
+
+def run(
+    env: Handle,
+    seed: Any,
+    actions: Sequence[Any],
+    n: int,
+    mode: AutoresetMode,
+    *,
+    on_record: RecordHook | None = None,
+    on_result: ResultHook | None = None,
+    stop: Callable[[VecRecord], bool] | None = None,
+) -> list[VecRecord]:
+    """Reset with ``seed`` and step through ``actions`` (resetting ended sub-envs under ``"Disabled"``).
+
+    Args:
+        env: The vector env (a handle, so calls are recorded and timed).
+        seed: The first reset's seed (``None``, an int or a list).
+        actions: Batched actions, in order.
+        n: ``num_envs``.
+        mode: The declared autoreset mode.
+        on_record: Called with each :class:`VecRecord`.
+        on_result: Called with ``(index, kind, raw result)`` before unpacking.
+        stop: Called with each step's record; the rollout ends when it returns true.
+
+    Returns:
+        The records, the first reset included.
+    """
+    records: list[VecRecord] = []
+
+    def add(record: VecRecord) -> None:
+        records.append(record)
+        if on_record is not None:
+            on_record(record)
+
+    def reset(kind: str, arg: Any, **kwargs: Any) -> None:
+        result = env.reset(**kwargs)
+        if on_result is not None:
+            on_result(len(records), kind, result)
+        obs, info = unpack_reset(result)
+        add(VecRecord(len(records), kind, arg, obs, snapshot(obs), None, None, None, info, snapshot(info)))
+
+    reset("reset", seed, **({} if seed is None else {"seed": seed}))
+    for batch in actions:
+        result = env.step(batch)
+        if on_result is not None:
+            on_result(len(records), "step", result)
+        obs, rewards, terms, truncs, info = unpack_step(result)
+        record = VecRecord(
+            len(records), "step", batch, obs, snapshot(obs), snapshot(rewards), snapshot(terms), snapshot(truncs),
+            info, snapshot(info),
+        )
+        add(record)
+        if stop is not None and stop(record):
+            break
+        ended = ended_flags(terms, truncs, n)
+        if mode is AutoresetMode.DISABLED and ended.any():
+            mask = ended.copy()
+            reset("partial", mask, options={"reset_mask": mask})
+    return records
+
+
+def comparable(value: Any) -> Any:
+    """``value`` with object arrays (``final_obs``) turned into lists, so they compare element by element."""
+    if isinstance(value, np.ndarray) and value.dtype == object:
+        return [comparable(item) for item in value.tolist()] if value.ndim else comparable(value.item())
+    if isinstance(value, tuple):
+        return tuple(comparable(item) for item in value)
+    if isinstance(value, list):
+        return [comparable(item) for item in value]
+    if isinstance(value, dict):
+        return {key: comparable(item) for key, item in value.items()}
+    return value
+
+
+def first_difference(a: Sequence[VecRecord], b: Sequence[VecRecord]) -> tuple[int, str] | None:
+    """The first position where two vector rollouts differ, and how (``None`` when identical)."""
+    names = ("observations", "rewards", "terminations", "truncations", "info")
+    for index, (x, y) in enumerate(zip(a, b)):
+        if x.kind != y.kind:
+            return index, f"{x.kind} != {y.kind}"
+        for name, u, v in zip(names, x.values(), y.values()):
+            found = difference(comparable(u), comparable(v), name)
+            if found is not None:
+                return index, found
+    if len(a) != len(b):
+        return min(len(a), len(b)), f"rollout length {len(a)} != {len(b)}"
+    return None

@@ -1,0 +1,41 @@
+"""Traces become runnable scripts with consecutive steps folded into a loop."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from conformance._engine.record import Trace, snapshot
+
+
+def test_script_folds_steps_and_runs() -> None:
+    trace = Trace(("from tests.meta.broken._base import Walk",))
+    trace.construct("env", "Walk()")
+    trace.call("env", "reset", seed=3)
+    for action in [np.int64(0), np.int64(2), np.int64(1)]:
+        trace.call("env", "step", action)
+    trace.call("env", "reset")
+    trace.call("env", "step", np.int64(1))
+    script = trace.script()
+    assert script.splitlines() == [
+        "import numpy as np",
+        "from tests.meta.broken._base import Walk",
+        "env = Walk()",
+        "env.reset(seed=3)",
+        "for action in [",
+        "    np.int64(0), np.int64(2), np.int64(1),",
+        "]:",
+        "    env.step(action)",
+        "env.reset()",
+        "env.step(np.int64(1))",
+    ]
+    exec(compile(script, "<trace>", "exec"), {})  # noqa: S102 - the trace's own output
+
+
+def test_arguments_are_snapshotted() -> None:
+    action = np.zeros(2)
+    trace = Trace()
+    trace.construct("env", "object()")
+    trace.call("env", "step", action)
+    action[:] = 7  # the env (or anyone) mutating the action afterwards does not change the record
+    assert "np.array([0.0, 0.0], dtype=np.float64)" in trace.script()
+    assert snapshot({"a": [action]})["a"][0] is not action

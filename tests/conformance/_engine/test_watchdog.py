@@ -1,0 +1,53 @@
+"""The watchdog returns results, forwards exceptions, and abandons (only) calls that exceed the timeout."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from conformance._engine.watchdog import CallTimeout, Watchdog
+
+
+def test_results_and_exceptions_pass_through() -> None:
+    dog = Watchdog(5.0)
+    assert dog.run(lambda: dog.call("f", lambda: 41) + 1) == 42
+    empty: dict[str, int] = {}
+    with pytest.raises(KeyError):
+        dog.run(lambda: dog.call("g", lambda: empty["missing"]))
+    dog.shutdown()
+
+
+def test_calls_run_on_one_worker_thread() -> None:
+    dog = Watchdog(5.0)
+    first = dog.call("a", threading.get_ident)
+    second = dog.run(lambda: dog.call("b", threading.get_ident))
+    assert first == second != threading.get_ident()
+    dog.shutdown()
+
+
+def test_a_hanging_call_times_out_and_the_next_body_gets_a_fresh_worker() -> None:
+    dog = Watchdog(0.2, poll=0.01)
+    started = time.monotonic()
+    with pytest.raises(CallTimeout, match="env.step did not return within 0.2 s"):
+        dog.run(lambda: dog.call("env.step", lambda: time.sleep(30)))
+    assert time.monotonic() - started < 5
+    assert dog.call("env.reset", lambda: "alive") == "alive"
+    dog.shutdown()
+
+
+def test_suite_code_between_calls_is_not_timed() -> None:
+    dog = Watchdog(0.05, poll=0.01)
+
+    def body() -> str:
+        time.sleep(0.2)  # the suite's own work, not a call into the target
+        return str(dog.call("fast", lambda: "done"))
+
+    assert dog.run(body) == "done"
+    dog.shutdown()
+
+
+def test_timeout_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="timeout must be > 0"):
+        Watchdog(0)

@@ -1,0 +1,72 @@
+"""Tests for :mod:`conformance._kit.vector_rollout`."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from conformance._engine.handles import Handle
+from conformance._engine.outcomes import NotCheckable
+from conformance._engine.record import Trace
+from conformance._engine.watchdog import Watchdog
+from conformance._kit import vector_rollout
+from conformance._kit.vector_rollout import comparable, declared_mode, ended_flags, first_difference
+from gymspec import AutoresetMode
+from tests.meta.broken_vector._base import HopSync
+
+
+class _OtherLibraryMode(enum.Enum):
+    SAME = "SameStep"
+
+
+@pytest.mark.parametrize(
+    ("metadata", "expected"),
+    [
+        ({"autoreset_mode": AutoresetMode.DISABLED}, (AutoresetMode.DISABLED, True)),
+        ({"autoreset_mode": "SameStep"}, (AutoresetMode.SAME_STEP, True)),
+        ({"autoreset_mode": _OtherLibraryMode.SAME}, (AutoresetMode.SAME_STEP, True)),
+        ({"autoreset_mode": "bogus"}, (AutoresetMode.NEXT_STEP, True)),
+        ({}, (AutoresetMode.NEXT_STEP, False)),
+        (None, (AutoresetMode.NEXT_STEP, False)),
+    ],
+)
+def test_declared_mode(metadata: object, expected: tuple[AutoresetMode, bool]) -> None:
+    assert declared_mode(metadata) == expected
+
+
+def test_ended_flags() -> None:
+    assert ended_flags(np.array([True, False]), np.array([False, False]), 2).tolist() == [True, False]
+    with pytest.raises(NotCheckable, match="VEC-013"):
+        ended_flags(np.array([True]), np.array([False, False]), 2)
+
+
+def test_comparable_compares_object_arrays_element_by_element() -> None:
+    a = np.array([np.zeros(2), None], dtype=object)
+    b = np.array([np.zeros(2), None], dtype=object)
+    assert comparable(a) == [a[0], None]
+    assert comparable({"final_obs": a})["final_obs"][1] is None
+    assert comparable(b)[0] is b[0]
+
+
+@pytest.fixture
+def watchdog() -> Iterator[Watchdog]:
+    dog = Watchdog(10.0)
+    yield dog
+    dog.shutdown()
+
+
+@pytest.mark.parametrize("mode", list(AutoresetMode))
+def test_run_resets_ended_sub_envs_only_when_disabled(mode: AutoresetMode, watchdog: Watchdog) -> None:
+    env = HopSync(2, mode)
+    rng = np.random.default_rng(0)
+    actions = [rng.integers(0, 3, 2) for _ in range(40)]
+    records = vector_rollout.run(Handle(env, "env", Trace(), watchdog), 3, actions, 2, mode)
+    kinds = {record.kind for record in records}
+    assert kinds == ({"reset", "step", "partial"} if mode is AutoresetMode.DISABLED else {"reset", "step"})
+    again = vector_rollout.run(Handle(HopSync(2, mode), "env", Trace(), watchdog), 3, actions, 2, mode)
+    assert first_difference(records, again) is None
+    other = vector_rollout.run(Handle(HopSync(2, mode), "env", Trace(), watchdog), 4, actions, 2, mode)
+    assert first_difference(records, other) is not None
