@@ -1,15 +1,23 @@
-"""The pytest11 plugin of the conformance suite: options, ini keys, the marker, item generation, reporting.
+"""The pytest11 plugin of the conformance suite: options, ini keys, the marker, item generation, supervision, reporting.
 
 Loaded by every pytest run in an environment where gymspec is installed (entry point ``conformance``), so it is
 inert by construction: registering options and the marker is all it does until a test requesting
-``conformance_case`` or ``conformance_target`` is collected. Only then are targets resolved, and only then does the
-run get a JSON report and a terminal summary. Under pytest-xdist, items run on workers and their records reach the
-controller inside the reports' ``user_properties``; the controller alone writes the report and the table.
+``conformance_case`` or ``conformance_target`` is collected. Only then are targets resolved, items run under
+supervision (:mod:`conformance._engine.runner`), and the run gets a JSON report and a terminal summary.
+
+The report is kept true whatever happens: every conformance item that pytest counts has exactly one record, with
+the same category (an item the suite records as ``error`` is counted by pytest as an error too, through
+``pytest_report_teststatus``); an item whose process crashed, hung or was interrupted is recorded with the reason;
+an xdist worker's crash report gets a record built from its node id; an item that started and never reported (an
+interrupt in thread isolation) gets an error report of its own. Under pytest-xdist, items run on workers and their
+records reach the controller inside the reports' ``user_properties``; the controller alone writes the report (to a
+temporary file renamed into place) and the table.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Generator
 from typing import TYPE_CHECKING, Any
@@ -28,6 +36,7 @@ from conformance._engine.options import (
 )
 
 if TYPE_CHECKING:
+    from conformance._engine.runner import ItemRunner
     from conformance._engine.session import ConformanceSession
 
 __all__ = [
@@ -37,14 +46,21 @@ __all__ = [
     "pytest_collection_modifyitems",
     "pytest_configure",
     "pytest_generate_tests",
+    "pytest_report_teststatus",
     "pytest_runtest_makereport",
+    "pytest_runtest_protocol",
 ]
 
 MARKER = "conformance_rule"
 CASE_KEY = pytest.StashKey[Any]()
 _SESSION_KEY = pytest.StashKey["ConformanceSession"]()
+_RUNNER_KEY = pytest.StashKey["ItemRunner | None"]()
 _CONSTRUCT = "CONSTRUCT"
 _PROPERTY = "conformance"
+# A conformance item's node id: conformance/test_<area>.py::test_<name>[<rule id>-<target id>] (or [<target id>]).
+_NODEID = re.compile(r"(?:^|/)conformance/test_\w+\.py::test_\w+\[(?P<param>.*)\]$")
+_PARAM = re.compile(r"^(?P<rule>[A-Z]+-\d{3})-(?P<target>.+)$")
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     """Register the suite's options and their ini keys (same names as the option destinations)."""
@@ -114,19 +130,81 @@ def _param(item: pytest.Item) -> CaseParam | None:
     return param if isinstance(param, CaseParam) else None
 
 
+def _wants_suite(item: pytest.Item) -> bool:
+    names = getattr(item, "fixturenames", ())
+    return "conformance_case" in names or "conformance_target" in names
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Apply ``--rules``: deselect rule items whose id does not match (the construction check always stays)."""
-    if not option(config, "rules"):
-        return
+    """Drop rules no target has (pytest's "empty parameter set" items) and rules ``--rules`` leaves out; group items
+    by target for ``--dist loadgroup``."""
     keep: list[pytest.Item] = []
     drop: list[pytest.Item] = []
+    rules_given = bool(option(config, "rules"))
+    selected_rules = 0
     for item in items:
+        if not _wants_suite(item):
+            keep.append(item)
+            continue
         param = _param(item)
-        rule_id = None if param is None else param.rule_id
-        (drop if rule_id is not None and not rule_selected(config, rule_id) else keep).append(item)
+        if param is None:  # a rule with no target of its kinds: nothing to check, nothing to count
+            drop.append(item)
+            continue
+        if param.rule_id is not None:
+            if rules_given and not rule_selected(config, param.rule_id):
+                drop.append(item)
+                continue
+            selected_rules += 1
+        item.add_marker(pytest.mark.xdist_group(name=param.target.id))
+        keep.append(item)
+    if rules_given and selected_rules == 0 and any(_wants_suite(item) for item in items):
+        kinds = sorted({p.target.kind for p in map(_param, items) if p is not None})
+        raise pytest.UsageError(
+            f"--rules must select at least one rule that applies to the targets, got {option(config, 'rules')!r} "
+            f"(the targets are of kind {', '.join(kinds) or 'none'})"
+        )
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+
+
+# --- supervised execution ------------------------------------------------------------------------------------------
+
+
+def _runner(config: pytest.Config, session: pytest.Session) -> ItemRunner | None:
+    if _RUNNER_KEY in config.stash:
+        return config.stash[_RUNNER_KEY]
+    runner = None
+    conformance = get_session(config)
+    if conformance.limits.isolation == "process":
+        from conformance._engine.runner import ItemRunner
+        from conformance._engine.supervisor import Supervisor
+
+        runner = ItemRunner(config, Supervisor(conformance.limits.timeout, conformance.limits.memory))
+        runner.bind(list(session.items))
+    config.stash[_RUNNER_KEY] = runner
+    return runner
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
+    """Run a conformance item in a supervised process (``--conformance-isolation process``, the default)."""
+    param = _param(item)
+    if param is None:
+        return None
+    runner = _runner(item.config, item.session)
+    if runner is None:
+        return None
+    item.ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
+    for report in runner.run(item, param):
+        item.ihook.pytest_runtest_logreport(report=report)
+    item.ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+    if runner.interrupted is not None:
+        raise KeyboardInterrupt(runner.interrupted)
+    return True
+
+
+# --- records and reports ---------------------------------------------------------------------------------------------
 
 
 def _skip_reason(report: pytest.TestReport) -> str:
@@ -142,7 +220,7 @@ def _record(
 
     case = item.stash.get(CASE_KEY, None)
     rule = getattr(case, "rule", None)
-    level = rule.level.value if rule is not None else "MUST"
+    level = rule.level.value if rule is not None else _level(param.rule_id)
     record = {"target": param.target.id, "rule": param.rule_id or _CONSTRUCT, "level": level, "nodeid": item.nodeid}
     message, reproducer = "", ""
     if report.skipped:
@@ -163,6 +241,15 @@ def _record(
     return record
 
 
+def _level(rule_id: str | None) -> str:
+    if rule_id is None:
+        return "MUST"
+    from gymspec.rules import RULES
+
+    rule = RULES.get(rule_id)
+    return rule.level.value if rule is not None else "MUST"
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
     """Attach the item's record to its report; show rule failures as their own text, not a traceback."""
@@ -178,6 +265,35 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return report
 
 
+def _own_record(report: pytest.TestReport) -> dict[str, Any] | None:
+    for name, value in report.user_properties:
+        if name == _PROPERTY and isinstance(value, dict):
+            return value
+    return None
+
+
+def _orphan_record(report: pytest.TestReport, reason: str) -> dict[str, Any] | None:
+    """A record for a conformance item's report the suite did not make (an xdist worker crash), from its node id."""
+    match = _NODEID.search(report.nodeid)
+    if match is None:
+        return None
+    param = match["param"]
+    found = _PARAM.match(param)
+    rule, target = (found["rule"], found["target"]) if found else (_CONSTRUCT, param)
+    return {"target": target, "rule": rule, "level": _level(None if rule == _CONSTRUCT else rule),
+            "nodeid": report.nodeid, "outcome": "error", "message": reason, "reproducer": ""}
+
+
+def pytest_report_teststatus(report: pytest.TestReport) -> tuple[str, str, str] | None:
+    """Count an item the suite records as ``error`` as an error in pytest's own tally too."""
+    record = _own_record(report)
+    if record is None and report.failed and report.when not in ("setup", "call", "teardown"):
+        record = _orphan_record(report, "")
+    if record is not None and record.get("outcome") == "error" and report.failed:
+        return "error", "E", "ERROR"
+    return None
+
+
 class _Reporter:
     """Collects the records where reports are logged (the xdist controller, or the only process).
 
@@ -188,17 +304,57 @@ class _Reporter:
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.records: dict[str, Any] = {}
+        self.running: dict[str, tuple[str, int | None, str]] = {}
+        self.interrupted = False
+        self.internal_error = ""
+
+    def _merge(self, value: dict[str, Any]) -> None:
+        from conformance._engine.report import Result
+
+        result = Result(**value)
+        previous = self.records.get(result.nodeid)
+        self.records[result.nodeid] = result if previous is None else previous.merge(result)
+
+    def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
+        self.running[nodeid] = location
+
+    def pytest_runtest_logfinish(self, nodeid: str) -> None:
+        self.running.pop(nodeid, None)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Merge the phases of each item into one record (the most severe outcome wins)."""
-        for name, value in report.user_properties:
-            if name != _PROPERTY or not isinstance(value, dict):
-                continue
-            from conformance._engine.report import Result
+        record = _own_record(report)
+        if record is None and report.failed:
+            record = _orphan_record(report, str(report.longrepr))
+        if record is not None:
+            self._merge(record)
 
-            result = Result(**value)
-            previous = self.records.get(result.nodeid)
-            self.records[result.nodeid] = result if previous is None else previous.merge(result)
+    def pytest_keyboard_interrupt(self) -> None:
+        self.interrupted = True
+        self._unfinished("interrupted (Ctrl-C) before it finished")
+
+    def pytest_internalerror(self, excrepr: Any) -> None:
+        self.internal_error = str(excrepr).splitlines()[-1] if str(excrepr) else "internal error"
+        self._unfinished(f"pytest stopped with an internal error before it finished: {self.internal_error}")
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed and "conformance" in report.nodeid:
+            self._merge({"target": "-", "rule": "COLLECT", "level": "MUST", "nodeid": report.nodeid,
+                         "outcome": "error", "message": str(report.longrepr).strip().splitlines()[-1],
+                         "reproducer": ""})
+
+    def _unfinished(self, reason: str) -> None:
+        """Log an error report for every conformance item that started and never reported, so pytest counts it."""
+        for nodeid, location in list(self.running.items()):
+            if nodeid in self.records:
+                continue
+            report = pytest.TestReport(nodeid, location, {}, "failed", reason, "setup")
+            record = _orphan_record(report, reason)
+            if record is None:
+                continue
+            report.user_properties = [(_PROPERTY, record)]
+            self.config.hook.pytest_runtest_logreport(report=report)
+        self.running.clear()
 
     def _worker(self) -> bool:
         return hasattr(self.config, "workerinput")
@@ -216,19 +372,26 @@ class _Reporter:
             terminalreporter.write_line(line)
         failing = sorted({f"{r.rule} [{r.target}]" for r in results if r.outcome in ("failed", "error")})
         if failing:
-            terminalreporter.write_line("violated MUST rules: " + ", ".join(failing), red=True)
+            terminalreporter.write_line("violated MUST rules or errors: " + ", ".join(failing), red=True)
         warned = sorted({f"{r.rule} [{r.target}]" for r in results if r.outcome == "warned"})
         if warned:
             terminalreporter.write_line("SHOULD warnings: " + ", ".join(warned), yellow=True)
+        if self.interrupted:
+            terminalreporter.write_line("the run was interrupted: items that did not run are not in the table")
         path = option(self.config, "report")
         if path:
             terminalreporter.write_line(f"conformance report: {path}")
 
+    @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        """Write the JSON report (not on xdist workers) and release the watchdog."""
+        """Stop the supervised processes; write the JSON report (not on xdist workers)."""
+        runner = self.config.stash.get(_RUNNER_KEY, None)
+        if runner is not None:
+            runner.supervisor.close()
         conformance = self.config.stash.get(_SESSION_KEY, None)
         if conformance is not None:
             conformance.close()
+        self._unfinished("the run ended before it finished")
         path = option(self.config, "report")
         if not path or self._worker() or (conformance is None and not self.records):
             return
@@ -239,5 +402,12 @@ class _Reporter:
             "rules": option(self.config, "rules") or "*",
             "registry": option(self.config, "registry") or "reference",
             "python": sys.version.split()[0],
+            "interrupted": self.interrupted,
+            "internal_error": self.internal_error,
         }
-        write_report(path, list(self.records.values()), meta)
+        try:
+            write_report(path, list(self.records.values()), meta)
+        except OSError as exc:
+            reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+            if reporter is not None:
+                reporter.write_line(f"conformance report not written to {path}: {exc}", red=True)

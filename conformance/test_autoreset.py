@@ -35,8 +35,6 @@ from conformance._kit.vector_checks import (
     run_plan,
     static_facts,
     vector_facts,
-    vgiven,
-    vonce,
 )
 from conformance._kit.vector_rollout import VecRecord, ended_flags, first_difference, unpack_reset, unpack_step
 from conformance.equality import difference, value_difference
@@ -74,7 +72,7 @@ def test_declared_mode_is_known(conformance_case: Case) -> None:
                       expected="'NextStep', 'SameStep' or 'Disabled' (or an enum with one of these values)",
                       actual=f"{type_name(value)}: {value!r}")
 
-    vonce(case, body)
+    case.once(body)
 
 
 def _model_rule(case: Case, *modes: AutoresetMode, exact: bool = True) -> None:
@@ -82,8 +80,7 @@ def _model_rule(case: Case, *modes: AutoresetMode, exact: bool = True) -> None:
     if modes:
         require_mode(case, *modes)
 
-    @vgiven(case, plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         env = case.make()
         facts = vector_facts(case, env)
         with model_envs(case, env, facts) as subs:
@@ -97,6 +94,8 @@ def _model_rule(case: Case, *modes: AutoresetMode, exact: bool = True) -> None:
                         _fail(case, problem)
 
             run_plan(case, env, facts, plan, on_record=on_record)
+
+    case.explore(example, plans_for(case))
 
 
 @conformance_rule("AUTORESET-002", kinds=_VECTOR)
@@ -124,8 +123,7 @@ def test_next_step_resets_after_end(conformance_case: Case) -> None:
     require_mode(case, _NEXT)
     deterministic = not case.probe().nondeterministic
 
-    @vgiven(case, plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         env = case.make()
         facts = vector_facts(case, env)
         actions = plan.actions()
@@ -158,6 +156,8 @@ def test_next_step_resets_after_end(conformance_case: Case) -> None:
                       f"({what}): their actions were not ignored",
                       expected=f"env: {summarize(records[index].values()) if index < len(records) else '(ended)'}",
                       actual=f"env_b: {summarize(again[index].values()) if index < len(again) else '(ended)'}")
+
+    case.explore(example, plans_for(case))
 
 
 @conformance_rule("AUTORESET-004", kinds=_VECTOR)
@@ -195,8 +195,7 @@ def test_disabled_never_resets_by_itself(conformance_case: Case) -> None:
     case = conformance_case
     require_mode(case, _DISABLED)
 
-    @vgiven(case, plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         env = case.make()
         facts = vector_facts(case, env)
         with model_envs(case, env, facts) as subs:
@@ -226,6 +225,8 @@ def test_disabled_never_resets_by_itself(conformance_case: Case) -> None:
                 return  # refusing to step an ended sub-env keeps it ended
             _check_not_reset(case, facts, unpack_step(result), predicted)
 
+    case.explore(example, plans_for(case))
+
 
 def _check_not_reset(case: Case, facts: VecFacts, result: tuple[Any, ...], predicted: dict[int, Any]) -> None:
     obs, rewards, terms, truncs, _ = result
@@ -250,8 +251,7 @@ def test_disabled_partial_reset(conformance_case: Case) -> None:
     case = conformance_case
     require_mode(case, _DISABLED)
 
-    @vgiven(case, plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         env = case.make()
         facts = vector_facts(case, env)
         case.set_seed(plan.seed)
@@ -268,6 +268,8 @@ def test_disabled_partial_reset(conformance_case: Case) -> None:
                     obs, info = unpack_reset(env.reset(options={"reset_mask": mask.copy()}))
                     _check(case, model.partial(mask, snapshot(obs), snapshot(info),
                                                f"the partial reset after position {position}"))
+
+    case.explore(example, plans_for(case))
 
 
 def _check(case: Case, problems: list[Problem]) -> None:
@@ -293,8 +295,7 @@ def test_malformed_reset_mask_rejected(conformance_case: Case) -> None:
     case = conformance_case
     n = static_facts(case).n
 
-    @vgiven(case, _malformed_masks(n), max_examples=min(case.profile.max_examples, 10))
-    def _(mask: Any) -> None:
+    def example(mask: Any) -> None:
         env = case.make()
         env.reset(seed=0)
         try:
@@ -309,15 +310,15 @@ def test_malformed_reset_mask_rejected(conformance_case: Case) -> None:
                   expected=f"TypeError or ValueError (a NumPy bool array of shape ({n},) is required)",
                   actual=f"returned {summarize(result)}")
 
+    case.explore(example, _malformed_masks(n), max_examples=min(case.profile.max_examples, 10))
+
 
 @conformance_rule("AUTORESET-011", kinds=_VECTOR)
 def test_options_not_mutated(conformance_case: Case) -> None:
     case = conformance_case
     n = static_facts(case).n
 
-    @vgiven(case, hnp.arrays(np.bool_, (n,)).filter(lambda m: bool(m.any())), _SEEDS,
-            max_examples=min(case.profile.max_examples, 5))
-    def _(mask: Any, seed: int) -> None:
+    def example(mask: Any, seed: int) -> None:
         env = case.make()
         env.reset(seed=seed)
         options = {"reset_mask": mask}
@@ -330,6 +331,9 @@ def test_options_not_mutated(conformance_case: Case) -> None:
         if found is not None:
             case.fail(f"reset changed the caller's options dict ({found})", expected=summarize(before),
                       actual=summarize(options))
+
+    case.explore(example, hnp.arrays(np.bool_, (n,)).filter(lambda m: bool(m.any())), _SEEDS,
+            max_examples=min(case.profile.max_examples, 5))
 
 
 def _machine(case: Case, facts: VecFacts) -> type[RuleBasedStateMachine]:

@@ -70,8 +70,7 @@ def test_spaces_stay_fixed(conformance_case: Case) -> None:
 
     names = ("action_space", "observation_space")
 
-    @case.given(plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         env = case.make()
         originals = {name: read(case, env, name) for name in names}
         snapshots = {name: deep_copy(case, space, f"env.{name}") for name, space in originals.items()}
@@ -88,6 +87,8 @@ def test_spaces_stay_fixed(conformance_case: Case) -> None:
                     )
 
         rollout.run(env, plan.seed, plan.actions(), on_record=verify)
+
+    case.explore(example, plans_for(case))
 
 
 @rule("ENV-003")
@@ -129,8 +130,7 @@ def _signature_problem(reset: Any) -> str | None:
 def test_reset_accepts_seed_and_options(conformance_case: Case) -> None:
     case = conformance_case
 
-    @case.given(seeds(), max_examples=min(case.profile.max_examples, 5))
-    def _(seed: int) -> None:
+    def example(seed: int) -> None:
         env = case.make()
         problem = _signature_problem(env.raw.reset)
         if problem is not None:
@@ -142,12 +142,13 @@ def test_reset_accepts_seed_and_options(conformance_case: Case) -> None:
         env.reset()
         env.reset(seed=seed)
 
+    case.explore(example, seeds(), max_examples=min(case.profile.max_examples, 5))
+
 
 def _reset_rule(case: Case, check: Any) -> None:
     """Run rollouts (seeded first reset, unseeded resets after episode ends) and check every reset result."""
 
-    @case.given(plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         env = case.make()
         space = read(case, env, "observation_space")
         case.set_seed(plan.seed)
@@ -157,6 +158,8 @@ def _reset_rule(case: Case, check: Any) -> None:
                 check(case, space, index, result)
 
         rollout.run(env, plan.seed, plan.actions(), on_result=on_result)
+
+    case.explore(example, plans_for(case))
 
 
 def _check_reset_tuple(case: Case, space: Any, index: int, result: Any) -> None:
@@ -203,8 +206,7 @@ def test_reset_info_is_dict(conformance_case: Case) -> None:
 def _step_rule(case: Case, check: Any, *, raw: bool = False) -> None:
     """Run rollouts and check every step (raw results when ``raw``, else unpacked records)."""
 
-    @case.given(plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         env = case.make()
         space = read(case, env, "observation_space")
         case.set_seed(plan.seed)
@@ -221,6 +223,8 @@ def _step_rule(case: Case, check: Any, *, raw: bool = False) -> None:
             rollout.run(env, plan.seed, plan.actions(), on_result=on_result)
         else:
             rollout.run(env, plan.seed, plan.actions(), on_record=on_record)
+
+    case.explore(example, plans_for(case))
 
 
 @rule("ENV-008")
@@ -332,8 +336,7 @@ def _unaliased(case: Case, part: str) -> None:
                 actual=f"{summarize(getattr(record, part))}, was {summarize(getattr(record, f'{part}_copy'))}",
             )
 
-    @case.given(plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         env = case.make()
         case.set_seed(plan.seed)
         seen: list[Record] = []
@@ -346,6 +349,8 @@ def _unaliased(case: Case, part: str) -> None:
         rollout.run(env, plan.seed, plan.actions(), on_record=on_record)
         for record in seen:
             verify(record, "the end of the rollout")
+
+    case.explore(example, plans_for(case))
 
 
 @rule("ENV-017")
@@ -364,8 +369,7 @@ def test_step_before_reset_raises(conformance_case: Case) -> None:
     space = case.probe().action_space
     case.require(space is not None, "no action_space (ENV-001)")
 
-    @case.given(elements(space), max_examples=min(case.profile.max_examples, 3))
-    def _(action: Any) -> None:
+    def example(action: Any) -> None:
         env = case.make()
         try:
             result = env.step(action)
@@ -374,6 +378,8 @@ def test_step_before_reset_raises(conformance_case: Case) -> None:
         case.fail("step before the first reset returned a result", expected="an exception (ideally ResetNeeded)",
                   actual=summarize(result))
 
+    case.explore(example, elements(space), max_examples=min(case.profile.max_examples, 3))
+
 
 @rule("ENV-020", owns=("close",))
 def test_close_is_idempotent(conformance_case: Case) -> None:
@@ -381,8 +387,7 @@ def test_close_is_idempotent(conformance_case: Case) -> None:
 
     short = plans_for(case, max_steps=min(case.profile.max_steps, 20))
 
-    @case.given(short, max_examples=min(case.profile.max_examples, 3))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         fresh = case.make("fresh")
         fresh.close()
         fresh.close()
@@ -391,3 +396,5 @@ def test_close_is_idempotent(conformance_case: Case) -> None:
         rollout.run(env, plan.seed, plan.actions())
         env.close()
         env.close()
+
+    case.explore(example, short, max_examples=min(case.profile.max_examples, 3))

@@ -17,7 +17,7 @@ from conformance._engine.describe import describe_exception, summarize, type_nam
 from conformance._engine.handles import TargetError
 from conformance._engine.marks import rule
 from conformance._kit.assertions import SPACE_MEMBERS, contains, is_finite, plans_for, read, space_label
-from conformance._kit.func_checks import Driver, deep_snapshot, fgiven, fonce, truthy, unchanged
+from conformance._kit.func_checks import Driver, deep_snapshot, truthy, unchanged
 from conformance._kit.strategies import Plan, seeds
 from conformance.equality import difference
 
@@ -43,15 +43,14 @@ def test_spaces_satisfy_space_protocol(conformance_case: Case) -> None:
                           expected=f"members {', '.join(SPACE_MEMBERS)}",
                           actual=f"{type_name(space)} missing {missing}")
 
-    fonce(case, body)
+    case.once(body)
 
 
 @rule("FUNC-002", kinds=_FUNC)
 def test_inputs_not_mutated(conformance_case: Case) -> None:
     case = conformance_case
 
-    @fgiven(case, plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         func = case.make("func")
         params = func.get("default_params") if func.has("default_params") else None
@@ -84,6 +83,8 @@ def test_inputs_not_mutated(conformance_case: Case) -> None:
             driver.call("state_info", step.state)
             driver.call("transition_info", step.state, step.action, step.next_state)
 
+    case.explore(example, plans_for(case))
+
 
 def _outputs(driver: Driver, rng: np.random.Generator, state: Any, action: Any, order: list[str]) -> dict[str, Any]:
     """Every function of one transition, each with its own equal copy of ``rng``, called in ``order``."""
@@ -115,8 +116,7 @@ def test_deterministic_given_inputs(conformance_case: Case) -> None:
     case = conformance_case
     order = ["transition", "observation", "state_info", "reward", "terminal", "transition_info"]
 
-    @fgiven(case, plans_for(case, max_steps=min(case.profile.max_steps, 30)))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         driver = Driver(case, case.make("func"))
         rng = driver.rng(plan.seed)
@@ -136,6 +136,8 @@ def test_deterministic_given_inputs(conformance_case: Case) -> None:
                     case.fail(f"func.{name} gave different results for equal arguments and equal rng copies "
                               f"({found}): it has hidden state", expected=summarize(one.get(name)),
                               actual=summarize(two.get(name)))
+
+    case.explore(example, plans_for(case, max_steps=min(case.profile.max_steps, 30)))
 
 
 def _global_state() -> tuple[Any, Any]:
@@ -160,8 +162,7 @@ def test_randomness_only_from_rng(conformance_case: Case) -> None:
                       expected="global generators untouched", actual="their state changed")
         return [deep_snapshot((s.next_state, s.observation, s.reward, s.terminal)) for s in steps]
 
-    @fgiven(case, plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         a, b = run(plan, 1), run(plan, 2)
         found = difference(a, b, "episode")
@@ -169,13 +170,14 @@ def test_randomness_only_from_rng(conformance_case: Case) -> None:
             case.fail(f"the episode depends on the global generators ({found})", expected="equal episodes",
                       actual=f"{summarize(a)} vs {summarize(b)}")
 
+    case.explore(example, plans_for(case))
+
 
 @rule("FUNC-005", kinds=_FUNC)
 def test_adapter_agrees_with_direct_calls(conformance_case: Case) -> None:
     case = conformance_case
 
-    @fgiven(case, plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         from reference.functional import FunctionalEnv
 
         case.set_seed(plan.seed)
@@ -206,6 +208,8 @@ def test_adapter_agrees_with_direct_calls(conformance_case: Case) -> None:
             if truthy(terminal):
                 break
 
+    case.explore(example, plans_for(case))
+
 
 def _agree(case: Case, where: str, expected: tuple[Any, ...], actual: Any) -> None:
     if not isinstance(actual, tuple) or len(actual) != len(expected):
@@ -218,8 +222,7 @@ def _agree(case: Case, where: str, expected: tuple[Any, ...], actual: Any) -> No
 
 
 def _observation_rule(case: Case, *, initial_only: bool) -> None:
-    @fgiven(case, plans_for(case, max_steps=0 if initial_only else None))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         func = case.make("func")
         space = read(case, func, "observation_space", "FUNC-001")
@@ -237,6 +240,8 @@ def _observation_rule(case: Case, *, initial_only: bool) -> None:
                 case.fail(f"the observation of {which} is outside observation_space{note}",
                           expected=f"an element of {space_label(space)}", actual=summarize(obs))
 
+    case.explore(example, plans_for(case, max_steps=0 if initial_only else None))
+
 
 @rule("FUNC-006", kinds=_FUNC)
 def test_initial_observation_in_space(conformance_case: Case) -> None:
@@ -249,12 +254,13 @@ def test_reachable_observations_in_space(conformance_case: Case) -> None:
 
 
 def _episode_rule(case: Case, check: Any) -> None:
-    @fgiven(case, plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         driver = Driver(case, case.make("func"))
         for k, step in enumerate(driver.episode(driver.rng(plan.seed), plan.actions()), start=1):
             check(case, driver, k, step)
+
+    case.explore(example, plans_for(case))
 
 
 @rule("FUNC-008", kinds=_FUNC, owns=("reward",))
@@ -311,8 +317,7 @@ def trace(f):
 def test_transform_applies_to_every_function(conformance_case: Case) -> None:
     case = conformance_case
 
-    @fgiven(case, seeds(), max_examples=min(case.profile.max_examples, 3))
-    def _(seed: int) -> None:
+    def example(seed: int) -> None:
         case.set_seed(seed)
         probe = Driver(case, case.make("plain"))
         rng = probe.rng(seed)
@@ -347,13 +352,14 @@ def test_transform_applies_to_every_function(conformance_case: Case) -> None:
                 case.fail(f"func.{name} does not go through the transformation after func.transform(trace)",
                           expected=f"func.{name} is trace(original {name})", actual="calls == [] after the call")
 
+    case.explore(example, seeds(), max_examples=min(case.profile.max_examples, 3))
+
 
 @rule("FUNC-012", kinds=_FUNC, owns=("render_init", "render_image", "render_close"))
 def test_render_image_frames(conformance_case: Case) -> None:
     case = conformance_case
 
-    @fgiven(case, plans_for(case, max_steps=_RENDERED_STATES), max_examples=min(case.profile.max_examples, 3))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         func = case.make("func")
         driver = Driver(case, func)
@@ -377,3 +383,5 @@ def test_render_image_frames(conformance_case: Case) -> None:
                 case.fail(f"render_image of state {k} returned a frame {summarize(frame)}",
                           expected="a uint8 array of shape (H, W, 3)", actual=summarize(frame))
         driver.call("render_close", render_state)
+
+    case.explore(example, plans_for(case, max_steps=_RENDERED_STATES), max_examples=min(case.profile.max_examples, 3))

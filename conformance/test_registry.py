@@ -132,8 +132,7 @@ def test_remake_from_spec(conformance_case: Case) -> None:
     case.skip_if_nondeterministic()
     make = "make_vec" if case.target.kind == "vector" else "make"
 
-    @case.given(plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         env = case.make()
         spec, where = _spec(case, env)
@@ -158,6 +157,8 @@ def test_remake_from_spec(conformance_case: Case) -> None:
                           f"{found[0]} differs ({found[1]})", expected="the same trajectory", actual=found[1])
         finally:
             _close(remade)
+
+    case.explore(example, plans_for(case))
 
 
 @rule("REG-003", kinds=_BOTH)
@@ -224,8 +225,7 @@ def test_truncates_at_limit(conformance_case: Case) -> None:
     _require_id(case)
     vector = case.target.kind == "vector"
 
-    @case.given(seeds(), st.integers(1, 10), max_examples=min(case.profile.max_examples, 3))
-    def _(seed: int, limit: int) -> None:
+    def example(seed: int, limit: int) -> None:
         case.set_seed(seed)
         limited = case.make("limited", max_episode_steps=limit)
         if vector:
@@ -237,6 +237,8 @@ def test_truncates_at_limit(conformance_case: Case) -> None:
         spec_limit = getattr(spec, "max_episode_steps", None)
         if isinstance(spec_limit, int) and 0 < spec_limit <= _MAX_SPEC_LIMIT:
             _episode_ends_by(case, env, seed, spec_limit, f"with spec.max_episode_steps={spec_limit}")
+
+    case.explore(example, seeds(), st.integers(1, 10), max_examples=min(case.profile.max_examples, 3))
 
 
 @rule("REG-005", kinds=_ENV)
@@ -280,9 +282,7 @@ def test_unregistered_ids_raise(conformance_case: Case) -> None:
     env_id = _require_id(case)
     make = "make_vec" if case.target.kind == "vector" else "make"
 
-    @case.given(st.sampled_from(["name", "version", "namespace"]), st.integers(0, 999),
-                max_examples=min(case.profile.max_examples, 6))
-    def _(how: str, salt: int) -> None:
+    def example(how: str, salt: int) -> None:
         bad = _unregistered(env_id, how, salt)
         try:
             made, _ = _call(case, make, bad)
@@ -295,6 +295,9 @@ def test_unregistered_ids_raise(conformance_case: Case) -> None:
         getattr(made, "close", lambda: None)()
         case.fail(f"registry.{make}({bad!r}) returned an env for an unregistered id",
                   expected="an UnregisteredEnv error", actual=summarize(made))
+
+    case.explore(example, st.sampled_from(["name", "version", "namespace"]), st.integers(0, 999),
+                max_examples=min(case.profile.max_examples, 6))
 
 
 @rule("REG-007", kinds=_ENV)

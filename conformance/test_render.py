@@ -82,18 +82,18 @@ def _frame_rule(case: Case, mode: str) -> None:
 
     examples = 1 if mode == "human" else min(case.profile.max_examples, _FRAME_EXAMPLES)
 
-    @case.given(plans_for(case, max_steps=_FRAME_STEPS), max_examples=examples)
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         _render_rollout(case, mode, plan, check)
+
+    case.explore(example, plans_for(case, max_steps=_FRAME_STEPS), max_examples=examples)
 
 
 @rule("RENDER-001", owns=("render_construct",))
 def test_render_mode_fixed_at_construction(conformance_case: Case) -> None:
     case = conformance_case
 
-    @case.given(plans_for(case, max_steps=_HUMAN_STEPS), max_examples=1)
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         for mode in (None, *_modes(case)):
             env = case.make(f"env_{mode}" if mode else "env", **({} if mode is None else {"render_mode": mode}))
@@ -110,6 +110,8 @@ def test_render_mode_fixed_at_construction(conformance_case: Case) -> None:
             except TargetError:
                 pass  # render() raising is RENDER-004's finding
             verify("after render()")
+
+    case.explore(example, plans_for(case, max_steps=_HUMAN_STEPS), max_examples=1)
 
 
 @rule("RENDER-002")
@@ -213,8 +215,7 @@ def test_list_mode_collects_one_frame_per_call(conformance_case: Case) -> None:
     case = conformance_case
     modes = _list_modes(case)
 
-    @case.given(plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         for mode in modes:
             env = case.make(render_mode=mode)
@@ -230,6 +231,8 @@ def test_list_mode_collects_one_frame_per_call(conformance_case: Case) -> None:
                 case.fail(f"{mode}: a second render() straight away is not empty", expected="[]",
                           actual=summarize(again))
 
+    case.explore(example, plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES))
+
 
 @rule("RENDER-012")
 def test_rgb_array_shape_constant(conformance_case: Case) -> None:
@@ -238,8 +241,7 @@ def test_rgb_array_shape_constant(conformance_case: Case) -> None:
 
     longer = plans_for(case, max_steps=_FRAME_STEPS * 2)
 
-    @case.given(longer, max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         shapes: list[tuple[str, Any]] = []
 
@@ -253,6 +255,8 @@ def test_rgb_array_shape_constant(conformance_case: Case) -> None:
 
         _render_rollout(case, "rgb_array", plan, check, episodes=None)
 
+    case.explore(example, longer, max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES))
+
 
 def _array_modes(case: Case) -> list[str]:
     base = {"rgb_array", "depth_array", "ansi"}
@@ -265,8 +269,7 @@ def test_frames_not_mutated_later(conformance_case: Case) -> None:
     modes = _array_modes(case)
     case.require(modes, "no frame-returning mode (rgb_array, depth_array, ansi or their _list) is declared")
 
-    @case.given(plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         for mode in modes:
             kept: list[tuple[str, Any, Any]] = []
@@ -283,6 +286,8 @@ def test_frames_not_mutated_later(conformance_case: Case) -> None:
 
             _render_rollout(case, mode, plan, keep)
 
+    case.explore(example, plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES))
+
 
 @rule("RENDER-014")
 def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
@@ -292,8 +297,7 @@ def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
     case.require(modes, 'metadata["render_modes"] is empty')
     mode = modes[0]
 
-    @case.given(plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         steps = _HUMAN_STEPS if mode == "human" else _FRAME_STEPS
         actions = plan.actions()[:steps]
@@ -304,6 +308,8 @@ def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
         if found is not None:
             case.fail(f"render() between steps changed the trajectory at position {found[0]} ({found[1]})",
                       expected="the same trajectory as without render()", actual=found[1])
+
+    case.explore(example, plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES))
 
 
 @rule("RENDER-015", owns=("close",))

@@ -52,13 +52,14 @@ def test_same_seed_same_episode(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
 
-    @case.given(plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         actions = plan.actions()
         a = _first_episode(case.make("env_a"), plan.seed, actions)
         b = _first_episode(case.make("env_b"), plan.seed, actions)
         _compare(case, a, b, "two fresh instances with the same seed and actions diverge", ("env_a", "env_b"))
+
+    case.explore(example, plans_for(case))
 
 
 @rule("SEED-002")
@@ -66,14 +67,15 @@ def test_reseeding_replays(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
 
-    @case.given(plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         actions = plan.actions()
         env = case.make()
         first = _first_episode(env, plan.seed, actions)
         again = _first_episode(env, plan.seed, actions)
         _compare(case, first, again, "reset(seed=s) a second time does not replay the episode", ("first", "replay"))
+
+    case.explore(example, plans_for(case))
 
 
 def _unseeded_resets(env: Handle, seed: int, actions: Sequence[Any]) -> list[Record]:
@@ -90,13 +92,14 @@ def test_unseeded_resets_continue_the_generator(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
 
-    @case.given(plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         actions = plan.actions()
         a = _unseeded_resets(case.make("env_a"), plan.seed, actions)
         b = _unseeded_resets(case.make("env_b"), plan.seed, actions)
         _compare(case, a, b, "episodes after unseeded resets are not a function of the first seed", ("env_a", "env_b"))
+
+    case.explore(example, plans_for(case))
 
 
 def _reset_obs(env: Handle, **kwargs: Any) -> Any:
@@ -115,8 +118,7 @@ def test_unseeded_reset_does_not_replay(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
 
-    @case.given(seeds(), max_examples=min(case.profile.max_examples, 5))
-    def _(seed: int) -> None:
+    def example(seed: int) -> None:
         case.set_seed(seed)
         if not _initial_state_varies(case, seed):
             return  # the initial observation does not depend on the seed: nothing to observe
@@ -127,14 +129,15 @@ def test_unseeded_reset_does_not_replay(conformance_case: Case) -> None:
             case.fail(f"{_REPLAY_TRIES} unseeded resets after reset(seed={seed}) all replay its initial observation",
                       expected="a new initial state (the generator continues)", actual=f"always {summarize(seeded)}")
 
+    case.explore(example, seeds(), max_examples=min(case.profile.max_examples, 5))
+
 
 @rule("SEED-005")
 def test_reseeding_after_any_history(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
 
-    @case.given(plans_for(case), plans_for(case))
-    def _(history: Plan, plan: Plan) -> None:
+    def example(history: Plan, plan: Plan) -> None:
         case.set_seed(plan.seed)
         env = case.make()
         rollout.run(env, history.seed, history.actions())
@@ -143,6 +146,8 @@ def test_reseeding_after_any_history(conformance_case: Case) -> None:
         fresh = _first_episode(case.make("fresh"), plan.seed, actions)
         _compare(case, fresh, after_history, "reset(seed=s) after a history differs from a fresh instance's",
                  ("fresh", "env"))
+
+    case.explore(example, plans_for(case), plans_for(case))
 
 
 @rule("SEED-006")
@@ -167,10 +172,11 @@ def test_large_seeds_accepted(conformance_case: Case) -> None:
     case = conformance_case
     large = st.one_of(st.sampled_from([2**32, 2**63, 2**64]), st.integers(2**32, 2**128))
 
-    @case.given(large, max_examples=min(case.profile.max_examples, 5))
-    def _(seed: int) -> None:
+    def example(seed: int) -> None:
         case.set_seed(seed)
         case.make().reset(seed=seed)
+
+    case.explore(example, large, max_examples=min(case.profile.max_examples, 5))
 
 
 def _until_first_end(records: list[Record]) -> list[Record]:
@@ -203,8 +209,7 @@ def test_global_generators_irrelevant(conformance_case: Case) -> None:
                       actual="their state changed")
         return records
 
-    @case.given(plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         actions = plan.actions()
         env_a, env_b = case.make("env_a"), case.make("env_b")
@@ -212,14 +217,15 @@ def test_global_generators_irrelevant(conformance_case: Case) -> None:
         b = _until_first_end(run(env_b, plan, actions, 2))
         _compare(case, a, b, "the first episode depends on the global generators", ("env_a", "env_b"))
 
+    case.explore(example, plans_for(case))
+
 
 @rule("SEED-009")
 def test_instances_interleave_independently(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
 
-    @case.given(plans_for(case), plans_for(case))
-    def _(plan_a: Plan, plan_b: Plan) -> None:
+    def example(plan_a: Plan, plan_b: Plan) -> None:
         case.set_seed(plan_a.seed)
         actions_a, actions_b = plan_a.actions(), plan_b.actions()
         alone_a = _first_episode(case.make("alone_a"), plan_a.seed, actions_a)
@@ -247,14 +253,15 @@ def test_instances_interleave_independently(conformance_case: Case) -> None:
         _compare(case, alone_a, together["a"], "env_a stepped interleaved with env_b diverges", labels)
         _compare(case, alone_b, together["b"], "env_b stepped interleaved with env_a diverges", labels)
 
+    case.explore(example, plans_for(case), plans_for(case))
+
 
 @rule("SEED-010")
 def test_space_sampling_does_not_change_dynamics(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
 
-    @case.given(plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         actions = plan.actions()
         plain = _first_episode(case.make("plain"), plan.seed, actions)
@@ -270,13 +277,14 @@ def test_space_sampling_does_not_change_dynamics(conformance_case: Case) -> None
         _compare(case, plain, sampled, "sampling the env's spaces between steps changes the trajectory",
                  ("plain", "with sampling"))
 
+    case.explore(example, plans_for(case))
+
 
 @rule("SEED-011")
 def test_np_random_seed_reports_the_seed(conformance_case: Case) -> None:
     case = conformance_case
 
-    @case.given(seeds(), max_examples=min(case.profile.max_examples, 5))
-    def _(seed: int) -> None:
+    def example(seed: int) -> None:
         case.set_seed(seed)
         env = case.make()
         env.reset(seed=seed)
@@ -286,3 +294,5 @@ def test_np_random_seed_reports_the_seed(conformance_case: Case) -> None:
         if reported != seed:
             case.fail(f"np_random_seed after reset(seed={seed}) is {reported!r}", expected=repr(seed),
                       actual=repr(reported))
+
+    case.explore(example, seeds(), max_examples=min(case.profile.max_examples, 5))

@@ -31,8 +31,6 @@ from conformance._kit.vector_checks import (
     static_facts,
     sub_env_factories,
     vector_facts,
-    vgiven,
-    vonce,
 )
 from conformance._kit.vector_rollout import VecRecord, ended_flags, unpack_reset
 from conformance.equality import difference
@@ -67,7 +65,7 @@ def test_num_envs_and_spaces(conformance_case: Case) -> None:
                           expected=f"members {', '.join(SPACE_MEMBERS)}",
                           actual=f"{type_name(space)} missing {missing}")
 
-    vonce(case, body)
+    case.once(body)
 
 
 @rule("VEC-002", kinds=_VECTOR)
@@ -91,7 +89,7 @@ def test_autoreset_mode_declared(conformance_case: Case) -> None:
                       expected="metadata['autoreset_mode'] = an AutoresetMode or its string value",
                       actual=summarize(metadata))
 
-    vonce(case, body)
+    case.once(body)
 
 
 def _check_reset(case: Case, facts: VecFacts, index: int, kind: str, result: Any) -> None:
@@ -125,8 +123,7 @@ def test_int_seed_seeds_consecutively(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
 
-    @vgiven(case, _SEEDS, max_examples=min(case.profile.max_examples, 5))
-    def _(seed: int) -> None:
+    def example(seed: int) -> None:
         case.set_seed(seed)
         env = case.make()
         facts = vector_facts(case, env)
@@ -139,6 +136,8 @@ def test_int_seed_seeds_consecutively(conformance_case: Case) -> None:
                 case.fail(f"sub-env {i}'s observation after reset(seed={seed}) is not sub-env 0's after "
                           f"reset(seed={seed + i}) ({found})", expected=summarize(alone), actual=summarize(rows[i]))
 
+    case.explore(example, _SEEDS, max_examples=min(case.profile.max_examples, 5))
+
 
 @rule("VEC-007", kinds=_VECTOR, owns=("reset",))
 def test_seed_lists(conformance_case: Case) -> None:
@@ -147,9 +146,7 @@ def test_seed_lists(conformance_case: Case) -> None:
 
     n = static_facts(case).n
 
-    @vgiven(case, st.lists(st.one_of(st.none(), _SEEDS), min_size=n, max_size=n),
-            max_examples=min(case.profile.max_examples, 5))
-    def _(seeds: list[int | None]) -> None:
+    def example(seeds: list[int | None]) -> None:
         env = case.make()
         facts = vector_facts(case, env)
         obs, _ = unpack_reset(env.reset(seed=seeds))
@@ -174,19 +171,23 @@ def test_seed_lists(conformance_case: Case) -> None:
             case.fail(f"reset(seed=<list of {length} seeds>) with num_envs={facts.n} returned",
                       expected="ValueError", actual=summarize(result))
 
+    case.explore(example, st.lists(st.one_of(st.none(), _SEEDS), min_size=n, max_size=n),
+            max_examples=min(case.profile.max_examples, 5))
+
 
 @rule("VEC-008", kinds=_VECTOR)
 def test_reproducible(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
 
-    @vgiven(case, plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         actions = plan.actions()
         env_a, env_b = case.make("env_a"), case.make("env_b")
         a = run_plan(case, env_a, vector_facts(case, env_a), plan, actions)
         b = run_plan(case, env_b, vector_facts(case, env_b), plan, actions)
         compare_rollouts(case, a, b, "two fresh instances with the same seed and actions diverge", ("env_a", "env_b"))
+
+    case.explore(example, plans_for(case))
 
 
 @rule("VEC-009", kinds=_VECTOR)
@@ -194,8 +195,7 @@ def test_reset_resets_every_sub_env(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
 
-    @vgiven(case, plans_for(case), _SEEDS, st.booleans())
-    def _(plan: Plan, seed: int, cut_after_an_end: bool) -> None:
+    def example(plan: Plan, seed: int, cut_after_an_end: bool) -> None:
         env = case.make()
         facts = vector_facts(case, env)
         actions = plan.actions()
@@ -209,6 +209,8 @@ def test_reset_resets_every_sub_env(conformance_case: Case) -> None:
         expected = vector_rollout.run(fresh, seed, actions[:_AFTER_RESET], facts.n, facts.mode)
         compare_rollouts(case, expected, after, f"reset(seed={seed}) after a history differs from a fresh instance's",
                  ("fresh", "env"))
+
+    case.explore(example, plans_for(case), _SEEDS, st.booleans())
 
 
 def _step_check(case: Case, check: Any) -> None:
@@ -301,8 +303,7 @@ def test_observations_not_mutated_later(conformance_case: Case) -> None:
                       expected="returned observations keep their values",
                       actual=f"{summarize(record.obs)}, was {summarize(record.obs_copy)}")
 
-    @vgiven(case, plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         env = case.make()
         facts = vector_facts(case, env)
         seen: list[VecRecord] = []
@@ -316,14 +317,15 @@ def test_observations_not_mutated_later(conformance_case: Case) -> None:
         for record in seen:
             verify(record, "the end of the rollout")
 
+    case.explore(example, plans_for(case))
+
 
 @rule("VEC-018", kinds=_VECTOR)
 def test_matches_reference_sync(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
 
-    @vgiven(case, plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         env = case.make()
         facts = vector_facts(case, env)
         fns = sub_env_factories(case, env, facts.n)
@@ -351,14 +353,14 @@ def test_matches_reference_sync(conformance_case: Case) -> None:
         compare_rollouts(case, theirs, ours, "the target differs from a reference SyncVectorEnv over the same sub-env "
                  "factories", ("reference", "env"))
 
+    case.explore(example, plans_for(case))
+
 
 @rule("VEC-019", kinds=_VECTOR, owns=("close",))
 def test_close_is_idempotent(conformance_case: Case) -> None:
     case = conformance_case
 
-    @vgiven(case, plans_for(case, max_steps=min(case.profile.max_steps, 20)),
-            max_examples=min(case.profile.max_examples, 3))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         fresh = case.make("fresh")
         fresh.close()
         fresh.close()
@@ -366,6 +368,9 @@ def test_close_is_idempotent(conformance_case: Case) -> None:
         run_plan(case, env, vector_facts(case, env), plan)
         env.close()
         env.close()
+
+    case.explore(example, plans_for(case, max_steps=min(case.profile.max_steps, 20)),
+            max_examples=min(case.profile.max_examples, 3))
 
 
 @rule("VEC-020", kinds=_VECTOR)
@@ -388,4 +393,4 @@ def test_calls_after_close_raise(conformance_case: Case) -> None:
                 continue
             case.fail(f"{call} after close() returned", expected="ClosedEnvironmentError", actual=summarize(result))
 
-    vonce(case, body)
+    case.once(body)

@@ -48,8 +48,7 @@ def _layer_plans(case: Case, layers: tuple[Layer, ...]) -> st.SearchStrategy[tup
 def _drive_layers(case: Case, check_obs: bool) -> None:
     layers = tuple(layer for layer in _layers(case) if layer.action_space is not None)
 
-    @case.given(_layer_plans(case, layers), max_examples=min(case.profile.max_examples, 8))
-    def _(layer_plans: tuple[Plan, ...]) -> None:
+    def example(layer_plans: tuple[Plan, ...]) -> None:
         for layer, plan in zip(layers, layer_plans):
             env = case.make()
             handle = _layer(case, env, layer.depth)
@@ -67,6 +66,8 @@ def _drive_layers(case: Case, check_obs: bool) -> None:
                     )
 
             rollout.run(handle, plan.seed, plan.actions(), on_record=on_record)
+
+    case.explore(example, _layer_plans(case, layers), max_examples=min(case.profile.max_examples, 8))
 
 
 @rule("WRAP-001")
@@ -106,10 +107,11 @@ def test_inner_env_keeps_its_attributes(conformance_case: Case) -> None:
     base_space = _base_action_space(case)
     case.require(base_space is not None, "the unwrapped env exposes no action_space")
 
-    @case.given(plans(base_space, case.profile), max_examples=min(case.profile.max_examples, 8))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         body_for(plan)
+
+    case.explore(example, plans(base_space, case.profile), max_examples=min(case.profile.max_examples, 8))
 
 
 def _base_action_space(case: Case) -> Any:

@@ -1,19 +1,22 @@
 """One (rule, target) item: the object every conformance test receives as ``conformance_case``.
 
 A check describes *what* to verify; the :class:`Case` supplies the *how*: fresh recorded instances
-(:meth:`Case.make`), Hypothesis runs under the item's profile (:meth:`Case.given`, :meth:`Case.once`, or a driver
+(:meth:`Case.make`), Hypothesis runs under the item's profile (:meth:`Case.explore`, :meth:`Case.once`, or a driver
 of one's own through :meth:`Case.conclude`), and the translation of what happened into an outcome:
 
 * a :class:`~conformance._engine.outcomes.RuleFailure` fails a MUST-level item, and is a warning of the rule's own class
   for a SHOULD-level one (the item then counts as "warned");
 * an exception raised by the target fails the item when the rule *owns* that call (``step`` for ENV-016, ...),
-  and otherwise skips it as not checkable, naming the rule that reports it;
+  and otherwise skips it as not checkable, naming the rule that reports it (:data:`OWNERS`, by target kind);
+* an exception raised by ``human`` rendering on a machine with no display skips the item, saying how to check it;
 * a call that exceeds the timeout fails the item, and every later item of that target fails fast.
 """
 
 from __future__ import annotations
 
+import os
 import random
+import sys
 import warnings
 from collections.abc import Callable, Iterable
 from typing import Any, NoReturn
@@ -29,23 +32,74 @@ from conformance._engine.outcomes import NotCheckable, RuleFailure
 from conformance._engine.profiles import Profile, hypothesis_settings
 from conformance._engine.record import Trace
 from conformance._engine.state import Probe, TargetState
-from conformance._engine.watchdog import CallTimeout, Watchdog
+from conformance._engine.watchdog import CallTimeout, Guard
 from conformance.warnings import warning_class
 from gymspec.rules import Rule
 
-__all__ = ["Case", "OWNERS"]
+__all__ = ["CONSTRUCT", "Case", "OWNERS", "headless", "owner_of", "owner_text"]
 
-OWNERS: dict[str, str] = {
-    "construct": "the construction check (test_target_constructs)",
-    "render_construct": "RENDER-001",
-    "reset": "ENV-004",
-    "step": "ENV-016",
-    "render": "RENDER-004",
-    "close": "ENV-020",
-    "seed": "SPACE-004",
-    "sample": "SPACE-007",
+CONSTRUCT = "CONSTRUCT"
+"""The pseudo rule id of the construction check (``test_target_constructs``)."""
+
+_SPACES = {"seed": "SPACE-004", "sample": "SPACE-007"}
+_RENDER = {"render_construct": "RENDER-001", "render": "RENDER-004"}
+
+OWNERS: dict[str, dict[str, str]] = {
+    "env": {"construct": CONSTRUCT, **_RENDER, "reset": "ENV-004", "step": "ENV-016", "close": "ENV-020", **_SPACES},
+    "vector": {"construct": CONSTRUCT, **_RENDER, "reset": "VEC-005", "step": "VEC-016", "close": "VEC-019",
+               **_SPACES},
+    "func": {
+        "construct": CONSTRUCT,
+        "transition": "FUNC-007",
+        "observation": "FUNC-007",
+        "reward": "FUNC-008",
+        "terminal": "FUNC-009",
+        "state_info": "FUNC-010",
+        "transition_info": "FUNC-010",
+        "transform": "FUNC-011",
+        "render_init": "FUNC-012",
+        "render_image": "FUNC-012",
+        "render_close": "FUNC-012",
+        **_SPACES,
+    },
 }
-"""Which rule reports an exception raised by each kind of call (what other rules skip on)."""
+"""Target kind → call kind → the rule that reports an exception (or a crash) in that call; every other rule skips
+such an item as not checkable, naming the owner (and so does every rule for a call no rule owns)."""
+
+_UNOWNED_HINTS: dict[tuple[str, str], str] = {
+    ("func", "initial"): (
+        "the suite drives functional envs with numpy Generators as rng (what the reference FunctionalEnv passes); "
+        "an env that needs another kind of rng (a JAX key, say) cannot be checked on this rule"
+    ),
+}
+"""Why an item cannot check its rule when a call nobody owns raises."""
+
+
+def owner_of(kind: str, method: str) -> str | None:
+    """The rule (or :data:`CONSTRUCT`) that reports a failure of ``method`` on a target of ``kind``."""
+    return OWNERS.get(kind, {}).get(method)
+
+
+def owner_text(owner: str) -> str:
+    """How a message names an owner."""
+    return "the construction check (test_target_constructs)" if owner == CONSTRUCT else owner
+
+
+def headless() -> bool:
+    """Whether this is a Linux machine with no display server to draw ``human`` frames on."""
+    if not sys.platform.startswith("linux"):
+        return False
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def _drawing_through_sdl_dummy() -> bool:
+    """Whether pygame is drawing with SDL's dummy video driver (so a headless machine is no excuse)."""
+    pygame = sys.modules.get("pygame")
+    display = getattr(pygame, "display", None)
+    try:
+        return bool(display is not None and display.get_init() and display.get_driver() == "dummy")
+    except Exception:  # noqa: BLE001 - a half-initialised pygame tells nothing
+        return False
 
 
 def _rule_failure_in(exc: BaseException) -> RuleFailure | None:
@@ -65,12 +119,12 @@ class Case:
         rule: The rule under check.
         state: The target's shared state (probe, construction error, hang).
         profile: The effort profile.
-        watchdog: The per-call timeout.
+        watchdog: The guard every call into the target goes through.
         owns: Call kinds whose exceptions are violations of this rule rather than reasons to skip.
     """
 
     def __init__(
-        self, rule: Rule, state: TargetState, profile: Profile, watchdog: Watchdog, owns: Iterable[str] = ()
+        self, rule: Rule, state: TargetState, profile: Profile, watchdog: Guard, owns: Iterable[str] = ()
     ) -> None:
         self.rule = rule
         self.state = state
@@ -134,12 +188,16 @@ class Case:
         """
         expression = self.target.constructor_source(**kwargs)
         self._trace.construct(var, expression)
+        mode = kwargs.get("render_mode")
+        mode_text = mode if isinstance(mode, str) else ""
+        method = "render_construct" if mode is not None else "construct"
         try:
-            env = self.watchdog.call(expression, lambda: self.target.construct(**kwargs))
-        except Exception as exc:  # noqa: BLE001
-            method = "render_construct" if kwargs.get("render_mode") is not None else "construct"
-            raise TargetError(expression, method, exc) from exc
-        handle = Handle(env, var, self._trace, self.watchdog)
+            env = self.watchdog.call(
+                expression, lambda: self.target.construct(**kwargs), method=method, mode=mode_text
+            )
+        except (Exception, SystemExit) as exc:  # noqa: BLE001
+            raise TargetError(expression, method, exc, mode=mode_text) from exc
+        handle = Handle(env, var, self._trace, self.watchdog, mode=mode_text)
         self._handles.append(handle)
         return handle
 
@@ -188,6 +246,13 @@ class Case:
         raise NotCheckable(reason)
 
     def _from_target_error(self, error: TargetError) -> BaseException:
+        # Human rendering that never worked on this instance, on a machine with no display, is the machine's
+        # limit, not the env's (unless the env draws with pygame, which SDL's dummy driver serves headless).
+        if error.mode == "human" and not error.worked and headless() and not _drawing_through_sdl_dummy():
+            return NotCheckable(
+                f"{error}, in render mode 'human' on a machine with no display (DISPLAY/WAYLAND_DISPLAY unset); "
+                "check human rendering under a display, e.g. xvfb-run -a pytest --pyargs conformance ..."
+            )
         if error.method in self.owns:
             failure = RuleFailure(
                 self.rule.id,
@@ -202,17 +267,22 @@ class Case:
             )
             failure.__cause__ = error.error
             return failure
-        owner = OWNERS.get(error.method, "the rule about that call")
-        return NotCheckable(f"{error} (reported by {owner})")
+        owner = owner_of(self.target.kind, error.method)
+        if owner is None:
+            hint = _UNOWNED_HINTS.get((self.target.kind, error.method))
+            if hint is not None:
+                return NotCheckable(f"{error}: {hint}")
+            return NotCheckable(f"{error} (reported by the rule about that call)")
+        return NotCheckable(f"{error} (reported by {owner_text(owner)})")
 
     # --- running examples ------------------------------------------------------------------------------------
-    # once() and given() drive these three; a driver that draws its own examples (conformance._kit.stateful) calls them
+    # once() and explore() drive these three; a driver that draws its own examples (conformance._kit.stateful) calls them
     # directly: conclude(run) around the whole run, new_example() before and close_all() after each example.
 
     def new_example(self) -> None:
         """Start an example: an empty reproducer, no seed named and no open instances.
 
-        Call before each example when driving examples yourself; :meth:`once` and :meth:`given` already do.
+        Call before each example when driving examples yourself; :meth:`once` and :meth:`explore` already do.
         """
         self._trace = Trace(self.target.imports)
         self._handles = []
@@ -226,10 +296,10 @@ class Case:
         """
         for handle in reversed(self._handles):
             try:
-                close = getattr(handle.raw, "close", None)
-                if callable(close):
-                    self.watchdog.call(f"{handle.var}.close", close)
-            except Exception:  # noqa: BLE001, S110 - cleanup only; ENV-020 checks close itself
+                self.watchdog.call(
+                    f"{handle.var}.close", lambda: _close(handle.raw), method="close", mode=handle.mode
+                )
+            except (Exception, SystemExit):  # noqa: BLE001, S110 - cleanup only; ENV-020 checks close itself
                 pass
         self._handles = []
 
@@ -293,25 +363,26 @@ class Case:
         """Run ``body`` a single time (checks with nothing to draw)."""
         self.conclude(lambda: self._example(body, ()))
 
-    def given(
-        self, *strategies: st.SearchStrategy[Any], max_examples: int | None = None
-    ) -> Callable[[Callable[..., None]], None]:
-        """Run the decorated body under Hypothesis, drawing one value from each strategy per example.
+    def explore(
+        self, body: Callable[..., None], *strategies: st.SearchStrategy[Any], max_examples: int | None = None
+    ) -> None:
+        """Run ``body`` under Hypothesis, drawing one value from each strategy per example, and conclude the item.
 
         Args:
-            *strategies: One strategy per positional argument of the body.
+            body: The check of one example; it takes one positional argument per strategy.
+            *strategies: What to draw.
             max_examples: Overrides the profile's example count.
-
-        Returns:
-            A decorator that runs the body immediately (it returns ``None``).
         """
 
-        def decorator(body: Callable[..., None]) -> None:
-            @hypothesis_settings(self.profile, max_examples=max_examples)
-            @given(st.tuples(*strategies))
-            def example(drawn: tuple[Any, ...]) -> None:
-                self._example(body, drawn)
+        @hypothesis_settings(self.profile, max_examples=max_examples)
+        @given(st.tuples(*strategies))
+        def example(drawn: tuple[Any, ...]) -> None:
+            self._example(body, drawn)
 
-            self.conclude(example)
+        self.conclude(example)
 
-        return decorator
+
+def _close(obj: Any) -> None:
+    close = getattr(obj, "close", None)
+    if callable(close):
+        close()

@@ -23,8 +23,10 @@ __all__ = [
     "TARGET_OPTIONS",
     "flag",
     "option",
+    "rule_areas",
     "rule_selected",
     "rules_match",
+    "rules_select_any",
 ]
 
 ENV_VAR = "CONFORMANCE_ENV"
@@ -42,6 +44,8 @@ OPTION_NAMES: dict[str, str] = {
     "profile": "conformance_profile",
     "rules": "conformance_rules",
     "timeout": "conformance_timeout",
+    "memory": "conformance_memory",
+    "isolation": "conformance_isolation",
 }
 """Option name → its destination and ini key (they are the same string)."""
 
@@ -76,10 +80,26 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
     "profile": ("quick|default|thorough", "Hypothesis budget: examples per rule and steps per rollout"),
     "rules": ("GLOB[,!GLOB]", "run only rules whose id matches; '!' excludes, e.g. 'SEED-*' or '!VEC-002'"),
     "timeout": ("SECONDS", "how long one call into a target may take before it counts as hung (default 10)"),
+    "memory": (
+        "SIZE",
+        "resident memory one item may hold before it fails, e.g. 2GiB or 512MiB; 0 for no cap "
+        "(default: 4GiB or half the machine's memory, whichever is less)",
+    ),
+    "isolation": (
+        "process|thread",
+        "run each item in a supervised process (default where fork exists: crashes, hangs and leaks of the target "
+        "become failures) or in this process with a per-call watchdog thread (weaker: a crash ends the run)",
+    ),
 }
 """Option name → (metavar, help text)."""
 
-_FLAGS = {"report": "--conformance-report", "profile": "--conformance-profile", "timeout": "--conformance-timeout"}
+_FLAGS = {
+    "report": "--conformance-report",
+    "profile": "--conformance-profile",
+    "timeout": "--conformance-timeout",
+    "memory": "--conformance-memory",
+    "isolation": "--conformance-isolation",
+}
 
 
 def flag(name: str) -> str:
@@ -105,6 +125,8 @@ def rules_match(patterns: str, rule_id: str) -> bool:
     With only exclusions every other rule stays selected (``'!VEC-002'`` is "all but VEC-002"); an exclusion wins
     over an inclusion (``'VEC-*,!VEC-002'``).
 
+    Matching ignores case (``'seed-*'`` is ``'SEED-*'``).
+
     Args:
         patterns: The ``--rules`` value, e.g. ``"SEED-*,ENV-00[1-3],!SEED-011"``.
         rule_id: A rule id such as ``"SEED-004"``.
@@ -112,12 +134,28 @@ def rules_match(patterns: str, rule_id: str) -> bool:
     Returns:
         Whether the rule runs.
     """
-    globs = [pattern.strip() for pattern in patterns.split(",") if pattern.strip()]
+    # Rule ids are upper case; globs are matched case-insensitively so 'env-*' means what it says.
+    globs = [pattern.strip().upper() for pattern in patterns.split(",") if pattern.strip()]
     excluded = [glob[1:].strip() for glob in globs if glob.startswith("!")]
     included = [glob for glob in globs if not glob.startswith("!")]
+    rule_id = rule_id.upper()
     if any(fnmatch.fnmatchcase(rule_id, glob) for glob in excluded):
         return False
     return not included or any(fnmatch.fnmatchcase(rule_id, glob) for glob in included)
+
+
+def rules_select_any(patterns: str) -> bool:
+    """Whether ``--rules`` selects at least one rule of the catalog."""
+    from gymspec.rules import RULES
+
+    return any(rules_match(patterns, rule_id) for rule_id in RULES)
+
+
+def rule_areas() -> list[str]:
+    """The rule areas of the catalog (id prefixes), in catalog order."""
+    from gymspec.rules import RULES
+
+    return list(dict.fromkeys(rule_id.split("-")[0] for rule_id in RULES))
 
 
 def rule_selected(config: pytest.Config, rule_id: str) -> bool:

@@ -6,7 +6,10 @@ test report's ``user_properties``, as plain dicts, so aggregation works the same
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import tempfile
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -76,6 +79,13 @@ def _counts(results: Iterable[Result]) -> dict[str, int]:
     return {outcome: counter.get(outcome, 0) for outcome in OUTCOMES}
 
 
+def _pytest_counts(results: Iterable[Result]) -> dict[str, int]:
+    """The same items as pytest counts them: a warned item is a passed one."""
+    counts = _counts(results)
+    return {"passed": counts["passed"] + counts["warned"], "failed": counts["failed"],
+            "skipped": counts["skipped"], "error": counts["error"]}
+
+
 def build_report(results: Sequence[Result], meta: Mapping[str, Any]) -> dict[str, Any]:
     """The JSON report: ``{"schema": 1, "results": [...], "summary": {...}}``.
 
@@ -97,6 +107,7 @@ def build_report(results: Sequence[Result], meta: Mapping[str, Any]) -> dict[str
         "summary": {
             "total": len(results),
             **_counts(results),
+            "pytest": _pytest_counts(results),
             "by_target": {target: _counts(items) for target, items in by_target.items()},
             "failing": failing,
             "warned_rules": warned,
@@ -106,10 +117,22 @@ def build_report(results: Sequence[Result], meta: Mapping[str, Any]) -> dict[str
 
 
 def write_report(path: str | Path, results: Sequence[Result], meta: Mapping[str, Any]) -> Path:
-    """Write :func:`build_report` to ``path`` (parent directories are created)."""
+    """Write :func:`build_report` to ``path`` atomically (a temporary file renamed into place; parents created).
+
+    A reader never sees a half-written report, and an existing report is replaced only by a complete one.
+    """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(build_report(results, meta), indent=2) + "\n", encoding="utf-8")
+    text = json.dumps(build_report(results, meta), indent=2) + "\n"
+    handle, scratch = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.replace(scratch, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(scratch)
+        raise
     return target
 
 

@@ -1,18 +1,21 @@
-"""The per-process state of one conformance run: resolved options, targets, their shared state, the watchdog.
+"""The state of one conformance run in one process: resolved options, targets, their shared state, the guard.
 
 Created lazily, the first time a conformance test asks for it, so a pytest run that never collects the suite never
-imports a target, a registry or Hypothesis.
+imports a target, a registry or Hypothesis. :func:`validate_options` checks every option before any test runs, so a
+mistake is one usage error (exit code 4) instead of a failure after the whole run.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from conformance._engine.options import ENV_VAR, CaseParam, option
+from conformance._engine.options import ENV_VAR, CaseParam, option, rule_areas, rules_select_any
 from conformance._engine.targets import (
     Target,
     TargetSpecError,
@@ -21,12 +24,16 @@ from conformance._engine.targets import (
     registry_module,
     resolve_targets,
 )
+from conformance._engine.watchdog import Guard
 
-__all__ = ["ConformanceSession", "validate_options"]
+__all__ = ["ConformanceSession", "Limits", "limits", "validate_options"]
 
 DEFAULT_TIMEOUT = 10.0
 
 _VECTORIZATION_MODES = ("sync", "async", "vector_entry_point")
+_ISOLATIONS = ("process", "thread")
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B?|B)?\s*$", re.IGNORECASE)
+_UNITS = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
 
 def _env_var_targets() -> list[str]:
@@ -41,7 +48,8 @@ def _request(config: pytest.Config) -> TargetsRequest:
     if mode is not None and mode not in _VECTORIZATION_MODES:
         raise TargetSpecError(f"--vectorization-mode must be one of {list(_VECTORIZATION_MODES)}, got {mode!r}")
     return TargetsRequest(
-        envs=[*option(config, "env"), *_env_var_targets()],
+        envs=option(config, "env"),
+        env_var_envs=_env_var_targets(),
         env_ids=option(config, "env_id"),
         vector_envs=option(config, "vector_env"),
         vector_env_ids=option(config, "vector_env_id"),
@@ -60,25 +68,121 @@ def _timeout(config: pytest.Config) -> float:
         value = float(raw)
     except ValueError:
         value = -1.0
-    if not value > 0:
+    if not 0 < value < float("inf"):
         raise TargetSpecError(f"--conformance-timeout must be a positive number of seconds, got {raw!r}")
     return value
+
+
+def parse_size(text: str) -> int:
+    """Parse a memory size: ``"2GiB"``, ``"512M"``, ``"1.5G"``, ``"1048576"`` (bytes); ``"0"`` means no cap.
+
+    Raises:
+        TargetSpecError: If the text is not a size.
+    """
+    match = _SIZE.match(text)
+    if match is None:
+        raise TargetSpecError(
+            f"--conformance-memory must be a size such as 2GiB, 512MiB or a number of bytes (0: no cap), got {text!r}"
+        )
+    unit = (match[2] or "").upper().rstrip("B").rstrip("I")
+    return int(float(match[1]) * _UNITS[unit])
+
+
+def _isolation(config: pytest.Config) -> str:
+    from conformance._engine.supervisor import fork_available
+
+    raw = option(config, "isolation")
+    if raw is None:
+        return "process" if fork_available() else "thread"
+    if raw not in _ISOLATIONS:
+        raise TargetSpecError(f"--conformance-isolation must be one of {list(_ISOLATIONS)}, got {raw!r}")
+    if raw == "process" and not fork_available():
+        raise TargetSpecError(
+            "--conformance-isolation must be 'thread' on this platform (it has no fork), got 'process'"
+        )
+    return str(raw)
+
+
+class Limits:
+    """The resolved limits of the run.
+
+    Attributes:
+        timeout: Seconds one call into a target may take.
+        memory: Bytes of resident memory one item may hold (0: no cap).
+        isolation: ``"process"`` or ``"thread"``.
+    """
+
+    def __init__(self, timeout: float, memory: int, isolation: str) -> None:
+        self.timeout = timeout
+        self.memory = memory
+        self.isolation = isolation
+
+
+def limits(config: pytest.Config) -> Limits:
+    """The run's :class:`Limits` (defaults where the options are not given).
+
+    Raises:
+        TargetSpecError: If an option is malformed.
+    """
+    from conformance._engine.supervisor import default_memory_cap
+
+    raw_memory = option(config, "memory")
+    memory = default_memory_cap() if raw_memory is None else parse_size(str(raw_memory))
+    return Limits(_timeout(config), memory, _isolation(config))
+
+
+def _check_report_path(raw: str) -> None:
+    """The report path must be a writable file path: checked before the run, not after it."""
+    path = Path(raw)
+    if path.is_dir():
+        raise TargetSpecError(f"--conformance-report must be a file path, got {raw!r}, which is a directory")
+    parent = path.parent
+    existing = parent
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise TargetSpecError(
+            f"--conformance-report must be a path in a writable directory, got {raw!r} ({existing} is not a directory)"
+        )
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=parent, prefix=".conformance-", delete=True):
+            pass
+    except OSError as exc:
+        raise TargetSpecError(
+            f"--conformance-report must be a path in a writable directory, got {raw!r} ({exc.strerror or exc})"
+        ) from None
+
+
+def _check_rules(patterns: str) -> None:
+    if not rules_select_any(patterns):
+        raise TargetSpecError(
+            f"--rules must select at least one rule, got {patterns!r} (no rule id matches); rule ids look like "
+            f"ENV-004, areas are {', '.join(rule_areas())}; e.g. --rules 'SEED-*' or --rules '!VEC-002'"
+        )
 
 
 def validate_options(config: pytest.Config) -> None:
     """Check every conformance option that was given (no target is imported or constructed).
 
     Raises:
-        pytest.UsageError: If an option is malformed.
+        pytest.UsageError: If an option is malformed (one line saying which, what it must be and what it was).
     """
     from conformance._engine.profiles import PROFILES
 
     try:
         request = _request(config)
-        _timeout(config)
-        named = (request.envs, request.env_ids, request.vector_envs, request.vector_env_ids, request.func_envs)
+        limits(config)
+        named = (request.envs, request.env_var_envs, request.env_ids, request.vector_envs, request.vector_env_ids,
+                 request.func_envs)
         if any(named):  # with no target named, resolving would import the reference's envs: not at configure time
             resolve_targets(request)
+        report = option(config, "report")
+        if report:
+            _check_report_path(str(report))
+        patterns = option(config, "rules")
+        if patterns:
+            _check_rules(str(patterns))
     except TargetSpecError as exc:
         raise pytest.UsageError(str(exc)) from None
     profile = option(config, "profile")
@@ -101,11 +205,23 @@ class ConformanceSession:
         self.profile = PROFILES[option(config, "profile") or DEFAULT_PROFILE]
         try:
             self.targets = resolve_targets(_request(config))
-            timeout = _timeout(config)
+            self.limits = limits(config)
         except TargetSpecError as exc:
             raise pytest.UsageError(str(exc)) from None
-        self.watchdog = Watchdog(timeout)
+        self.watchdog: Guard = Watchdog(self.limits.timeout)
         self._states: dict[str, Any] = {}
+
+    @property
+    def timeout(self) -> float:
+        """Seconds one call into a target may take."""
+        return self.limits.timeout
+
+    def use_guard(self, guard: Guard) -> None:
+        """Route every later call into a target through ``guard`` (a supervised process's board)."""
+        self.watchdog.shutdown()
+        self.watchdog = guard
+        for state in self._states.values():
+            state.guard = guard
 
     def state(self, target: Target) -> Any:
         """The shared :class:`~conformance._engine.state.TargetState` of a target (created on first use)."""
@@ -130,5 +246,5 @@ class ConformanceSession:
         return Case(rule, self.state(param.target), self.profile, self.watchdog, owns=param.owns)
 
     def close(self) -> None:
-        """Release the watchdog's worker thread."""
+        """Release the guard's worker thread."""
         self.watchdog.shutdown()

@@ -14,7 +14,7 @@ from typing import Any
 
 from conformance._engine.describe import describe_exception
 from conformance._engine.targets import Target
-from conformance._engine.watchdog import CallTimeout, Watchdog
+from conformance._engine.watchdog import CallTimeout, Guard
 
 __all__ = ["Layer", "Probe", "TargetState", "declared_render_modes"]
 
@@ -76,48 +76,56 @@ def declared_render_modes(metadata: Any) -> tuple[str, ...]:
     return tuple(mode for mode in modes if isinstance(mode, str))
 
 
-def _read(obj: Any, name: str, errors: dict[str, str]) -> Any:
-    try:
-        return getattr(obj, name)
-    except Exception as exc:  # noqa: BLE001 - recorded; the rule about that attribute reports it
-        errors[name] = f"{describe_exception(exc)}"
-        return None
+class _Reader:
+    """Reads attributes of a fresh instance through the guard (a property is a call into the target)."""
 
+    def __init__(self, guard: Guard) -> None:
+        self.guard = guard
+        self.errors: dict[str, str] = {}
 
-def _layers(env: Any) -> tuple[Layer, ...]:
-    layers: list[Layer] = []
-    errors: dict[str, str] = {}
-    unwrapped = getattr(env, "unwrapped", env)
-    current = env
-    while current is not unwrapped and hasattr(current, "env") and len(layers) < _MAX_LAYERS:
-        layers.append(
-            Layer(
-                depth=len(layers),
-                name=type(current).__name__,
-                action_space=_read(current, "action_space", errors),
-                observation_space=_read(current, "observation_space", errors),
+    def read(self, obj: Any, var: str, name: str, *, record: bool = True) -> Any:
+        try:
+            return self.guard.call(f"{var}.{name}", lambda: getattr(obj, name), method=name)
+        except Exception as exc:  # noqa: BLE001 - recorded; the rule about that attribute reports it
+            if record:
+                self.errors[name] = f"{describe_exception(exc)}"
+            return None
+
+    def layers(self, env: Any) -> tuple[Layer, ...]:
+        layers: list[Layer] = []
+        unwrapped = self.read(env, "env", "unwrapped", record=False)
+        current, var = env, "env"
+        while current is not unwrapped and len(layers) < _MAX_LAYERS:
+            inner = self.read(current, var, "env", record=False)
+            if inner is None:
+                break
+            layers.append(
+                Layer(
+                    depth=len(layers),
+                    name=type(current).__name__,
+                    action_space=self.read(current, var, "action_space", record=False),
+                    observation_space=self.read(current, var, "observation_space", record=False),
+                )
             )
+            current, var = inner, f"{var}.env"
+        return tuple(layers)
+
+    def probe(self, env: Any) -> Probe:
+        spec = self.read(env, "env", "spec", record=False)
+        nondeterministic = self.read(spec, "env.spec", "nondeterministic", record=False) if spec is not None else False
+        try:
+            layers = self.layers(env)
+        except Exception:  # noqa: BLE001 - a broken wrapper chain is WRAP-005's finding, not the probe's
+            layers = ()
+        return Probe(
+            action_space=self.read(env, "env", "action_space"),
+            observation_space=self.read(env, "env", "observation_space"),
+            metadata=self.read(env, "env", "metadata"),
+            render_mode=self.read(env, "env", "render_mode"),
+            nondeterministic=nondeterministic is True,
+            layers=layers,
+            errors=self.errors,
         )
-        current = current.env
-    return tuple(layers)
-
-
-def _probe(env: Any) -> Probe:
-    errors: dict[str, str] = {}
-    spec = _read(env, "spec", {})
-    try:
-        layers = _layers(env)
-    except Exception:  # noqa: BLE001 - a broken wrapper chain is WRAP-005's finding, not the probe's
-        layers = ()
-    return Probe(
-        action_space=_read(env, "action_space", errors),
-        observation_space=_read(env, "observation_space", errors),
-        metadata=_read(env, "metadata", errors),
-        render_mode=_read(env, "render_mode", errors),
-        nondeterministic=bool(getattr(spec, "nondeterministic", False)),
-        layers=layers,
-        errors=errors,
-    )
 
 
 class TargetState:
@@ -125,17 +133,23 @@ class TargetState:
 
     Args:
         target: The target.
-        watchdog: Runs the probe construction under the call timeout.
+        guard: Runs the probe's calls into the target.
     """
 
-    def __init__(self, target: Target, watchdog: Watchdog) -> None:
+    def __init__(self, target: Target, guard: Guard) -> None:
         self.target = target
-        self._watchdog = watchdog
+        self.guard = guard
         self._probe: Probe | None = None
         self.construct_error: str | None = target.unavailable
         self.construct_traceback: str = ""
         self.hung: str | None = None
         self._probed = target.unavailable is not None
+
+    def mark_unconstructible(self, reason: str) -> None:
+        """Record that constructing the target cannot work (learnt elsewhere: its constructor killed a process)."""
+        self.construct_error = reason
+        self._probe = None
+        self._probed = True
 
     def probe(self) -> Probe | None:
         """Construct the target once (if not done yet) and return what it exposes; ``None`` if it failed."""
@@ -144,20 +158,20 @@ class TargetState:
         self._probed = True
         label = f"{self.target.constructor_source()}"
         try:
-            env = self._watchdog.call(label, self.target.construct)
+            env = self.guard.call(label, self.target.construct, method="construct")
         except CallTimeout as exc:
             self.hung = f"{label} did not return within {exc.timeout:g} s"
             self.construct_error = self.hung
             return None
-        except Exception as exc:  # noqa: BLE001 - reported once, by the construction check
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - reported once, by the construction check
             self.construct_error = f"{label} raised {describe_exception(exc)}"
             self.construct_traceback = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
             return None
         try:
-            self._probe = self._watchdog.run(lambda: _probe(env))
+            self._probe = self.guard.run(lambda: _Reader(self.guard).probe(env))
         finally:
             try:
-                self._watchdog.call(f"{label}.close", lambda: getattr(env, "close", lambda: None)())
+                self.guard.call("env.close", lambda: getattr(env, "close", lambda: None)(), method="close")
             except CallTimeout as exc:
                 self.hung = f"close() of a fresh instance did not return within {exc.timeout:g} s"
             except Exception:  # noqa: BLE001, S110 - close failures are ENV-020's business

@@ -99,6 +99,7 @@ class TargetsRequest:
     """Everything the options say about targets (lists are in command-line order)."""
 
     envs: Sequence[str] = ()
+    env_var_envs: Sequence[str] = ()
     env_ids: Sequence[str] = ()
     vector_envs: Sequence[str] = ()
     vector_env_ids: Sequence[str] = ()
@@ -139,9 +140,12 @@ def _resolve_attr(path: str) -> Any:
     return obj
 
 
-def _attr_target(spec: str, kind: Kind, kwargs: Mapping[str, Any]) -> Target:
+def _attr_target(spec: str, kind: Kind, kwargs: Mapping[str, Any], source_name: str = "") -> Target:
     if not _ATTR_PATH.match(spec):
-        raise TargetSpecError(f"--{'env' if kind == 'env' else kind + '-env'} must be 'pkg.module:attr', got {spec!r}")
+        name = source_name or f"--{'env' if kind == 'env' else kind + '-env'}"
+        raise TargetSpecError(
+            f"{name} must be 'pkg.module:attr' (an importable module, a colon, an attribute), got {spec!r}"
+        )
     module_name, _, attr_path = spec.partition(":")
     head = attr_path.split(".")[0]
 
@@ -308,6 +312,8 @@ def resolve_targets(request: TargetsRequest) -> list[Target]:
     """
     kwargs = request.env_kwargs
     targets: list[Target] = [_attr_target(spec, "env", kwargs) for spec in request.envs]
+    targets += [_attr_target(spec, "env", kwargs, "the CONFORMANCE_ENV environment variable")
+                for spec in request.env_var_envs]
     targets += [_id_target(spec, request.registry, kwargs) for spec in request.env_ids]
     targets += [_attr_target(spec, "vector", kwargs) for spec in request.vector_envs]
     targets += [

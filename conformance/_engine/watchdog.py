@@ -1,4 +1,11 @@
-"""A per-call timeout for calls into the code under test, so a hanging target never hangs the suite.
+"""Guards for calls into the code under test, and the in-process one: a per-call timeout on a worker thread.
+
+Checks never call a target bare; they go through a :class:`Guard` (``guard.call(label, fn)``), which records what
+is running. Under process supervision (the default where ``fork`` exists) the guard is a
+:class:`~conformance._engine.board.BoardGuard` and the supervising process enforces every limit, by killing. Where
+processes cannot be forked, or with ``--conformance-isolation thread``, it is the :class:`Watchdog` below, which is
+weaker: Python cannot kill a thread, so a call that hangs in C is abandoned rather than stopped, a crash still takes
+the whole run down, and only calls made through the guard are timed.
 
 Every interaction with a target runs on one long-lived worker thread. A check body is handed to the worker as a
 whole (one hand-off per Hypothesis example, not per call, which keeps the overhead negligible), and each call into
@@ -19,9 +26,9 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
-__all__ = ["CallTimeout", "Watchdog"]
+__all__ = ["CallTimeout", "Guard", "Watchdog"]
 
 T = TypeVar("T")
 
@@ -43,6 +50,39 @@ class CallTimeout(BaseException):
         self.timeout = timeout
 
 
+class Guard(Protocol):
+    """What checks call the target through (:class:`Watchdog` or :class:`~conformance._engine.board.BoardGuard`)."""
+
+    @property
+    def timeout(self) -> float:
+        """Seconds one call may take."""
+        ...
+
+    def call(self, label: str, fn: Callable[[], T], *, method: str = "", mode: str = "", limit: float = 0.0) -> T:
+        """Call ``fn`` as the call ``label`` into the target.
+
+        Args:
+            label: What is called, e.g. ``"env.step"``.
+            fn: The call.
+            method: Its kind (``"step"``, ``"construct"``...), which decides the rule that owns a crash in it.
+            mode: The render mode of the instance called (``""``: none).
+            limit: Seconds this call may take instead of the timeout (0.0: the timeout).
+        """
+        ...
+
+    def run(self, body: Callable[[], T]) -> T:
+        """Run ``body``, whose calls into the target go through :meth:`call`."""
+        ...
+
+    def in_worker(self) -> bool:
+        """Whether calls made now run where the guard watches them (no hand-off needed)."""
+        ...
+
+    def shutdown(self) -> None:
+        """Release what the guard holds."""
+        ...
+
+
 class _Abandoned(BaseException):
     """Raised asynchronously inside an abandoned worker, to stop a busy-looping call if it ever yields."""
 
@@ -56,11 +96,11 @@ class _Job(Generic[T]):
 
 
 class _Worker:
-    """One daemon thread executing jobs; ``active`` is the call in progress and its start time."""
+    """One daemon thread executing jobs; ``active`` is the call in progress, its start time and its limit."""
 
     def __init__(self) -> None:
         self.jobs: queue.SimpleQueue[_Job[object] | None] = queue.SimpleQueue()
-        self.active: tuple[str, float] | None = None
+        self.active: tuple[str, float, float] | None = None
         self.abandoned = False
         self.thread = threading.Thread(target=self._loop, name="conformance-watchdog", daemon=True)
         self.thread.start()
@@ -137,30 +177,33 @@ class Watchdog:
         worker.jobs.put(job)  # type: ignore[arg-type]  # the queue is heterogeneous by design
         while not job.done.wait(self._poll):
             active = worker.active
-            if active is not None and time.monotonic() - active[1] > self.timeout:
+            if active is not None and time.monotonic() - active[1] > active[2]:
                 worker.abandon()
-                raise CallTimeout(active[0], self.timeout)
+                raise CallTimeout(active[0], active[2])
         if job.error is not None:
             raise job.error
         return job.result  # type: ignore[return-value]  # set whenever error is None
 
-    def call(self, label: str, fn: Callable[[], T]) -> T:
+    def call(self, label: str, fn: Callable[[], T], *, method: str = "", mode: str = "", limit: float = 0.0) -> T:
         """Call ``fn`` under the timeout, recording ``label`` as the call in progress.
 
         Args:
             label: What is being called, for the timeout message (e.g. ``"env.step"``).
             fn: The call into the target.
+            method: Unused here (crashes cannot be told apart in-process).
+            mode: Unused here.
+            limit: Seconds this call may take instead of the timeout (0.0: the timeout).
 
         Returns:
             What ``fn`` returned.
         """
         if not self.in_worker():
-            return self.run(lambda: self.call(label, fn))
+            return self.run(lambda: self.call(label, fn, limit=limit))
         worker = self._worker
         if worker is None or worker.active is not None:
             # Nested call (or no worker, which in_worker() rules out): the outermost call is what is timed.
             return fn()
-        worker.active = (label, time.monotonic())
+        worker.active = (label, time.monotonic(), limit or self.timeout)
         try:
             return fn()
         finally:

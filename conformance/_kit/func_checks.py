@@ -5,7 +5,8 @@ goes through the target's :class:`~conformance._engine.handles.Handle` unrecorde
 reproducer lines instead (``state_1 = func.transition(state_0, np.int64(1), rng)``), because states and generators
 are not literals but variables of the script.
 
-Exceptions of a function are violations of the rule that owns that function (:data:`FUNC_OWNERS`) and make the
+Exceptions of a function are violations of the rule that owns that function (``OWNERS['func']`` in
+:mod:`conformance._engine.case`) and make the
 other rules skip, naming it; ``initial`` rejecting a ``Generator`` skips every rule that needs a state.
 """
 
@@ -27,66 +28,13 @@ from conformance._engine.source import source
 from conformance.equality import difference
 
 __all__ = [
-    "FUNC_OWNERS",
     "Driver",
     "Step",
     "deep_snapshot",
     "describe",
-    "fgiven",
-    "fonce",
     "truthy",
     "unchanged",
 ]
-
-FUNC_OWNERS: dict[str, str] = {
-    "transition": "FUNC-007",
-    "observation": "FUNC-007",
-    "reward": "FUNC-008",
-    "terminal": "FUNC-009",
-    "state_info": "FUNC-010",
-    "transition_info": "FUNC-010",
-    "render_init": "FUNC-012",
-    "render_image": "FUNC-012",
-    "render_close": "FUNC-012",
-    "transform": "FUNC-011",
-}
-"""Which rule reports an exception raised by each function (what other FUNC rules skip on)."""
-
-
-def _translated(case: Case, body: Callable[..., None]) -> Callable[..., None]:
-    def run(*args: Any) -> None:
-        try:
-            body(*args)
-        except TargetError as error:
-            if error.method in case.owns:
-                raise
-            if error.method == "initial":
-                raise NotCheckable(
-                    f"{error}: the suite drives functional envs with numpy Generators as rng (what the reference "
-                    "FunctionalEnv passes); an env that needs another kind of rng (a JAX key, say) cannot be "
-                    "checked on this rule"
-                ) from error
-            owner = FUNC_OWNERS.get(error.method, "the rule about that call")
-            raise NotCheckable(f"{error} (reported by {owner})") from error
-
-    return run
-
-
-def fgiven(
-    case: Case, *strategies: st.SearchStrategy[Any], max_examples: int | None = None
-) -> Callable[[Callable[..., None]], None]:
-    """:meth:`Case.given` for functional checks (function exceptions skip, naming the FUNC rule)."""
-
-    def decorator(body: Callable[..., None]) -> None:
-        case.given(*strategies, max_examples=max_examples)(_translated(case, body))
-
-    return decorator
-
-
-def fonce(case: Case, body: Callable[[], None]) -> None:
-    """:meth:`Case.once` for functional checks."""
-    case.once(_translated(case, body))
-
 
 def truthy(value: Any) -> bool:
     """Whether a terminal flag is set (values with no truth value count as "no"; FUNC-009 reports them)."""

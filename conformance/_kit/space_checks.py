@@ -77,11 +77,12 @@ def per_space(case: Case, check: Callable[[str, Any], None], *, kinds: Sequence[
 
 
 def per_space_seeded(case: Case, check: Callable[[str, Any, int], None], *, examples: int = 5) -> None:
-    @case.given(seeds(), max_examples=min(case.profile.max_examples, examples))
-    def _(seed: int) -> None:
+    def example(seed: int) -> None:
         case.set_seed(seed)
         for expression, space in spaces_of(case):
             check(expression, space, seed)
+
+    case.explore(example, seeds(), max_examples=min(case.profile.max_examples, examples))
 
 
 def varies_with_seed(case: Case, space: Any) -> bool:

@@ -42,46 +42,9 @@ __all__ = [
     "static_facts",
     "sub_env_factories",
     "vector_facts",
-    "vgiven",
-    "vonce",
 ]
 
 _SAMPLES = 10
-
-VECTOR_OWNERS: dict[str, str] = {"reset": "VEC-005", "step": "VEC-016", "close": "VEC-019"}
-"""Which rule reports an exception a vector env raises from each call (what other vector rules skip on)."""
-
-
-def _translated(case: Case, body: Callable[..., None]) -> Callable[..., None]:
-    """``body`` with target errors of unowned vector calls turned into skips naming the VEC rule that reports them."""
-
-    def run(*args: Any) -> None:
-        try:
-            body(*args)
-        except TargetError as error:
-            owner = VECTOR_OWNERS.get(error.method)
-            if owner is None or error.method in case.owns:
-                raise
-            raise NotCheckable(f"{error} (reported by {owner})") from error
-
-    return run
-
-
-def vgiven(
-    case: Case, *strategies: st.SearchStrategy[Any], max_examples: int | None = None
-) -> Callable[[Callable[..., None]], None]:
-    """:meth:`Case.given` for vector checks (exceptions of unowned calls skip, naming the VEC rule)."""
-
-    def decorator(body: Callable[..., None]) -> None:
-        case.given(*strategies, max_examples=max_examples)(_translated(case, body))
-
-    return decorator
-
-
-def vonce(case: Case, body: Callable[[], None]) -> None:
-    """:meth:`Case.once` for vector checks."""
-    case.once(_translated(case, body))
-
 
 @dataclass(frozen=True)
 class VecFacts:
@@ -239,8 +202,7 @@ def feed(model: VectorModel, facts: VecFacts, record: VecRecord) -> list[Problem
 def rollout_rule(case: Case, *, on_record: Any = None, on_result: Any = None) -> None:
     """Run vector rollouts and hand every record (or raw result) to the check, with the instance's facts."""
 
-    @vgiven(case, plans_for(case))
-    def _(plan: Plan) -> None:
+    def example(plan: Plan) -> None:
         env = case.make()
         facts = vector_facts(case, env)
         hooks: dict[str, Any] = {}
@@ -249,6 +211,8 @@ def rollout_rule(case: Case, *, on_record: Any = None, on_result: Any = None) ->
         if on_result is not None:
             hooks["on_result"] = lambda index, kind, result: on_result(case, facts, index, kind, result)
         run_plan(case, env, facts, plan, **hooks)
+
+    case.explore(example, plans_for(case))
 
 
 def split_rows(case: Case, facts: VecFacts, obs: Any) -> list[Any]:
@@ -298,4 +262,4 @@ def batched_space_rule(case: Case, single_name: str, batched_name: str) -> None:
                     case.fail(f"element {i} of a sample of env.{batched_name} is outside env.{single_name}{note}",
                               expected=f"an element of {space_label(single)}", actual=summarize(part))
 
-    vonce(case, body)
+    case.once(body)

@@ -1,0 +1,362 @@
+"""pytest items under the :class:`~conformance._engine.supervisor.Supervisor`: what each process runs, and how an
+ending that is not a normal return becomes a rule-tagged report.
+
+In the supervisor (the pytest process), :class:`ItemRunner` replaces pytest's own run of a conformance item: it asks
+the supervisor to run the item in a fresh process forked from the target's zygote, then logs the reports that
+process made, exactly as pytest would have. When the process crashed, hung, outgrew the memory cap or was
+interrupted, it writes the report itself, tagged with the item's rule and naming the call in progress (from the
+board). Facts learnt that way about a target (it hung; its constructor kills the process) travel to the target's
+later items in the job payload, so they fail fast or skip instead of paying for the same hang again.
+
+In the zygote, :func:`warm_target` imports, constructs and probes the target once; in each job process,
+:func:`run_item` runs pytest's own protocol for one item and returns its serialized reports and warnings.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import warnings
+from collections.abc import Mapping, MutableMapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+import pytest
+from _pytest.runner import runtestprotocol
+from _pytest.warnings import catch_warnings_for_item
+
+from conformance._engine.board import BoardGuard, Snapshot, current_board
+from conformance._engine.case import CONSTRUCT, headless, owner_of, owner_text
+from conformance._engine.options import CaseParam
+from conformance._engine.supervisor import (
+    JSON,
+    Died,
+    Failure,
+    Finished,
+    Hung,
+    Interrupted,
+    Job,
+    Outcome,
+    OverMemory,
+    Supervisor,
+)
+
+if TYPE_CHECKING:
+    from conformance._engine.session import ConformanceSession
+
+__all__ = ["ItemRunner", "TargetFacts", "run_item", "warm_target"]
+
+PROPERTY = "conformance"
+_HEADLESS_ENV = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+# Warning categories the supervisor may import by name: its own, and libraries the suite itself imports. A target's
+# own category is not imported here (that would run target code in the supervisor): it is shown as a UserWarning.
+_SAFE_CATEGORY_MODULES = ("builtins", "warnings", "conformance", "numpy", "hypothesis", "pytest", "_pytest")
+
+# The config and items of the run, set in the supervisor before any fork, so zygotes and job processes find them.
+_CONTEXT: dict[str, Any] = {}
+
+
+@dataclass
+class TargetFacts:
+    """What the supervisor learnt about a target from processes that did not return.
+
+    Attributes:
+        construct_error: Why the target cannot be constructed (its constructor killed or hung the zygote).
+        hang: The first call of the target that did not return within the timeout, and the item it hung.
+    """
+
+    construct_error: str | None = None
+    hang: tuple[Hung, str] | None = None
+
+    def as_payload(self) -> dict[str, JSON]:
+        return {"construct_error": self.construct_error}
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    kind: Literal["failed", "skipped"]
+    outcome: str  # the record's outcome: failed, skipped or error
+    message: str
+
+
+def _apply(session: ConformanceSession, param_target: str, facts: Mapping[str, JSON]) -> Any:
+    target = next(t for t in session.targets if t.id == param_target)
+    state = session.state(target)
+    if facts.get("construct_error"):
+        state.mark_unconstructible(str(facts["construct_error"]))
+    return state
+
+
+# --- the zygote and job processes ---------------------------------------------------------------------------------
+
+
+def warm_target(payload: Mapping[str, JSON]) -> JSON:
+    """Zygote warm-up: make the board the session's guard, then construct and probe the target once."""
+    for name, value in _HEADLESS_ENV.items():
+        os.environ.setdefault(name, value)
+    from conformance.plugin import get_session
+
+    config: pytest.Config = _CONTEXT["config"]
+    session = get_session(config)
+    board = current_board()
+    if board is not None:
+        session.use_guard(BoardGuard(board, session.timeout))
+    state = _apply(session, str(payload["target"]), payload["facts"])
+    state.probe()
+    _warm_hypothesis(session)
+    # Everything built so far is shared by every job: keep the collector from walking (and so copying) it in each.
+    gc.freeze()
+    return None
+
+
+def _warm_hypothesis(session: ConformanceSession) -> None:
+    """Pay Hypothesis' once-per-process costs here, once, instead of in every job process.
+
+    Its first run in a process registers the global generators (a full garbage collection), and a draw scans every
+    module imported since the last scan for constants (tens of milliseconds a job when the scan is left to each
+    job); forked jobs inherit the result.
+    """
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from conformance._engine.profiles import hypothesis_settings
+
+    @hypothesis_settings(session.profile, max_examples=2)
+    @given(st.tuples(st.integers(0, 2**32 - 1), st.lists(st.floats(), max_size=2)))
+    def example(drawn: tuple[int, list[float]]) -> None:
+        del drawn
+
+    example()
+    try:  # a private cache of Hypothesis': if it moves, jobs are slower, not wrong
+        from hypothesis.internal.conjecture import providers
+
+        providers._get_local_constants()  # noqa: SLF001
+    except Exception:  # noqa: BLE001, S110
+        pass
+
+
+class _WarningLog:
+    """Collects the warnings pytest records for one item in a job process."""
+
+    def __init__(self, nodeid: str) -> None:
+        self.nodeid = nodeid
+        self.records: list[dict[str, JSON]] = []
+
+    @pytest.hookimpl
+    def pytest_warning_recorded(self, warning_message: warnings.WarningMessage, nodeid: str) -> None:
+        if nodeid != self.nodeid:
+            return
+        category = warning_message.category
+        self.records.append(
+            {
+                "module": category.__module__,
+                "name": category.__qualname__,
+                "message": str(warning_message.message),
+                "filename": str(warning_message.filename),
+                "lineno": int(warning_message.lineno),
+            }
+        )
+
+
+def run_item(payload: Mapping[str, JSON]) -> JSON:
+    """Job process: run one item with pytest's own protocol; return its serialized reports and warnings."""
+    config: pytest.Config = _CONTEXT["config"]
+    item: pytest.Item = _CONTEXT["items"][payload["nodeid"]]
+    from conformance.plugin import get_session
+
+    _apply(get_session(config), str(payload["target"]), payload["facts"])
+    log = _WarningLog(item.nodeid)
+    config.pluginmanager.register(log, f"conformance-warnings-{os.getpid()}")
+    with catch_warnings_for_item(config, ihook=item.ihook, when="runtest", item=item):
+        reports = runtestprotocol(item, log=False, nextitem=None)
+    serialized = [config.hook.pytest_report_to_serializable(config=config, report=report) for report in reports]
+    return {"reports": serialized, "warnings": log.records}
+
+
+# --- the supervisor side -----------------------------------------------------------------------------------------
+
+
+def _category(module: str, name: str) -> type[Warning] | None:
+    if module.split(".")[0] not in _SAFE_CATEGORY_MODULES:
+        return None
+    try:
+        found: Any = __import__(module, fromlist=[name])
+        for part in name.split("."):
+            found = getattr(found, part)
+    except Exception:  # noqa: BLE001 - an unknown category is shown as a UserWarning
+        return None
+    return found if isinstance(found, type) and issubclass(found, Warning) else None
+
+
+@dataclass
+class ItemRunner:
+    """Runs conformance items under a supervisor and logs their reports in this (the pytest) process.
+
+    Args:
+        config: The run's config.
+        supervisor: Where items run.
+    """
+
+    config: pytest.Config
+    supervisor: Supervisor
+    facts: MutableMapping[str, TargetFacts] = field(default_factory=dict)
+    interrupted: str | None = None
+
+    def bind(self, items: list[pytest.Item]) -> None:
+        """Make the run's items known to the processes forked from now on."""
+        _CONTEXT["config"] = self.config
+        _CONTEXT["items"] = {item.nodeid: item for item in items}
+
+    def run(self, item: pytest.Item, param: CaseParam) -> list[pytest.TestReport]:
+        """Run one item; its reports (as pytest would have made them, or written here for a crash)."""
+        target = param.target
+        facts = self.facts.setdefault(target.id, TargetFacts())
+        if facts.hang is not None and param.rule_id is not None:
+            # A call of this target hangs: every item that would make it again is decided here, without waiting
+            # for the timeout once more (the construction check still runs: the probe never made that call).
+            hang, first = facts.hang
+            return [self._report(item, param, _verdict(param, hang, first), 0.0)]
+        warm = Job("conformance._engine.runner:warm_target", {"target": target.id, "facts": facts.as_payload()})
+        job = Job("conformance._engine.runner:run_item",
+                  {"nodeid": item.nodeid, "target": target.id, "facts": facts.as_payload()})
+        outcome = self.supervisor.run(target.id, warm, job)
+        if isinstance(outcome, Finished):
+            return self._finished(item, outcome)
+        if outcome.stage == "warm" and not isinstance(outcome, Interrupted) and facts.construct_error is None:
+            # The zygote ended while constructing and probing the target: its constructor (or a property of the
+            # fresh instance) is what kills or hangs a process. Items learn it as a construction error and run in a
+            # new zygote that does not construct again.
+            facts.construct_error = _ending(outcome)
+            return self.run(item, param)
+        if isinstance(outcome, Hung) and facts.hang is None:
+            facts.hang = (outcome, param.rule_id or CONSTRUCT)
+        verdict = _verdict(param, outcome, None)
+        if isinstance(outcome, Interrupted):
+            self.interrupted = verdict.message
+        return [self._report(item, param, verdict, outcome.seconds)]
+
+    def _finished(self, item: pytest.Item, outcome: Finished) -> list[pytest.TestReport]:
+        value: Mapping[str, Any] = outcome.value
+        for record in value.get("warnings", []):
+            category = _category(record["module"], record["name"])
+            message = record["message"]
+            if category is None:
+                category, message = UserWarning, f"{record['module']}.{record['name']}: {message}"
+            warning = warnings.WarningMessage(category(message), category, record["filename"], record["lineno"])
+            self.config.hook.pytest_warning_recorded.call_historic(
+                kwargs={"warning_message": warning, "nodeid": item.nodeid, "when": "runtest", "location": None}
+            )
+        reports: list[pytest.TestReport] = []
+        for data in value.get("reports", []):
+            if isinstance(data.get("longrepr"), list):
+                data["longrepr"] = tuple(data["longrepr"])  # a skip's (path, line, reason); JSON made it a list
+            report = self.config.hook.pytest_report_from_serializable(config=self.config, data=data)
+            reports.append(report)
+        return reports
+
+    @staticmethod
+    def _report(item: pytest.Item, param: CaseParam, verdict: _Verdict, seconds: float) -> pytest.TestReport:
+        rule_id = param.rule_id or CONSTRUCT
+        longrepr: Any = verdict.message
+        if verdict.kind == "skipped":
+            longrepr = (str(item.path), (item.location[1] or 0) + 1, f"Skipped: {verdict.message}")
+        record = {"target": param.target.id, "rule": rule_id, "level": _level(rule_id), "nodeid": item.nodeid,
+                  "outcome": verdict.outcome, "message": verdict.message, "reproducer": ""}
+        return pytest.TestReport(
+            item.nodeid,
+            item.location,
+            {name: 1 for name in item.keywords},
+            verdict.kind,
+            longrepr,
+            "call",
+            duration=seconds,
+            user_properties=[(PROPERTY, record)],
+        )
+
+
+def _level(rule_id: str) -> str:
+    from gymspec.rules import RULES
+
+    rule = RULES.get(rule_id)
+    return rule.level.value if rule is not None else "MUST"
+
+
+def _verdict(param: CaseParam, outcome: Failure, first: str | None) -> _Verdict:
+    """What an ending that was not a return means for one item.
+
+    Args:
+        param: The item.
+        outcome: How its process (or, with ``first``, an earlier item's) ended.
+        first: The item whose process hung in this call, when it is not this one.
+    """
+    from gymspec.rules import RULES
+
+    rule_id = param.rule_id or CONSTRUCT
+    target = param.target.id
+    board = outcome.board
+    if isinstance(outcome, Interrupted):
+        return _Verdict("failed", "error", f"{rule_id} not finished on {target}: interrupted (Ctrl-C) {_during(board)}")
+    if isinstance(outcome, Died) and outcome.detail:
+        return _Verdict("failed", "error",
+                        f"{rule_id} not checked on {target}: internal error of the conformance suite\n{outcome.detail}")
+    ending = _ending(outcome)
+    if first is not None:
+        ending += f" (first seen in {first}; not called again)"
+    owner = _owner(param, board)
+    if board.mode == "human" and headless() and not isinstance(outcome, OverMemory):
+        return _Verdict("skipped", "skipped",
+                        f"{rule_id} not checked on {target}: {ending}, on a machine with no display "
+                        "(DISPLAY/WAYLAND_DISPLAY unset); check human rendering under a display, e.g. "
+                        "xvfb-run -a pytest --pyargs conformance ...")
+    if owner is not None and owner != rule_id:
+        return _Verdict("skipped", "skipped",
+                        f"{rule_id} not checked on {target}: {ending} (reported by {owner_text(owner)})")
+    if param.rule_id is None:
+        return _Verdict("failed", "failed", f"CONSTRUCT: target {target} cannot be constructed: {ending}")
+    if first is not None and owner is None:
+        return _Verdict("failed", "failed",
+                        f"{rule_id} ({_level(rule_id)}) not checked: target {target} hung earlier: {ending}")
+    problem = f"the target hung: {ending}" if isinstance(outcome, Hung) else ending
+    message = f"{rule_id} ({_level(rule_id)}) violated by {target}: {problem}"
+    rule = RULES.get(rule_id)
+    if rule is not None:
+        message += f"\n  rule:     {rule_id} {rule.level.value} {rule.text}"
+    return _Verdict("failed", "failed", message)
+
+
+def _during(board: Snapshot) -> str:
+    if board.active:
+        return f"while {board.label} was running"
+    return f"after {board.label}" if board.label else "before any call into the target"
+
+
+def _mode(board: Snapshot) -> str:
+    return f" in render mode {board.mode!r}" if board.mode else ""
+
+
+def _ending(outcome: Failure) -> str:
+    """How the process ended, naming the call in progress, e.g. "env.render() in mode 'human' killed ..."."""
+    board = outcome.board
+    call = f"{board.label}{_mode(board)}" if board.label else "the target"
+    if isinstance(outcome, Hung):
+        if board.active:
+            return f"{call} did not return within {outcome.limit:g} s"
+        return (f"no call into the target started or ended for {outcome.limit:g} s ({_during(board)}): "
+                "a hang outside a tracked call (a property, __eq__, __repr__, a space method...)")
+    if isinstance(outcome, OverMemory):
+        return (f"the process held {outcome.rss / 2**20:.0f} MiB, over the memory cap of "
+                f"{outcome.cap / 2**20:.0f} MiB (--conformance-memory), {_during(board)}")
+    if isinstance(outcome, Died):
+        note = f" ({board.note})" if board.note else ""
+        verb = "killed the process with" if not outcome.status.startswith("exit") else "ended the process with"
+        if board.active:
+            return f"{call} {verb} {outcome.status}{note}"
+        return f"the process died with {outcome.status} outside any call into the target ({_during(board)}){note}"
+    return f"interrupted {_during(board)}"
+
+
+def _owner(param: CaseParam, board: Snapshot) -> str | None:
+    """The rule that reports a failure of the call in progress (``None``: no call, or nobody owns it)."""
+    if not board.active:
+        return None
+    return owner_of(param.target.kind, board.method)
