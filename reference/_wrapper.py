@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Generic, SupportsFloat, TypeAlias, cast
 import numpy as np
 
 import gymspec
+from gymspec import Flag, RenderResult
 from reference import logger
 from reference._env import ActType, Env, ObsType, RenderFrame, WrapperActType, WrapperObsType
 from reference.utils._format import describe
@@ -81,7 +82,7 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
         self._metadata: _Metadata | None = None
         self._cached_spec: EnvSpec | None = None
 
-    def step(self, action: WrapperActType) -> tuple[WrapperObsType, SupportsFloat, bool, bool, _Info]:
+    def step(self, action: WrapperActType) -> tuple[WrapperObsType, SupportsFloat, Flag, Flag, _Info]:
         """Step the inner environment (override to transform).
 
         Args:
@@ -90,7 +91,7 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
         Returns:
             The inner environment's step result.
         """
-        return cast("tuple[WrapperObsType, SupportsFloat, bool, bool, _Info]", self.env.step(cast(ActType, action)))
+        return cast("tuple[WrapperObsType, SupportsFloat, Flag, Flag, _Info]", self.env.step(cast(ActType, action)))
 
     def reset(self, *, seed: int | None = None, options: _Options | None = None) -> tuple[WrapperObsType, _Info]:
         """Reset the inner environment (override to transform).
@@ -104,7 +105,7 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
         """
         return cast("tuple[WrapperObsType, _Info]", self.env.reset(seed=seed, options=options))
 
-    def render(self) -> RenderFrame | list[RenderFrame] | None:
+    def render(self) -> RenderResult:
         """Render the inner environment.
 
         Returns:

@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, SupportsFloat, TypeAlias
 
 import numpy as np
 
+import gymspec
+from gymspec import Flag, RenderResult
 from reference import logger
 from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
@@ -74,7 +76,7 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConst
         True
     """
 
-    def __init__(self, env: Env[ObsType, ActType]) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType]) -> None:
         RecordConstructorArgs.__init__(self)
         Wrapper.__init__(self, env)
         check_action_space(env.action_space)
@@ -112,7 +114,7 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConst
         else:  # done checking: do not keep the env's data alive
             self._last_obs = self._last_info = None
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
         """Step the inner environment and check the result.
 
         Args:
@@ -181,7 +183,7 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConst
         self.checked_reset = True
         return result
 
-    def render(self) -> RenderFrame | list[RenderFrame] | None:
+    def render(self) -> RenderResult:
         """Render the inner environment and check the frame against the render mode.
 
         Returns:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, SupportsFloat, TypeAlias
 
+import gymspec
+from gymspec import Flag
 from reference.core import ActionWrapper, ActType, Env, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers.utils import BoundError, ProbabilityError
@@ -48,7 +50,7 @@ class StickyAction(ActionWrapper[ObsType, ActType, ActType], RecordConstructorAr
 
     def __init__(
         self,
-        env: Env[ObsType, ActType],
+        env: gymspec.Env[ObsType, ActType],
         repeat_action_probability: float,
         repeat_action_duration: int | tuple[int, int] = 1,
     ) -> None:
@@ -147,7 +149,7 @@ class RepeatAction(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructo
         3.0
     """
 
-    def __init__(self, env: Env[ObsType, ActType], num_repeats: int) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType], num_repeats: int) -> None:
         if not _is_int(num_repeats):
             raise TypeError(f"RepeatAction num_repeats must be an int, got {num_repeats!r}")
         if num_repeats < 1:
@@ -156,7 +158,7 @@ class RepeatAction(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructo
         Wrapper.__init__(self, env)
         self.num_repeats = num_repeats
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
         """Step the inner environment up to ``num_repeats`` times.
 
         Args:

@@ -12,6 +12,7 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
+import gymspec
 from reference.core import ActionWrapper, ActType, Env, ObsType, WrapperActType
 from reference.spaces.box import Box
 from reference.spaces.space import Space
@@ -45,7 +46,7 @@ class TransformAction(ActionWrapper[ObsType, WrapperActType, ActType], RecordCon
 
     def __init__(
         self,
-        env: Env[ObsType, ActType],
+        env: gymspec.Env[ObsType, ActType],
         func: Callable[[WrapperActType], ActType],
         action_space: Space[WrapperActType] | None,
     ) -> None:
@@ -71,7 +72,7 @@ class TransformAction(ActionWrapper[ObsType, WrapperActType, ActType], RecordCon
         return self.func(action)
 
 
-def _box_action_space(env: Env[Any, Any], owner: str) -> Box[Any]:
+def _box_action_space(env: gymspec.Env[Any, Any], owner: str) -> Box[Any]:
     space = env.action_space
     if not isinstance(space, Box):
         raise TypeError(f"{owner} env.action_space must be a Box, got {type(space).__name__}")
@@ -97,7 +98,7 @@ class ClipAction(TransformAction[ObsType, _Array, _Array], RecordConstructorArgs
         array([2.], dtype=float32)
     """
 
-    def __init__(self, env: Env[ObsType, _Array]) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, _Array]) -> None:
         inner = _box_action_space(env, "ClipAction")
         RecordConstructorArgs.__init__(self)
         low, high = inner.low, inner.high
@@ -132,7 +133,7 @@ class RescaleAction(TransformAction[ObsType, _Array, _Array], RecordConstructorA
         array([1.], dtype=float32)
     """
 
-    def __init__(self, env: Env[ObsType, _Array], min_action: object, max_action: object) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, _Array], min_action: object, max_action: object) -> None:
         inner = _box_action_space(env, "RescaleAction")
         RecordConstructorArgs.__init__(self, min_action=min_action, max_action=max_action)
         action_space, _, to_inner = rescale_box(inner, min_action, max_action)

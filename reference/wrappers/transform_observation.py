@@ -7,10 +7,11 @@ Any function (:class:`TransformObservation`); flatten, filter keys, cast, reshap
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 
+import gymspec
 from reference.core import ActType, Env, ObservationWrapper, ObsType, WrapperObsType
 from reference.spaces.box import Box
 from reference.spaces.discrete import Discrete
@@ -56,7 +57,7 @@ class TransformObservation(ObservationWrapper[WrapperObsType, ActType, ObsType],
 
     def __init__(
         self,
-        env: Env[ObsType, ActType],
+        env: gymspec.Env[ObsType, ActType],
         func: Callable[[ObsType], _Value],
         observation_space: Space[WrapperObsType] | None,
     ) -> None:
@@ -98,10 +99,11 @@ class FlattenObservation(TransformObservation[_Array, ActType, ObsType], RecordC
         (4,)
     """
 
-    def __init__(self, env: Env[ObsType, ActType]) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType]) -> None:
         from reference.spaces.utils import flatten, flatten_space
 
-        inner = env.observation_space
+        # A foreign space is rejected by flatten_space (NotImplementedError), as in Gymnasium.
+        inner = cast("Space[ObsType]", env.observation_space)
         RecordConstructorArgs.__init__(self)
         TransformObservation.__init__(
             self, env=env, func=lambda obs: flatten(inner, obs), observation_space=flatten_space(inner)
@@ -131,7 +133,7 @@ class FilterObservation(TransformObservation[_Value, ActType, ObsType], RecordCo
         {'time': 0}
     """
 
-    def __init__(self, env: Env[ObsType, ActType], filter_keys: Sequence[str | int]) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType], filter_keys: Sequence[str | int]) -> None:
         if isinstance(filter_keys, (str, bytes)) or not isinstance(filter_keys, Sequence):
             raise TypeError(f"FilterObservation filter_keys must be a sequence of keys, got {filter_keys!r}")
         keys = list(filter_keys)
@@ -196,8 +198,8 @@ class DtypeObservation(TransformObservation[_Value, ActType, ObsType], RecordCon
         (dtype('float64'), dtype('float64'))
     """
 
-    def __init__(self, env: Env[ObsType, ActType], dtype: Any) -> None:
-        inner = env.observation_space
+    def __init__(self, env: gymspec.Env[ObsType, ActType], dtype: Any) -> None:
+        inner = cast("Space[ObsType]", env.observation_space)  # a foreign space is rejected below (TypeError)
         kind = space_kind(inner)
         new_space: Space[Any]
         if isinstance(inner, Box):
@@ -217,11 +219,11 @@ class DtypeObservation(TransformObservation[_Value, ActType, ObsType], RecordCon
             )
         self.dtype = dtype
         RecordConstructorArgs.__init__(self, dtype=dtype)
-        cast = np.dtype(new_space.dtype).type
-        TransformObservation.__init__(self, env=env, func=lambda obs: cast(obs), observation_space=new_space)
+        convert = np.dtype(new_space.dtype).type
+        TransformObservation.__init__(self, env=env, func=lambda obs: convert(obs), observation_space=new_space)
 
 
-def _box_observation_space(env: Env[Any, Any], owner: str) -> Box[Any]:
+def _box_observation_space(env: gymspec.Env[Any, Any], owner: str) -> Box[Any]:
     space = env.observation_space
     if not isinstance(space, Box):
         raise TypeError(f"{owner} env.observation_space must be a Box, got {type(space).__name__}")
@@ -246,7 +248,7 @@ class ReshapeObservation(TransformObservation[_Array, ActType, _Array], RecordCo
         ((2, 2), (2, 2))
     """
 
-    def __init__(self, env: Env[_Array, ActType], shape: int | tuple[int, ...]) -> None:
+    def __init__(self, env: gymspec.Env[_Array, ActType], shape: int | tuple[int, ...]) -> None:
         inner = _box_observation_space(env, "ReshapeObservation")
         if not isinstance(shape, tuple):
             raise TypeError(f"ReshapeObservation shape must be a tuple of ints, got {shape!r}")
@@ -286,7 +288,7 @@ class RescaleObservation(TransformObservation[_Array, ActType, _Array], RecordCo
         Box(0.0, 1.0, (3,), float32)
     """
 
-    def __init__(self, env: Env[_Array, ActType], min_obs: object, max_obs: object) -> None:
+    def __init__(self, env: gymspec.Env[_Array, ActType], min_obs: object, max_obs: object) -> None:
         inner = _box_observation_space(env, "RescaleObservation")
         RecordConstructorArgs.__init__(self, min_obs=min_obs, max_obs=max_obs)
         new_space, to_new, _ = rescale_box(inner, min_obs, max_obs)
@@ -314,7 +316,7 @@ class GrayscaleObservation(TransformObservation[_Array, ActType, _Array], Record
         [[100, 100], [100, 100]]
     """
 
-    def __init__(self, env: Env[_Array, ActType], keep_dim: bool = False) -> None:
+    def __init__(self, env: gymspec.Env[_Array, ActType], keep_dim: bool = False) -> None:
         inner = _box_observation_space(env, "GrayscaleObservation")
         if len(inner.shape) != 3 or inner.shape[-1] != 3:
             raise ValueError(f"GrayscaleObservation observation shape must be (height, width, 3), got {inner.shape}")
@@ -362,7 +364,7 @@ class AddRenderObservation(TransformObservation[_Value, ActType, ObsType], Recor
 
     def __init__(
         self,
-        env: Env[ObsType, ActType],
+        env: gymspec.Env[ObsType, ActType],
         render_only: bool = True,
         render_key: str = "pixels",
         obs_key: str = "state",
