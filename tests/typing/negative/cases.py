@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 
 import gymspec
 from gymspec._typing import InfoDict, Options
+from reference.spaces import Discrete, MultiDiscrete
 from tests.typing._duck import DuckEnv, DuckSpace
 
 Frame = NDArray[np.uint8]
@@ -178,18 +179,16 @@ class StringContains(DuckSpace):
 
 
 class _VectorBase:
+    """Real spaces, whose members are properties: pyright adds a line per space to its explanation."""
+
     metadata: InfoDict = {}
-    num_envs = 2
     render_mode: str | None = None
 
     def __init__(self) -> None:
-        self.observation_space = DuckSpace()
-        self.action_space = DuckSpace()
-        self.single_observation_space = DuckSpace()
-        self.single_action_space = DuckSpace()
-
-    def reset(self, *, seed: int | None = None, options: Options | None = None) -> tuple[int, InfoDict]:
-        return 0, {}
+        self.observation_space = MultiDiscrete([2, 2])
+        self.action_space = MultiDiscrete([2, 2])
+        self.single_observation_space = Discrete(2)
+        self.single_action_space = Discrete(2)
 
     def render(self) -> None:
         return None
@@ -197,17 +196,20 @@ class _VectorBase:
     def close(self) -> None:
         return None
 
+    def reset(self, *, seed: int | None = None, options: Options | None = None) -> tuple[Batch, InfoDict]:
+        return np.zeros(2, dtype=np.int64), {}
+
 
 class FloatRewards(_VectorBase):
-    def step(self, actions: int) -> tuple[int, float, Batch, Batch, InfoDict]:
-        return 0, 0.0, np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), {}
+    num_envs = 2
+
+    def step(self, actions: Batch) -> tuple[Batch, float, Batch, Batch, InfoDict]:
+        return actions, 0.0, np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), {}
 
 
-class NoNumEnvs(FloatRewards):
-    num_envs = None  # type: ignore[assignment]
-
-    def step(self, actions: int) -> tuple[int, Batch, Batch, Batch, InfoDict]:  # type: ignore[override]
-        return 0, np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), {}
+class NoNumEnvs(_VectorBase):
+    def step(self, actions: Batch) -> tuple[Batch, Batch, Batch, Batch, InfoDict]:
+        return actions, np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64), {}
 
 
 class _FuncBase:
@@ -311,8 +313,8 @@ list_metadata: gymspec.HasMetadata = ListMetadata()  # rejects: metadata
 no_sample: gymspec.Space[int] = NoSample()  # rejects: sample
 keyword_seed: gymspec.Space[int] = KeywordOnlySeed()  # rejects: seed
 str_contains: gymspec.Space[int] = StringContains()  # rejects: contains
-float_rewards: gymspec.VectorEnv[int, int] = FloatRewards()  # rejects: step
-no_num_envs: gymspec.VectorEnv[int, int] = NoNumEnvs()  # rejects: num_envs
+float_rewards: gymspec.VectorEnv[Batch, Batch] = FloatRewards()  # rejects: step
+no_num_envs: gymspec.VectorEnv[Batch, Batch] = NoNumEnvs()  # rejects: num_envs
 params_required: gymspec.FuncEnv[int, int, int, float, bool, None, None] = ParamsRequired()  # rejects: initial
 render_init_size: gymspec.FuncEnv[int, int, int, float, bool, None, None] = RenderInitNeedsSize()  # rejects: render_init
 no_kwargs: gymspec.SupportsMake = MakeWithoutKwargs()  # rejects: make
