@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Literal, TypeVar, cast
 
 import numpy as np
-from numpy.typing import NDArray
 
 from reference.spaces.space import Jsonable, Space
 

@@ -12,7 +12,6 @@ from typing import Any, SupportsFloat, TypeAlias
 
 import numpy as np
 
-import gymspec
 from gymspec import Flag
 from reference.core import ActType, ObsType, Wrapper
 

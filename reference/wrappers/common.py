@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, SupportsFloat, TypeAlias
 import gymspec
 from gymspec import Flag, RenderResult
 from reference import error
-from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
+from reference.core import ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._shared import is_int
 from reference.wrappers.passive_env_checker import PassiveEnvChecker
@@ -292,7 +292,9 @@ class RecordEpisodeStatistics(Wrapper[ObsType, ActType, ObsType, ActType], Recor
         (3.0, 3, [3])
     """
 
-    def __init__(self, env: gymspec.Env[ObsType, ActType], buffer_length: int = 100, stats_key: str = "episode") -> None:
+    def __init__(
+        self, env: gymspec.Env[ObsType, ActType], buffer_length: int = 100, stats_key: str = "episode"
+    ) -> None:
         if not is_int(buffer_length) or buffer_length < 1:
             raise ValueError(f"RecordEpisodeStatistics buffer_length must be a positive int, got {buffer_length!r}")
         if not isinstance(stats_key, str):

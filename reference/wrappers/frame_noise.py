@@ -9,7 +9,7 @@ from numpy.typing import NDArray
 
 import gymspec
 from gymspec import RenderResult
-from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
+from reference.core import ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers.utils import ProbabilityError
 
@@ -46,7 +46,10 @@ class AddWhiteNoise(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruct
     """
 
     def __init__(
-        self, env: gymspec.Env[ObsType, ActType], probability_of_noise_per_pixel: float, is_noise_grayscale: bool = False
+        self,
+        env: gymspec.Env[ObsType, ActType],
+        probability_of_noise_per_pixel: float,
+        is_noise_grayscale: bool = False,
     ) -> None:
         if not 0 <= probability_of_noise_per_pixel < 1:
             raise ProbabilityError(

@@ -11,7 +11,7 @@ import numpy as np
 
 import gymspec
 from gymspec import Flag
-from reference.core import ActType, Env, ObsType, Wrapper
+from reference.core import ActType, ObsType, Wrapper
 from reference.spaces.box import Box
 from reference.spaces.space import Space
 from reference.utils.record_constructor import RecordConstructorArgs
@@ -72,7 +72,9 @@ class FrameStackObservation(Wrapper[_Value, ActType, ObsType, ActType], RecordCo
         ((3, 4), [0.0, 0.0, 0.0, 0.0])
     """
 
-    def __init__(self, env: gymspec.Env[ObsType, ActType], stack_size: int, *, padding_type: str | ObsType = "reset") -> None:
+    def __init__(
+        self, env: gymspec.Env[ObsType, ActType], stack_size: int, *, padding_type: str | ObsType = "reset"
+    ) -> None:
         RecordConstructorArgs.__init__(self, stack_size=stack_size, padding_type=padding_type)
         Wrapper.__init__(self, env)
         if not is_int(stack_size):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, SupportsFloat, TypeAlias
 
-import numpy as np
 
 import gymspec
 from gymspec import Flag, RenderResult

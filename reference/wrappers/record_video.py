@@ -12,7 +12,7 @@ import numpy as np
 import gymspec
 from gymspec import RenderResult
 from reference import logger
-from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
+from reference.core import ActType, ObsType, RenderFrame, Wrapper
 from reference.envs._rendering import import_pygame
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._shared import AfterCallWrapper
@@ -114,7 +114,8 @@ class RecordVideo(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs):
                 "`video_folder` for the `RecordVideo` wrapper if this is not desired)"
             )
         os.makedirs(self.video_folder, exist_ok=True)
-        self.frames_per_sec: float = fps if fps is not None else cast(gymspec.HasMetadata, env).metadata.get("render_fps", 30)
+        inner_metadata = cast(gymspec.HasMetadata, env).metadata
+        self.frames_per_sec: float = fps if fps is not None else inner_metadata.get("render_fps", 30)
         self.name_prefix = name_prefix
         self.video_length: float = video_length if video_length != 0 else float("inf")
         self.recording = False

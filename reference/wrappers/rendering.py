@@ -14,7 +14,7 @@ from typing import Any, TypeAlias, cast
 import numpy as np
 
 import gymspec
-from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
+from reference.core import ActType, ObsType, RenderFrame, Wrapper
 from reference.envs._rendering import import_pygame
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._shared import AfterCallWrapper

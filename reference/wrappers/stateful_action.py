@@ -10,7 +10,7 @@ from typing import Any, SupportsFloat, TypeAlias
 
 import gymspec
 from gymspec import Flag
-from reference.core import ActionWrapper, ActType, Env, ObsType, Wrapper
+from reference.core import ActionWrapper, ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers.utils import BoundError, ProbabilityError
 

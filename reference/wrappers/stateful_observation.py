@@ -17,7 +17,7 @@ import numpy as np
 
 import gymspec
 from gymspec import Flag
-from reference.core import ActType, Env, ObservationWrapper, ObsType, Wrapper
+from reference.core import ActType, ObservationWrapper, ObsType, Wrapper
 from reference.spaces.box import Box
 from reference.spaces.space import Space
 from reference.utils.record_constructor import RecordConstructorArgs

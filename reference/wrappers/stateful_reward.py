@@ -11,7 +11,7 @@ import numpy as np
 
 import gymspec
 from gymspec import Flag
-from reference.core import ActType, Env, ObsType, Wrapper
+from reference.core import ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._shared import StatisticsToggle
 from reference.wrappers.utils import BoundError, RunningMeanStd

@@ -13,7 +13,7 @@ from typing import Any, TypeAlias
 import numpy as np
 
 import gymspec
-from reference.core import ActionWrapper, ActType, Env, ObsType, WrapperActType
+from reference.core import ActionWrapper, ActType, ObsType, WrapperActType
 from reference.spaces.box import Box
 from reference.spaces.space import Space
 from reference.utils.record_constructor import RecordConstructorArgs

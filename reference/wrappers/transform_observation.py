@@ -12,7 +12,7 @@ from typing import Any, TypeAlias, cast
 import numpy as np
 
 import gymspec
-from reference.core import ActType, Env, ObservationWrapper, ObsType, WrapperObsType
+from reference.core import ActType, ObservationWrapper, ObsType, WrapperObsType
 from reference.spaces.box import Box
 from reference.spaces.discrete import Discrete
 from reference.spaces.space import Space

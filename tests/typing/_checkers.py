@@ -96,7 +96,6 @@ def write_pyright_config(directory: Path, files: Sequence[Path]) -> Path:
         "include": [str(path) for path in files],
         "extraPaths": [str(ROOT)],
         "typeCheckingMode": "strict",
-        "pythonVersion": "3.10",
     }
     config.write_text(json.dumps(settings, indent=2))
     return config

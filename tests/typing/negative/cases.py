@@ -26,6 +26,7 @@ from tests.typing._duck import DuckEnv, DuckSpace
 
 Frame = NDArray[np.uint8]
 Batch = NDArray[np.int64]
+IntFuncEnv = gymspec.FuncEnv[int, int, int, float, bool, None, None]
 
 
 class FourTupleStep(DuckEnv):
@@ -39,7 +40,9 @@ class KeywordOnlyAction(DuckEnv):
 
 
 class StepNeedsTwoArguments(DuckEnv):
-    def step(self, action: int, extra: int) -> tuple[int, SupportsFloat, bool, bool, InfoDict]:  # type: ignore[override]
+    def step(  # type: ignore[override]
+        self, action: int, extra: int
+    ) -> tuple[int, SupportsFloat, bool, bool, InfoDict]:
         return action, 1.0, False, False, {}
 
 
@@ -69,7 +72,9 @@ class IntTerminated(DuckEnv):
 
 
 class ArrayTruncated(DuckEnv):
-    def step(self, action: int) -> tuple[int, SupportsFloat, bool, NDArray[np.bool_], InfoDict]:  # type: ignore[override]
+    def step(  # type: ignore[override]
+        self, action: int
+    ) -> tuple[int, SupportsFloat, bool, NDArray[np.bool_], InfoDict]:
         return action, 1.0, False, np.zeros(1, dtype=np.bool_), {}
 
 
@@ -315,8 +320,8 @@ keyword_seed: gymspec.Space[int] = KeywordOnlySeed()  # rejects: seed
 str_contains: gymspec.Space[int] = StringContains()  # rejects: contains
 float_rewards: gymspec.VectorEnv[Batch, Batch] = FloatRewards()  # rejects: step
 no_num_envs: gymspec.VectorEnv[Batch, Batch] = NoNumEnvs()  # rejects: num_envs
-params_required: gymspec.FuncEnv[int, int, int, float, bool, None, None] = ParamsRequired()  # rejects: initial
-render_init_size: gymspec.FuncEnv[int, int, int, float, bool, None, None] = RenderInitNeedsSize()  # rejects: render_init
+params_required: IntFuncEnv = ParamsRequired()  # rejects: initial
+render_init_size: IntFuncEnv = RenderInitNeedsSize()  # rejects: render_init
 no_kwargs: gymspec.SupportsMake = MakeWithoutKwargs()  # rejects: make
 positional_name: gymspec.SupportsMake = MakeWithPositionalName()  # rejects: make
 not_a_wrapper: gymspec.Wrapper[int, int, int, int] = DuckEnv()  # rejects: env, unwrapped [mypy names none]
