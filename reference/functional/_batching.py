@@ -14,6 +14,8 @@ import numpy as np
 from numpy.typing import NDArray
 from typing_extensions import TypeAlias
 
+from reference._narrowing import is_array, is_dict, is_list_or_tuple, is_mapping
+
 __all__ = ["add_batched_info", "tree_copy", "tree_scatter", "tree_take"]
 
 _Tree: TypeAlias = Any
@@ -41,11 +43,11 @@ def tree_copy(tree: _Tree, owner: str = "FunctionalVectorEnv") -> _Tree:
     Raises:
         TypeError: If a leaf is not an array.
     """
-    if isinstance(tree, np.ndarray):
+    if is_array(tree):
         return tree.copy()
-    if isinstance(tree, (tuple, list)):
+    if is_list_or_tuple(tree):
         return type(tree)(tree_copy(item, owner) for item in tree)
-    if isinstance(tree, dict):
+    if is_dict(tree):
         return {key: tree_copy(item, owner) for key, item in tree.items()}
     raise _not_a_batch(owner, tree)
 
@@ -65,12 +67,12 @@ def tree_scatter(tree: _Tree, rows: _Index, values: _Tree, owner: str = "Functio
     Raises:
         TypeError: If the structures differ or a leaf is not an array.
     """
-    if isinstance(tree, np.ndarray):
+    if is_array(tree):
         tree[rows] = values
         return tree
-    if isinstance(tree, (tuple, list)) and isinstance(values, (tuple, list)) and len(tree) == len(values):
+    if is_list_or_tuple(tree) and is_list_or_tuple(values) and len(tree) == len(values):
         return type(tree)(tree_scatter(t, rows, v, owner) for t, v in zip(tree, values))
-    if isinstance(tree, dict) and isinstance(values, dict) and tree.keys() == values.keys():
+    if is_dict(tree) and is_dict(values) and tree.keys() == values.keys():
         return {key: tree_scatter(tree[key], rows, values[key], owner) for key in tree}
     raise _not_a_batch(owner, tree)
 
@@ -89,11 +91,11 @@ def tree_take(tree: _Tree, row: int, owner: str = "FunctionalVectorEnv") -> _Tre
     Raises:
         TypeError: If a leaf is not an array.
     """
-    if isinstance(tree, np.ndarray):
+    if is_array(tree):
         return tree[row]
-    if isinstance(tree, (tuple, list)):
+    if is_list_or_tuple(tree):
         return type(tree)(tree_take(item, row, owner) for item in tree)
-    if isinstance(tree, dict):
+    if is_dict(tree):
         return {key: tree_take(item, row, owner) for key, item in tree.items()}
     raise _not_a_batch(owner, tree)
 
@@ -126,9 +128,9 @@ def add_batched_info(
     target = slice(None) if rows is None else rows
     for key, value in info.items():
         mask_key = f"_{key}"
-        if isinstance(value, Mapping):
+        if is_mapping(value):
             nested = vector_infos.get(key)
-            vector_infos[key] = add_batched_info(nested if isinstance(nested, dict) else {}, value, rows, num_envs, owner)
+            vector_infos[key] = add_batched_info(nested if is_dict(nested) else {}, value, rows, num_envs, owner)
         else:
             arr = np.asarray(value)
             if arr.ndim == 0 or arr.shape[0] != count:
@@ -137,7 +139,7 @@ def add_batched_info(
                     f"got shape {arr.shape}"
                 )
             existing = vector_infos.get(key)
-            if not isinstance(existing, np.ndarray) or existing.shape[1:] != arr.shape[1:]:
+            if not is_array(existing) or existing.shape[1:] != arr.shape[1:]:
                 existing = _leaf_array(num_envs, arr.shape[1:], arr.dtype)
             elif existing.dtype != arr.dtype:
                 try:
@@ -147,7 +149,7 @@ def add_batched_info(
             existing[target] = arr
             vector_infos[key] = existing
         mask = vector_infos.get(mask_key)
-        if not (isinstance(mask, np.ndarray) and mask.shape == (num_envs,) and mask.dtype == np.bool_):
+        if not (is_array(mask) and mask.shape == (num_envs,) and mask.dtype == np.bool_):
             mask = np.zeros(num_envs, dtype=np.bool_)
         mask[target] = True
         vector_infos[mask_key] = mask

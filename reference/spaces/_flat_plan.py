@@ -18,6 +18,7 @@ from typing import Any, NamedTuple, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
+from reference._narrowing import is_array
 from reference.spaces.box import Box
 from reference.spaces.discrete import Discrete
 from reference.spaces.multi_binary import MultiBinary
@@ -100,7 +101,7 @@ class FlatPlan:
             The views, or ``None`` when ``x`` is not a 1-D array or the plan does not apply.
         """
         leaves = self.leaves
-        if leaves is None or not isinstance(x, np.ndarray) or x.ndim != 1:
+        if leaves is None or not is_array(x) or x.ndim != 1:
             return None
         last = len(leaves) - 1
         return [x[leaf.offset :] if i == last else x[leaf.offset : leaf.offset + leaf.size] for i, leaf in enumerate(leaves)]

@@ -11,6 +11,7 @@ from typing import Any, TypeAlias
 import numpy as np
 from typing_extensions import TypeVar  # takes ``default`` before Python 3.13, unlike typing's
 
+from reference._narrowing import is_dict, is_tuple
 from reference.spaces._validation import MaskError, MaskTypeError, describe, pick_sample_arg
 from reference.spaces.space import Jsonable, Space, SpaceArg
 from reference.spaces.tuple import INT32_MAX
@@ -73,7 +74,7 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
         elif isinstance(spaces, collections.abc.Sequence) and not isinstance(spaces, (str, bytes)):
             spaces_dict = {}
             for item in spaces:
-                if not (isinstance(item, tuple) and len(item) == 2):
+                if not (is_tuple(item) and len(item) == 2):
                     raise TypeError(f"Dict spaces must be a mapping or a sequence of (key, space) pairs, got item {describe(item)}")
                 spaces_dict[item[0]] = item[1]
         elif spaces is None:
@@ -120,7 +121,7 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
             return {
                 key: space.seed(int(sub)) for (key, space), sub in zip(self.spaces.items(), subseeds, strict=True)
             }
-        if isinstance(seed, dict):
+        if is_dict(seed):
             if seed.keys() != self.spaces.keys():
                 raise ValueError(
                     f"Dict seed must have exactly the space's keys {list(self.spaces)}, got keys {list(seed)}"
@@ -145,7 +146,7 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
         if mask is None and probability is None:
             return {key: space.sample() for key, space in self.spaces.items()}
         name, value = pick_sample_arg("Dict.sample", mask, probability)
-        if not isinstance(value, dict):
+        if not is_dict(value):
             raise MaskTypeError(f"Dict.sample {name} must be a dict (one entry per key), got {describe(value)}")
         if value.keys() != self.spaces.keys():
             raise MaskError(f"Dict.sample {name} must have the keys {list(self.spaces)}, got keys {list(value)}")

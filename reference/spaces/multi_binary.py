@@ -8,6 +8,7 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
+from reference._narrowing import is_array
 from reference.spaces._array_space import ArraySpace
 from reference.spaces._validation import (
     both_given_error,
@@ -48,7 +49,7 @@ class MultiBinary(ArraySpace[NDArray[np.int8]]):
             self.n = int(n)
             shape: tuple[int, ...] = (self.n,)
         elif isinstance(n, (Sequence, np.ndarray)) and not isinstance(n, (str, bytes)):
-            dims = list(np.asarray(n).ravel()) if isinstance(n, np.ndarray) else list(n)
+            dims = list(np.asarray(n).ravel()) if is_array(n) else list(n)
             if not all(isinstance(d, (int, np.integer)) and not isinstance(d, (bool, np.bool_)) for d in dims):
                 raise ValueError(f"MultiBinary n must be an int or a sequence of ints, got {describe(n)}")
             shape = tuple(int(d) for d in dims)

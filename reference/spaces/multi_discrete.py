@@ -10,6 +10,7 @@ from numpy.typing import NDArray
 from typing_extensions import TypeVar  # takes ``default`` before Python 3.13, unlike typing's
 
 from reference import logger
+from reference._narrowing import is_tuple
 from reference.spaces._array_space import ArraySpace
 from reference.spaces._validation import (
     MaskError,
@@ -181,7 +182,7 @@ class MultiDiscrete(ArraySpace[NDArray[_IntegerT_co]]):
         """Sample one (nested) entry; recursion mirrors the axes of ``nvec``."""
         owner = "MultiDiscrete.sample"
         if sub_nvec.ndim > 0:
-            if not isinstance(sub_mask, tuple):
+            if not is_tuple(sub_mask):
                 raise MaskTypeError(
                     f"{owner} {mask_type} must be a tuple with one entry per element of nvec {sub_nvec.tolist()}, "
                     f"got {describe(sub_mask)}"

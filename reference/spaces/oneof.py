@@ -8,6 +8,7 @@ from typing import Any, Generic, TypeAlias, TypeVar
 
 import numpy as np
 
+from reference._narrowing import is_list_or_tuple
 from reference.spaces._validation import describe, pick_sample_arg, require_arg_tuple
 from reference.spaces.space import Jsonable, Space, SpaceArg
 from reference.spaces.tuple import INT32_MAX, check_subspaces
@@ -78,7 +79,7 @@ class OneOf(Space[tuple[int, _T_co]], Generic[_T_co]):
             subseeds = self.np_random.integers(INT32_MAX, size=len(self.spaces))
             super().seed(seed)
             return (own, *(space.seed(int(sub)) for space, sub in zip(self.spaces, subseeds, strict=True)))
-        if isinstance(seed, (tuple, list)):
+        if is_list_or_tuple(seed):
             if len(seed) != len(self.spaces) + 1:
                 raise ValueError(
                     f"OneOf seed must have 1 + {len(self.spaces)} entries (this space, then each subspace), "

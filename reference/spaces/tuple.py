@@ -8,6 +8,7 @@ from typing import Any, TypeAlias, TypeVar, overload
 
 import numpy as np
 
+from reference._narrowing import is_list_or_tuple
 from reference.spaces._validation import describe, pick_sample_arg, require_arg_tuple
 from reference.spaces.space import Jsonable, Space, SpaceArg
 
@@ -95,7 +96,7 @@ class Tuple(Space[tuple[_T_co, ...]], typing.Sequence[Any]):
             super().seed(seed)
             subseeds = self.np_random.integers(INT32_MAX, size=len(self.spaces))
             return tuple(space.seed(int(sub)) for space, sub in zip(self.spaces, subseeds, strict=True))
-        if isinstance(seed, (tuple, list)):
+        if is_list_or_tuple(seed):
             if len(seed) != len(self.spaces):
                 raise ValueError(
                     f"Tuple seed must have one entry per subspace ({len(self.spaces)}), got {len(seed)} entries"

@@ -10,6 +10,7 @@ from typing import Any, SupportsFloat, TypeAlias
 
 import gymspec
 from gymspec import Flag
+from reference._narrowing import is_tuple
 from reference.core import ActionWrapper, ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers.utils import BoundError, ProbabilityError
@@ -62,7 +63,7 @@ class StickyAction(ActionWrapper[ObsType, ActType, ActType], RecordConstructorAr
         if _is_int(repeat_action_duration):
             duration = (repeat_action_duration, repeat_action_duration)  # type: ignore[assignment]
         elif (
-            isinstance(repeat_action_duration, tuple)
+            is_tuple(repeat_action_duration)
             and len(repeat_action_duration) == 2
             and all(_is_int(d) for d in repeat_action_duration)
         ):

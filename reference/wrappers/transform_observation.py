@@ -12,6 +12,7 @@ from typing import Any, TypeAlias, cast
 import numpy as np
 
 import gymspec
+from reference._narrowing import is_array, is_tuple
 from reference.core import ActType, ObservationWrapper, ObsType, WrapperObsType
 from reference.spaces.box import Box
 from reference.spaces.discrete import Discrete
@@ -250,7 +251,7 @@ class ReshapeObservation(TransformObservation[_Array, ActType, _Array], RecordCo
 
     def __init__(self, env: gymspec.Env[_Array, ActType], shape: int | tuple[int, ...]) -> None:
         inner = _box_observation_space(env, "ReshapeObservation")
-        if not isinstance(shape, tuple):
+        if not is_tuple(shape):
             raise TypeError(f"ReshapeObservation shape must be a tuple of ints, got {shape!r}")
         if not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in shape):
             raise TypeError(f"ReshapeObservation shape must be a tuple of ints, got {shape!r}")
@@ -376,7 +377,7 @@ class AddRenderObservation(TransformObservation[_Value, ActType, ObsType], Recor
             )
         env.reset()
         pixels = env.render()
-        if not isinstance(pixels, np.ndarray):
+        if not is_array(pixels):
             raise TypeError(f"AddRenderObservation env.render() must return a numpy array, got {type(pixels).__name__}")
         pixel_space = Box(low=0, high=255, shape=pixels.shape, dtype=np.uint8)
         inner = env.observation_space

@@ -11,6 +11,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reference import error, logger
+from reference._narrowing import is_array
 from reference.core import Wrapper
 from reference.spaces.box import Box
 from reference.spaces.discrete import Discrete
@@ -197,7 +198,7 @@ def _zero_graph(space: object) -> _Element:
 
 
 def _as_bound(value: object, shape: tuple[int, ...], name: str) -> _Array:
-    if isinstance(value, np.ndarray):
+    if is_array(value):
         if value.shape != shape:
             raise ValueError(f"rescale_box {name} must have the Box shape {shape}, got array shape {value.shape}")
         return value

@@ -9,6 +9,7 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
+from reference._narrowing import is_array, is_dict
 from reference.core import ActType, ObsType
 from reference.utils._format import describe
 from reference.vector.vector_env import ArrayType, VectorWrapper
@@ -77,7 +78,7 @@ class DictInfoToList(VectorWrapper[ObsType, ActType, ObsType, ActType, ArrayType
         return observations, rewards, terminations, truncations, self._convert(infos)
 
     def _convert(self, vector_infos: _Value) -> list[_Info]:
-        if not isinstance(vector_infos, dict):
+        if not is_dict(vector_infos):
             raise TypeError(
                 f"DictInfoToList env info must be a dict of batched values, got {type(vector_infos).__name__}"
             )
@@ -86,9 +87,9 @@ class DictInfoToList(VectorWrapper[ObsType, ActType, ObsType, ActType, ArrayType
         for key, value in vector_infos.items():
             if key.startswith("_"):
                 continue
-            if isinstance(value, dict):
+            if is_dict(value):
                 per_env: _Value = self._convert(value)
-            elif isinstance(value, np.ndarray) and value.ndim >= 1 and len(value) == n:
+            elif is_array(value) and value.ndim >= 1 and len(value) == n:
                 per_env = value
             else:
                 raise ValueError(
