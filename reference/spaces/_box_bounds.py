@@ -189,8 +189,8 @@ def cast_bound(
         else:
             # Compare as Python numbers, which is exact (a NumPy comparison would cast the limit to the bound's
             # dtype: float32(2**31) would equal int32's max, and a too-wide limit would overflow with a warning).
-            exact = value.item() if isinstance(value, np.generic) else value
-            if not dtype_min <= exact <= dtype_max and (kind != "f" or np.isfinite(value)):
+            exact = value.item() if isinstance(value, np.generic) else value  # pyright: ignore[reportUnknownVariableType]
+            if not dtype_min <= exact <= dtype_max and (kind != "f" or np.isfinite(value)):  # pyright: ignore[reportUnknownArgumentType]
                 raise ValueError(
                     f"Box {name} must be within the range of {dtype} [{dtype_min}, {dtype_max}], got {value!r}"
                 )

@@ -78,7 +78,7 @@ class FlatPlan:
                 if discrete:
                     if not isinstance(part, (int, np.integer)):
                         return None
-                    index = int(part) - start
+                    index = int(part) - start  # pyright: ignore[reportUnknownArgumentType]
                     if not 0 <= index < size:
                         return None  # Gymnasium's negative-index quirk and its errors come from the general path
                     out[offset + index] = 1
@@ -109,7 +109,7 @@ class FlatPlan:
 
 def _build(key: tuple[Space[Any], ...]) -> FlatPlan:
     leaves: list[_Leaf] = []
-    dtypes = []
+    dtypes: list[np.dtype[Any]] = []
     offset = 0
     for space in key:
         kind = type(space)

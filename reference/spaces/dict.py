@@ -62,10 +62,11 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
         **spaces_kwargs: Space[Any],
     ) -> None:
         self.sort_keys = sort_keys
+        spaces_dict: dict[Any, Any]
         if isinstance(spaces, OrderedDict):
-            spaces_dict = dict(spaces.items())
+            spaces_dict = dict(spaces.items())  # pyright: ignore[reportUnknownArgumentType]
         elif isinstance(spaces, collections.abc.Mapping):
-            spaces_dict = dict(spaces.items())
+            spaces_dict = dict(spaces.items())  # pyright: ignore[reportUnknownArgumentType]
             if sort_keys:
                 try:
                     spaces_dict = dict(sorted(spaces_dict.items()))
@@ -73,9 +74,9 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
                     pass  # keys that do not compare keep their insertion order, as in Gymnasium
         elif isinstance(spaces, collections.abc.Sequence) and not isinstance(spaces, (str, bytes)):
             spaces_dict = {}
-            for item in spaces:
-                if not (is_tuple(item) and len(item) == 2):
-                    raise TypeError(f"Dict spaces must be a mapping or a sequence of (key, space) pairs, got item {describe(item)}")
+            for item in spaces:  # pyright: ignore[reportUnknownVariableType]
+                if not (is_tuple(item) and len(item) == 2):  # pyright: ignore[reportUnknownArgumentType]
+                    raise TypeError(f"Dict spaces must be a mapping or a sequence of (key, space) pairs, got item {describe(item)}")  # pyright: ignore[reportUnknownArgumentType]
                 spaces_dict[item[0]] = item[1]
         elif spaces is None:
             spaces_dict = {}
@@ -162,7 +163,7 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
             Whether ``x`` belongs to the space.
         """
         if isinstance(x, dict) and x.keys() == self.spaces.keys():
-            return all(space.contains(x[key]) for key, space in self.spaces.items())
+            return all(space.contains(x[key]) for key, space in self.spaces.items())  # pyright: ignore[reportUnknownArgumentType]
         return False
 
     def __getitem__(self, key: _Key) -> Space[_T_co]:
@@ -200,7 +201,7 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
         return "Dict(" + ", ".join(f"{k!r}: {s}" for k, s in self.spaces.items()) + ")"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Dict) and self.spaces == other.spaces
+        return isinstance(other, Dict) and self.spaces == other.spaces  # pyright: ignore[reportUnknownMemberType]
 
     def to_jsonable(self, sample_n: typing.Sequence[Any]) -> Jsonable:
         """Convert a batch to one JSON batch per key.

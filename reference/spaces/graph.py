@@ -212,7 +212,7 @@ class Graph(Space[GraphInstance]):
         Returns:
             One dict per graph.
         """
-        result = []
+        result: list[dict[str, Any]] = []
         for sample in sample_n:
             entry: dict[str, Any] = {"nodes": self.batch_node_space.to_jsonable([sample.nodes])}
             if sample.edges is not None and sample.edge_links is not None and self.batch_edge_space is not None:
@@ -230,7 +230,7 @@ class Graph(Space[GraphInstance]):
         Returns:
             The graphs.
         """
-        graphs = []
+        graphs: list[GraphInstance] = []
         for sample in sample_n:
             nodes = self.batch_node_space.from_jsonable(sample["nodes"])[0]
             if "edges" in sample and self.batch_edge_space is not None:

@@ -221,19 +221,22 @@ class MultiDiscrete(ArraySpace[NDArray[_IntegerT_co]]):
         Returns:
             Whether ``x`` belongs to the space.
         """
+        arr: _Array  # declared: isinstance on an object leaves pyright with unknown type arguments
         if isinstance(x, Sequence):
             try:
-                x = np.array(x)
+                arr = np.array(x)  # pyright: ignore[reportUnknownArgumentType]
             except (ValueError, TypeError):
                 return False
-        if not isinstance(x, np.ndarray):
+        elif isinstance(x, np.ndarray):
+            arr = x  # pyright: ignore[reportUnknownVariableType]
+        else:
             return False
         self._fresh()
         return bool(
-            x.shape == self._shape
-            and np.can_cast(x.dtype, self.dtype)
-            and (self.start <= x).all()
-            and (x <= self._upper).all()
+            arr.shape == self._shape
+            and np.can_cast(arr.dtype, self.dtype)
+            and (self.start <= arr).all()
+            and (arr <= self._upper).all()
         )
 
     def __repr__(self) -> str:
@@ -266,12 +269,15 @@ class MultiDiscrete(ArraySpace[NDArray[_IntegerT_co]]):
         return len(self.nvec)
 
     def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MultiDiscrete):
+            return False
+        # Declared: pyright reads the isinstance as MultiDiscrete[Unknown].
+        space: MultiDiscrete[Any] = other  # pyright: ignore[reportUnknownVariableType]
         return bool(
-            isinstance(other, MultiDiscrete)
-            and self.dtype == other.dtype
-            and self._shape == other.shape
-            and np.all(self.nvec == other.nvec)
-            and np.all(self.start == other.start)
+            self.dtype == space.dtype
+            and self._shape == space.shape
+            and np.all(self.nvec == space.nvec)
+            and np.all(self.start == space.start)
         )
 
     def __setstate__(self, state: SpaceState) -> None:

@@ -123,10 +123,10 @@ class OneOf(Space[tuple[int, _T_co]], Generic[_T_co]):
         """
         return bool(
             isinstance(x, tuple)
-            and len(x) == 2
-            and isinstance(x[0], (np.int64, int))
+            and len(x) == 2  # pyright: ignore[reportUnknownArgumentType]
+            and isinstance(x[0], (np.int64, int))  # pyright: ignore[reportArgumentType]
             and 0 <= x[0] < len(self.spaces)
-            and self.spaces[x[0]].contains(x[1])
+            and self.spaces[x[0]].contains(x[1])  # pyright: ignore[reportUnknownArgumentType]
         )
 
     def __repr__(self) -> str:
@@ -141,14 +141,14 @@ class OneOf(Space[tuple[int, _T_co]], Generic[_T_co]):
         Returns:
             One pair per element.
         """
-        pairs = []
+        pairs: list[list[Any]] = []
         for i, sub in sample_n:
-            space = self.spaces[i]
-            batch = space.to_jsonable([sub])
+            space = self.spaces[i]  # pyright: ignore[reportUnknownVariableType]
+            batch = space.to_jsonable([sub])  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
             # Row-oriented batches (a list with one entry per element) store that entry, as Gymnasium does;
             # Tuple and Dict batches are column-oriented, so the whole batch of one is kept (Gymnasium's
             # ``[0]`` would lose or fail on them).
-            pairs.append([int(i), batch if _column_oriented(space) else batch[0]])
+            pairs.append([int(i), batch if _column_oriented(space) else batch[0]])  # pyright: ignore[reportUnknownArgumentType]
         return pairs
 
     def from_jsonable(self, sample_n: Jsonable) -> list[tuple[Any, ...]]:
@@ -161,7 +161,7 @@ class OneOf(Space[tuple[int, _T_co]], Generic[_T_co]):
             The elements, with ``np.int64`` indices.
         """
         return [
-            (np.int64(i), self.spaces[i].from_jsonable(value if _column_oriented(self.spaces[i]) else [value])[0])
+            (np.int64(i), self.spaces[i].from_jsonable(value if _column_oriented(self.spaces[i]) else [value])[0])  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType]
             for i, value in sample_n
         ]
 
@@ -180,4 +180,4 @@ class OneOf(Space[tuple[int, _T_co]], Generic[_T_co]):
         return len(self.spaces)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, OneOf) and self.spaces == other.spaces
+        return isinstance(other, OneOf) and self.spaces == other.spaces  # pyright: ignore[reportUnknownMemberType]

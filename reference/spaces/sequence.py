@@ -135,8 +135,8 @@ class Sequence(Space[_SequenceSample]):
             return int(self.np_random.geometric(0.25))
         if isinstance(length_mask, (int, np.integer)) and not isinstance(length_mask, bool):
             if length_mask < 0:
-                raise MaskError(f"{owner} {mask_type} length must be >= 0, got {describe(length_mask)}")
-            return int(length_mask)
+                raise MaskError(f"{owner} {mask_type} length must be >= 0, got {describe(length_mask)}")  # pyright: ignore[reportUnknownArgumentType]
+            return int(length_mask)  # pyright: ignore[reportUnknownArgumentType]
         if is_array(length_mask):
             if length_mask.ndim != 1 or length_mask.dtype.kind not in "iu":
                 raise MaskError(f"{owner} {mask_type} lengths must be a 1-D integer array, got {describe(length_mask)}")
@@ -159,7 +159,7 @@ class Sequence(Space[_SequenceSample]):
                 return all(self.feature_space.contains(item) for item in _batching.iterate(self.stacked_feature_space, x))
             except (TypeError, ValueError):
                 return False
-        return isinstance(x, tuple) and all(self.feature_space.contains(item) for item in x)
+        return isinstance(x, tuple) and all(self.feature_space.contains(item) for item in x)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
 
     def __repr__(self) -> str:
         return f"Sequence({self.feature_space}, stack={self.stack})"

@@ -37,14 +37,14 @@ def check_subspaces(owner: str, spaces: object) -> tuple[Space[Any], ...]:
         ValueError: ``spaces`` is empty.
     """
     if isinstance(spaces, (str, bytes, Space)) or not isinstance(spaces, Iterable):
-        raise TypeError(f"{owner} spaces must be an iterable of spaces, got {describe(spaces)}")
-    result = tuple(spaces)
+        raise TypeError(f"{owner} spaces must be an iterable of spaces, got {describe(spaces)}")  # pyright: ignore[reportUnknownArgumentType]
+    result = tuple(spaces)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
     if not result:
-        raise ValueError(f"{owner} spaces must not be empty, got {describe(spaces)}")
-    for index, space in enumerate(result):
+        raise ValueError(f"{owner} spaces must not be empty, got {describe(spaces)}")  # pyright: ignore[reportUnknownArgumentType]
+    for index, space in enumerate(result):  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
         if not isinstance(space, Space):
-            raise TypeError(f"{owner} spaces[{index}] must be a reference Space, got {describe(space)}")
-    return result
+            raise TypeError(f"{owner} spaces[{index}] must be a reference Space, got {describe(space)}")  # pyright: ignore[reportUnknownArgumentType]
+    return result  # pyright: ignore[reportUnknownVariableType]
 
 
 class Tuple(Space[tuple[_T_co, ...]], typing.Sequence[Any]):
@@ -134,11 +134,11 @@ class Tuple(Space[tuple[_T_co, ...]], typing.Sequence[Any]):
             Whether ``x`` belongs to the space.
         """
         if isinstance(x, (list, np.ndarray)):
-            x = tuple(x)
+            x = tuple(x)  # pyright: ignore[reportUnknownArgumentType]
         return (
             isinstance(x, tuple)
-            and len(x) == len(self.spaces)
-            and all(space.contains(part) for space, part in zip(self.spaces, x, strict=True))
+            and len(x) == len(self.spaces)  # pyright: ignore[reportUnknownArgumentType]
+            and all(space.contains(part) for space, part in zip(self.spaces, x, strict=True))  # pyright: ignore[reportUnknownArgumentType]
         )
 
     def __repr__(self) -> str:

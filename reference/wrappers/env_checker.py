@@ -16,6 +16,7 @@ from typing import Any, TypeAlias, cast
 import numpy as np
 
 from reference import logger
+from reference.spaces._guards import is_box
 from reference.spaces.box import Box
 from reference.spaces.discrete import Discrete
 from reference.spaces.space import Space
@@ -64,7 +65,7 @@ def _check_space(space: object, space_type: str, warn_inverted: bool) -> None:
             f"PassiveEnvChecker {space_type}_space must be a reference.spaces.Space (or have contains and sample), "
             f"got {describe(space)} of type {type(space).__name__}"
         )
-    if isinstance(space, Box):
+    if is_box(space):
         for name, bound in (("low", space.low), ("high", space.high)):
             if bound.shape != space.shape:
                 raise ValueError(
@@ -159,7 +160,7 @@ def _check_structure(obs: object, space: object, method_name: str) -> None:
     if isinstance(space, Discrete):
         if not isinstance(obs, (int, np.int64)):
             logger.warn(f"{pre} should be an int or np.int64, actual type: {type(obs)}", stacklevel=4)
-    elif isinstance(space, Box):
+    elif is_box(space):
         if space.shape != ():
             if not isinstance(obs, np.ndarray):
                 logger.warn(f"{pre} was expecting a numpy array, actual type: {type(obs)}", stacklevel=4)
@@ -296,7 +297,7 @@ def observation_fast_test(space: object) -> ObsTest:
     Returns:
         ``test(obs) -> bool``; exact for Box and Discrete spaces, always ``False`` for the others.
     """
-    if isinstance(space, Box):
+    if is_box(space):
         return _small_box_test(space) if int(np.prod(space.shape)) <= _SMALL_BOX else _large_box_test(space)
     if isinstance(space, Discrete):
         start = int(space.start)

@@ -12,6 +12,7 @@ import numpy as np
 import gymspec
 from gymspec import Flag
 from reference.core import ActType, ObsType, Wrapper
+from reference.spaces._guards import is_box
 from reference.spaces.box import Box
 from reference.spaces.space import Space
 from reference.utils.record_constructor import RecordConstructorArgs
@@ -30,7 +31,7 @@ class _Stacker:
 
     def __init__(self, space: Space[Any], n: int) -> None:
         self.space = space
-        if isinstance(space, Box):
+        if is_box(space):
             self.stacked_space: Space[Any] = Box(
                 low=np.repeat(space.low[np.newaxis], n, axis=0),
                 high=np.repeat(space.high[np.newaxis], n, axis=0),

@@ -14,6 +14,7 @@ import numpy as np
 
 import gymspec
 from reference.core import ActionWrapper, ActType, ObsType, WrapperActType
+from reference.spaces._guards import is_box
 from reference.spaces.box import Box
 from reference.spaces.space import Space
 from reference.utils.record_constructor import RecordConstructorArgs
@@ -74,7 +75,7 @@ class TransformAction(ActionWrapper[ObsType, WrapperActType, ActType], RecordCon
 
 def _box_action_space(env: gymspec.Env[Any, Any], owner: str) -> Box[Any]:
     space = env.action_space
-    if not isinstance(space, Box):
+    if not is_box(space):
         raise TypeError(f"{owner} env.action_space must be a Box, got {type(space).__name__}")
     return space
 

@@ -14,6 +14,7 @@ import numpy as np
 import gymspec
 from reference._narrowing import is_array, is_tuple
 from reference.core import ActType, ObservationWrapper, ObsType, WrapperObsType
+from reference.spaces._guards import is_box
 from reference.spaces.box import Box
 from reference.spaces.discrete import Discrete
 from reference.spaces.space import Space
@@ -203,7 +204,7 @@ class DtypeObservation(TransformObservation[_Value, ActType, ObsType], RecordCon
         inner = cast("Space[ObsType]", env.observation_space)  # a foreign space is rejected below (TypeError)
         kind = space_kind(inner)
         new_space: Space[Any]
-        if isinstance(inner, Box):
+        if is_box(inner):
             new_space = Box(low=inner.low, high=inner.high, shape=inner.shape, dtype=dtype)
         elif isinstance(inner, Discrete):
             start = int(inner.start)
@@ -226,7 +227,7 @@ class DtypeObservation(TransformObservation[_Value, ActType, ObsType], RecordCon
 
 def _box_observation_space(env: gymspec.Env[Any, Any], owner: str) -> Box[Any]:
     space = env.observation_space
-    if not isinstance(space, Box):
+    if not is_box(space):
         raise TypeError(f"{owner} env.observation_space must be a Box, got {type(space).__name__}")
     return space
 

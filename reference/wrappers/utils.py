@@ -13,6 +13,7 @@ from numpy.typing import NDArray
 from reference import error, logger
 from reference._narrowing import is_array
 from reference.core import Wrapper
+from reference.spaces._guards import is_box
 from reference.spaces.box import Box
 from reference.spaces.discrete import Discrete
 
@@ -156,7 +157,7 @@ def create_zero_array(space: object) -> _Element:
     Raises:
         CustomSpaceError: If the space is not one of the reference spaces.
     """
-    if isinstance(space, Box):
+    if is_box(space):
         return _zero_box(space)
     if isinstance(space, Discrete):
         return space.start
@@ -227,7 +228,7 @@ def rescale_box(
         TypeError: If the bounds are not numbers or arrays, or ``box`` is not a Box.
         ValueError: If shapes differ, infinite bounds do not line up, or ``new_min > new_max``.
     """
-    if not isinstance(box, Box):
+    if not is_box(box):
         raise TypeError(f"rescale_box box must be a Box, got {type(box).__name__}")
     low_t = _as_bound(new_min, box.shape, "new_min")
     high_t = _as_bound(new_max, box.shape, "new_max")
