@@ -13,10 +13,11 @@ from typing_extensions import TypeAlias, TypeIs
 
 from reference.spaces.box import Box
 from reference.spaces.dict import Dict
+from reference.spaces.discrete import Discrete
 from reference.spaces.multi_discrete import MultiDiscrete
 from reference.spaces.tuple import Tuple
 
-__all__ = ["is_box", "is_dict_space", "is_multi_discrete", "is_tuple_space"]
+__all__ = ["is_box", "is_dict_space", "is_discrete", "is_multi_discrete", "is_tuple_space"]
 
 _Param: TypeAlias = Any
 
@@ -24,6 +25,11 @@ _Param: TypeAlias = Any
 def is_box(value: object) -> TypeIs[Box[_Param]]:
     """Whether ``value`` is a :class:`Box`."""
     return isinstance(value, Box)
+
+
+def is_discrete(value: object) -> TypeIs[Discrete[_Param]]:
+    """Whether ``value`` is a :class:`Discrete`."""
+    return isinstance(value, Discrete)
 
 
 def is_multi_discrete(value: object) -> TypeIs[MultiDiscrete[_Param]]:

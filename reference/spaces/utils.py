@@ -15,7 +15,6 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from reference._narrowing import is_array, is_dict, is_tuple
 from reference.spaces import _batching
 from reference.spaces._dtype_shape_equiv import is_space_dtype_shape_equiv
 from reference.spaces._flat_dims import flat_dtype, flatdim, require_flattenable_oneof
@@ -142,7 +141,7 @@ def _flatten_graph(space: Graph, x: GraphInstance) -> GraphInstance:
 
 def _describe_edges(x: GraphInstance) -> str:
     edges = x.edges
-    return f"array(shape={edges.shape}, dtype={edges.dtype})" if is_array(edges) else repr(edges)
+    return f"array(shape={edges.shape}, dtype={edges.dtype})" if isinstance(edges, np.ndarray) else repr(edges)  # pyright: ignore[reportUnknownMemberType]
 
 
 @flatten.register(Text)
@@ -246,21 +245,21 @@ def _unflatten_parts(space: Space[Any], subspaces: tuple[Space[Any], ...], x: _A
 @unflatten.register(Tuple)
 def _unflatten_tuple(space: Tuple[Any], x: _Element) -> tuple[Any, ...]:
     if space.is_np_flattenable:
-        if not is_array(x):
+        if not isinstance(x, np.ndarray):
             raise ValueError(f"unflatten x must be a numpy array for the flattenable {space}, got {type(x).__name__}")
-        return tuple(_unflatten_parts(space, space.spaces, x))
-    if not is_tuple(x):
+        return tuple(_unflatten_parts(space, space.spaces, x))  # pyright: ignore[reportUnknownArgumentType]
+    if not isinstance(x, tuple):
         raise ValueError(f"unflatten x must be a tuple for the non-flattenable {space}, got {type(x).__name__}")
-    return tuple(unflatten(s, part) for part, s in zip(x, space.spaces, strict=True))
+    return tuple(unflatten(s, part) for part, s in zip(x, space.spaces, strict=True))  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
 
 
 @unflatten.register(Dict)
 def _unflatten_dict(space: Dict[Any], x: _Element) -> dict[str, Any]:
     if space.is_np_flattenable:
-        if not is_array(x):
+        if not isinstance(x, np.ndarray):
             raise ValueError(f"unflatten x must be a numpy array for the flattenable {space}, got {type(x).__name__}")
-        return dict(zip(space.spaces, _unflatten_parts(space, tuple(space.spaces.values()), x), strict=True))
-    if not is_dict(x):
+        return dict(zip(space.spaces, _unflatten_parts(space, tuple(space.spaces.values()), x), strict=True))  # pyright: ignore[reportUnknownArgumentType]
+    if not isinstance(x, dict):
         raise ValueError(f"unflatten x must be a dict for the non-flattenable {space}, got {type(x).__name__}")
     return {key: unflatten(s, x[key]) for key, s in space.spaces.items()}
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, SupportsFloat, TypeAlias
 import gymspec
 from gymspec import Flag, RenderResult
 from reference import logger
-from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
+from reference.core import ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers.env_checker import (
     check_action_space,
@@ -142,7 +142,7 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConst
         if truncated is not False and truncated is not True:
             check_flag(truncated, "truncated")
         # ``r - r`` is NaN for NaN and for +-inf, so one comparison covers finiteness.
-        if reward.__class__ is not float or reward - reward != 0.0:
+        if reward.__class__ is not float or reward - reward != 0.0:  # pyright: ignore[reportOperatorIssue]
             check_reward(reward)
         if info.__class__ is not dict:
             check_info(info, "step")

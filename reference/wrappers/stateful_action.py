@@ -174,4 +174,5 @@ class RepeatAction(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructo
             total_reward += float(reward)
             if terminated or truncated:
                 break
-        return obs, total_reward, terminated, truncated, info
+        # num_repeats is validated positive, so the loop ran at least once.
+        return obs, total_reward, terminated, truncated, info  # pyright: ignore[reportPossiblyUnboundVariable, reportReturnType]

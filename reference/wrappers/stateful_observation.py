@@ -105,7 +105,7 @@ def _find_max_episode_steps(env: gymspec.Env[Any, Any]) -> int:
     while isinstance(layer, Wrapper):
         if isinstance(layer, TimeLimit):
             return layer.max_episode_steps
-        layer = layer.env
+        layer = layer.env  # pyright: ignore[reportUnknownVariableType, reportUnknownMemberType]
     raise ValueError(
         "TimeAwareObservation env must be wrapped by a TimeLimit or have a spec with max_episode_steps, got neither"
     )

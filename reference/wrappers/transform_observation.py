@@ -14,9 +14,8 @@ import numpy as np
 import gymspec
 from reference._narrowing import is_array, is_tuple
 from reference.core import ActType, ObservationWrapper, ObsType, WrapperObsType
-from reference.spaces._guards import is_box
+from reference.spaces._guards import is_box, is_discrete
 from reference.spaces.box import Box
-from reference.spaces.discrete import Discrete
 from reference.spaces.space import Space
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers.utils import rescale_box, space_kind
@@ -206,7 +205,7 @@ class DtypeObservation(TransformObservation[_Value, ActType, ObsType], RecordCon
         new_space: Space[Any]
         if is_box(inner):
             new_space = Box(low=inner.low, high=inner.high, shape=inner.shape, dtype=dtype)
-        elif isinstance(inner, Discrete):
+        elif is_discrete(inner):
             start = int(inner.start)
             new_space = Box(low=start, high=start + int(inner.n) - 1, shape=(), dtype=dtype)
         elif kind == "MultiDiscrete":

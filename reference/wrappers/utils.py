@@ -13,9 +13,8 @@ from numpy.typing import NDArray
 from reference import error, logger
 from reference._narrowing import is_array
 from reference.core import Wrapper
-from reference.spaces._guards import is_box
+from reference.spaces._guards import is_box, is_discrete
 from reference.spaces.box import Box
-from reference.spaces.discrete import Discrete
 
 if TYPE_CHECKING:
     from reference.registration import EnvSpec
@@ -159,7 +158,7 @@ def create_zero_array(space: object) -> _Element:
     """
     if is_box(space):
         return _zero_box(space)
-    if isinstance(space, Discrete):
+    if is_discrete(space):
         return space.start
     kind = space_kind(space)
     attr = getattr
@@ -271,8 +270,8 @@ def derived_spec(wrapper: Wrapper[Any, Any, Any, Any], **changes: _Value) -> Env
     These wrappers are recorded as spec fields (``max_episode_steps``, ``order_enforce``, ``disable_env_checker``)
     rather than as ``additional_wrappers`` entries, so ``make(env.spec)`` rebuilds the same stack.
     """
-    if wrapper._cached_spec is not None:
-        return wrapper._cached_spec
+    if wrapper._cached_spec is not None:  # pyright: ignore[reportPrivateUsage]
+        return wrapper._cached_spec  # pyright: ignore[reportPrivateUsage]
     env_spec = getattr(wrapper.env, "spec", None)
     if env_spec is not None:
         try:
@@ -282,7 +281,7 @@ def derived_spec(wrapper: Wrapper[Any, Any, Any, Any], **changes: _Value) -> Env
         except Exception as exc:  # a foreign or odd spec must not break attribute access
             logger.warn(f"An exception occurred ({exc!r}) while copying the environment spec={env_spec!r}")
             return None
-    wrapper._cached_spec = env_spec
+    wrapper._cached_spec = env_spec  # pyright: ignore[reportPrivateUsage]
     return env_spec
 
 

@@ -10,7 +10,7 @@ from numpy.typing import NDArray
 from gymspec import autoreset_mode_of
 from reference import logger
 from reference.core import Env
-from reference.spaces import Box, Dict, Discrete, MultiDiscrete, Space, Tuple
+from reference.spaces import Box, Dict, Discrete, Space, Tuple
 from reference.spaces._guards import is_box, is_dict_space, is_multi_discrete, is_tuple_space
 from reference.vector.utils import batch_space, split_reset_mask
 from reference.vector.vector_env import AutoresetMode, VectorEnv

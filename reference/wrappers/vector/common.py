@@ -97,7 +97,7 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
         self.return_queue = deque(maxlen=int(buffer_length))
         self.length_queue = deque(maxlen=int(buffer_length))
 
-    def reset(self, seed: _Seed = None, options: _Options | None = None) -> tuple[ObsType, _Info]:
+    def reset(self, seed: _Seed = None, options: _Options | None = None) -> tuple[ObsType, _Info]:  # pyright: ignore[reportIncompatibleMethodOverride]
         """Reset the environment and restart the statistics of the reset sub-environments.
 
         Args:
