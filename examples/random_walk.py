@@ -7,7 +7,7 @@ needs to get right for the conformance suite to pass:
 
     pytest --pyargs conformance --env examples.random_walk:RandomWalkEnv
 
-The assignment at the bottom is checked by mypy: the class satisfies ``gymspec.Env`` structurally.
+The assignment at the bottom is checked by mypy and pyright: the class satisfies ``gymspec.Env`` structurally.
 """
 
 from __future__ import annotations

@@ -1,14 +1,20 @@
 """Type variables and public aliases shared by the protocols.
 
-Variance is fixed by how a parameter is used, and mypy checks it for protocols:
+Variance is fixed by how a parameter is used; mypy and pyright both check the declared variance of a protocol's
+type variables against its members and reject a mismatch, so the declarations below are what both checkers infer:
 
 * observations only flow *out* of an env (``reset``/``step`` results, ``observation_space``), so the observation
   parameter is covariant: an ``Env[bool, A]`` is usable where an ``Env[int, A]`` is expected;
-* actions flow *in* (``step``) and *out* (``action_space`` samples), so the action parameter is invariant;
+* actions only flow *in* (``step``), so the action parameter is contravariant: an env that accepts
+  ``int | NDArray`` actions (Gymnasium's ``CartPoleEnv``) is usable where an ``Env[Value, int]`` is expected. The
+  ``action_space`` is therefore typed ``Space[Value]`` rather than ``Space[ActT]``: a space's element type is
+  covariant, and one parameter cannot be both; the rule that ties them together (ENV-016: every element of
+  ``action_space`` is a valid action) is checked by the conformance suite;
 * a ``Space`` only produces elements (``sample``), so its element type is covariant.
 
-``Any`` appears only behind the named aliases below: an info dict's values, an options dict's values and metadata
-values are open-ended by design of the Gymnasium API.
+``Any`` appears only behind the named aliases below: an info dict's values, an options dict's values, metadata
+values and the element type of an action space seen through a contravariant env are open-ended by design of the
+Gymnasium API.
 """
 
 from __future__ import annotations
@@ -17,13 +23,15 @@ import enum
 from collections.abc import Mapping
 from typing import Any, Literal, TypeVar
 
+import numpy as np
 from numpy.typing import NDArray
 from typing_extensions import TypeAlias
 
 __all__ = [
-    "ActT",
+    "ActT_contra",
     "AutoresetMode",
     "AutoresetModeName",
+    "Flag",
     "InfoDict",
     "Metadata",
     "NDArrayAny",
@@ -31,7 +39,9 @@ __all__ = [
     "Options",
     "RNG",
     "RenderFrame",
+    "RenderFrameList",
     "RenderMode",
+    "RenderResult",
     "Seed",
     "T_co",
     "Value",
@@ -41,10 +51,12 @@ __all__ = [
 
 T_co = TypeVar("T_co", covariant=True)
 ObsT_co = TypeVar("ObsT_co", covariant=True)
-ActT = TypeVar("ActT")
+ActT_contra = TypeVar("ActT_contra", contravariant=True)
 
 Value: TypeAlias = Any
-"""A value of unknown type: what ``Space.contains`` must accept (and answer ``False`` for when foreign)."""
+"""A value of unknown type: what ``Space.contains`` must accept (and answer ``False`` for when foreign), an element
+of an env's ``action_space`` (see the module docstring) and a keyword argument a registry passes on to a
+constructor."""
 
 InfoDict: TypeAlias = dict[str, Any]
 """The ``info`` dict returned by ``reset`` and ``step``: string keys, arbitrary values."""
@@ -69,6 +81,18 @@ VectorSeed: TypeAlias = int | list[int | None] | None
 
 RenderFrame: TypeAlias = str | NDArray[Any] | tuple[NDArray[Any], NDArray[Any]]
 """One rendered frame: an ``ansi`` string, an image array, or an (rgb, depth) pair."""
+
+RenderFrameList: TypeAlias = (
+    list[str] | list[NDArray[Any]] | list[tuple[NDArray[Any], NDArray[Any]]] | list[RenderFrame]
+)
+"""The frames of a ``"<mode>_list"`` render mode: a ``list`` of one kind of frame (or a mixed list, as Gymnasium
+types it). ``list`` is invariant, so ``list[RenderFrame]`` alone would reject ``list[NDArray[np.uint8]]``."""
+
+RenderResult: TypeAlias = RenderFrame | RenderFrameList | None
+"""What ``Env.render`` returns: one frame, a list of frames, or ``None``."""
+
+Flag: TypeAlias = bool | np.bool_
+"""``terminated`` or ``truncated``: a Python ``bool`` or a NumPy ``bool_`` (rules ENV-013 and ENV-014)."""
 
 RenderMode: TypeAlias = Literal[
     "human", "rgb_array", "ansi", "depth_array", "rgbd_tuple", "rgb_array_list", "ansi_list", "depth_array_list"

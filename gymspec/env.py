@@ -1,12 +1,25 @@
 """The single-agent environment: ``reset``, ``step``, ``render``, ``close`` and the attributes that describe them.
 
-``Env[ObsT_co, ActT]`` is the contract every environment meets; the ``Has*``/``Supports*`` building blocks below
-name the optional parts (``np_random``, ``spec``, ``unwrapped``, wrapper attribute access) so code can ask for
-exactly what it uses. Gymnasium's ``gymnasium.Env`` and a class with no base class at all both satisfy ``Env`` when
-their signatures match.
+``Env[ObsT_co, ActT_contra]`` is the contract every environment meets. It is composed of small building blocks
+(``SupportsStep``, ``SupportsReset``, ``SupportsRender``, ``SupportsClose``, ``HasSpaces``), and the optional parts
+are more of them (``HasMetadata``, ``HasNpRandom``, ``HasSpec``, ``HasUnwrapped``, ``SupportsWrapperAttrs``), so code
+can ask for exactly what it uses. Gymnasium's ``gymnasium.Env`` and a class with no base class at all both satisfy
+``Env`` when their signatures match.
 
-Variance: observations are covariant (they only flow out); actions are invariant (they flow into ``step`` and out of
-``action_space``).
+Variance (declared, and what mypy and pyright both infer): observations are covariant (they only flow out); actions
+are contravariant (they only flow into ``step``; ``action_space`` is a ``Space[Value]``, see :mod:`gymspec._typing`).
+
+How the two checkers agree (each point below is a place where they would otherwise differ or mislead):
+
+* parameters whose names carry no meaning (``step``'s action) are positional-only, because pyright matches
+  parameter names against the protocol's and mypy does not;
+* ``metadata`` is not a member of ``Env``: pyright accepts ``metadata: ClassVar[...]`` (what ruff's RUF012 asks
+  for) only for a ``ClassVar`` protocol member, which rejects an instance attribute or a property (Gymnasium's
+  wrappers), while mypy accepts all three for a property. :class:`HasMetadata` offers it as a building block, and
+  rule ENV-003 is checked at run time by the conformance suite;
+* the building blocks are listed with the methods first: pyright prints the first lines of its explanation only,
+  and a property that returns a protocol (the spaces) adds a line even when it matches;
+* mypy lists no member when more than two are missing; assigning the object to each building block names them.
 """
 
 from __future__ import annotations
@@ -14,103 +27,37 @@ from __future__ import annotations
 from typing import Any, Protocol, SupportsFloat, runtime_checkable
 
 import numpy as np
-
 from typing_extensions import TypeAlias
 
-from gymspec._typing import ActT, InfoDict, Metadata, ObsT_co, Options, RenderFrame
+from gymspec._typing import ActT_contra, Flag, InfoDict, Metadata, ObsT_co, Options, RenderResult, Value
 from gymspec.registry import EnvSpecLike
 from gymspec.space import Space
 
 __all__ = [
     "AnyEnv",
     "Env",
+    "HasMetadata",
     "HasNpRandom",
+    "HasSpaces",
     "HasSpec",
     "HasUnwrapped",
     "StepResult",
+    "SupportsClose",
+    "SupportsRender",
+    "SupportsReset",
+    "SupportsStep",
     "SupportsWrapperAttrs",
 ]
 
-StepResult = tuple[ObsT_co, SupportsFloat, bool, bool, InfoDict]
+StepResult: TypeAlias = tuple[ObsT_co, SupportsFloat, Flag, Flag, InfoDict]
 """``(observation, reward, terminated, truncated, info)``, generic in the observation type."""
 
 
 @runtime_checkable
-class Env(Protocol[ObsT_co, ActT]):
-    """A single-agent environment with seeded resets and a fixed render mode.
+class SupportsStep(Protocol[ObsT_co, ActT_contra]):
+    """An env that advances by one step per action."""
 
-    Rules:
-        [ENV-001] MUST expose ``action_space`` and ``observation_space`` that satisfy the ``Space`` protocol.
-        [ENV-002] MUST keep its spaces fixed: ``action_space`` and ``observation_space`` compare equal before and
-            after any sequence of ``reset`` and ``step`` calls (or, for spaces without equality, remain the same
-            unmodified objects).
-        [ENV-003] MUST expose ``metadata`` as a mapping with string keys.
-    """
-
-    @property
-    def action_space(self) -> Space[ActT]:
-        """The space every valid action belongs to."""
-        ...
-
-    @property
-    def observation_space(self) -> Space[ObsT_co]:
-        """The space every observation belongs to."""
-        ...
-
-    @property
-    def metadata(self) -> Metadata:
-        """Static facts: ``render_modes``, ``render_fps`` and free-form entries."""
-        ...
-
-    @property
-    def render_mode(self) -> str | None:
-        """The render mode chosen at construction, or ``None``.
-
-        Rules:
-            [RENDER-001] MUST fix ``render_mode`` at construction: it equals the ``render_mode`` the constructor received
-                (``None`` by default) and stays unchanged through ``reset``, ``step`` and ``render``.
-            [RENDER-002] MUST keep ``render_mode`` ``None`` or one of ``metadata["render_modes"]``.
-            [RENDER-003] SHOULD reject, at construction, a mode that ``metadata["render_modes"]`` does not
-                declare (``ValueError`` or ``UnsupportedMode``) rather than fail later.
-        """
-        ...
-
-    def reset(self, *, seed: int | None = None, options: Options | None = None) -> tuple[ObsT_co, InfoDict]:
-        """Start a new episode.
-
-        Args:
-            seed: Reseeds the env's generator when an int; ``None`` keeps the current generator (creating one from
-                entropy if there is none).
-            options: Env-specific reset options.
-
-        Returns:
-            ``(observation, info)``.
-
-        Rules:
-            [ENV-004] MUST accept the keyword arguments ``seed`` and ``options``, each defaulting to ``None``.
-            [ENV-005] MUST return a 2-tuple ``(observation, info)``.
-            [ENV-006] MUST return an observation that is an element of ``observation_space``.
-            [ENV-007] MUST return an ``info`` that is a ``dict``.
-            [SEED-001] MUST make episodes reproducible: two fresh instances reset with the same ``seed`` and given
-                the same actions produce identical observations, rewards, flags and infos.
-            [SEED-002] MUST replay: ``reset(seed=s)`` a second time on the same instance replays the episode the
-                first ``reset(seed=s)`` started, given the same actions.
-            [SEED-003] MUST continue the generator when ``seed`` is ``None``: after ``reset(seed=s)``, the episodes
-                started by later unseeded resets are a function of ``s`` (reproducible across instances).
-            [SEED-004] SHOULD NOT replay on an unseeded reset: when the initial state is random (resets with
-                different seeds start from different observations), an unseeded ``reset()`` after ``reset(seed=s)``
-                starts from a different state.
-            [SEED-005] MUST reseed on every integer seed: after any history, ``reset(seed=s2)`` starts the same
-                episode as a fresh instance's ``reset(seed=s2)``.
-            [SEED-006] SHOULD seed a fresh generator from entropy: when the initial state is random (resets with
-                different seeds start from different observations), two fresh instances reset without a seed start
-                from different states.
-            [SEED-007] SHOULD accept every non-negative Python int as a seed, including values of ``2**32`` and
-                more.
-        """
-        ...
-
-    def step(self, action: ActT) -> tuple[ObsT_co, SupportsFloat, bool, bool, InfoDict]:
+    def step(self, action: ActT_contra, /) -> tuple[ObsT_co, SupportsFloat, Flag, Flag, InfoDict]:
         """Advance the environment by one step.
 
         Args:
@@ -148,7 +95,65 @@ class Env(Protocol[ObsT_co, ActT]):
         """
         ...
 
-    def render(self) -> RenderFrame | list[RenderFrame] | None:
+
+@runtime_checkable
+class SupportsReset(Protocol[ObsT_co]):
+    """An env whose episodes start with a seeded ``reset``."""
+
+    def reset(self, *, seed: int | None = None, options: Options | None = None) -> tuple[ObsT_co, InfoDict]:
+        """Start a new episode.
+
+        Args:
+            seed: Reseeds the env's generator when an int; ``None`` keeps the current generator (creating one from
+                entropy if there is none).
+            options: Env-specific reset options.
+
+        Returns:
+            ``(observation, info)``.
+
+        Rules:
+            [ENV-004] MUST accept the keyword arguments ``seed`` and ``options``, each defaulting to ``None``.
+            [ENV-005] MUST return a 2-tuple ``(observation, info)``.
+            [ENV-006] MUST return an observation that is an element of ``observation_space``.
+            [ENV-007] MUST return an ``info`` that is a ``dict``.
+            [SEED-001] MUST make episodes reproducible: two fresh instances reset with the same ``seed`` and given
+                the same actions produce identical observations, rewards, flags and infos.
+            [SEED-002] MUST replay: ``reset(seed=s)`` a second time on the same instance replays the episode the
+                first ``reset(seed=s)`` started, given the same actions.
+            [SEED-003] MUST continue the generator when ``seed`` is ``None``: after ``reset(seed=s)``, the episodes
+                started by later unseeded resets are a function of ``s`` (reproducible across instances).
+            [SEED-004] SHOULD NOT replay on an unseeded reset: when the initial state is random (resets with
+                different seeds start from different observations), an unseeded ``reset()`` after ``reset(seed=s)``
+                starts from a different state.
+            [SEED-005] MUST reseed on every integer seed: after any history, ``reset(seed=s2)`` starts the same
+                episode as a fresh instance's ``reset(seed=s2)``.
+            [SEED-006] SHOULD seed a fresh generator from entropy: when the initial state is random (resets with
+                different seeds start from different observations), two fresh instances reset without a seed start
+                from different states.
+            [SEED-007] SHOULD accept every non-negative Python int as a seed, including values of ``2**32`` and
+                more.
+        """
+        ...
+
+
+@runtime_checkable
+class SupportsRender(Protocol):
+    """An env that renders in the mode fixed at construction."""
+
+    @property
+    def render_mode(self) -> str | None:
+        """The render mode chosen at construction, or ``None``.
+
+        Rules:
+            [RENDER-001] MUST fix ``render_mode`` at construction: it equals the ``render_mode`` the constructor received
+                (``None`` by default) and stays unchanged through ``reset``, ``step`` and ``render``.
+            [RENDER-002] MUST keep ``render_mode`` ``None`` or one of ``metadata["render_modes"]``.
+            [RENDER-003] SHOULD reject, at construction, a mode that ``metadata["render_modes"]`` does not
+                declare (``ValueError`` or ``UnsupportedMode``) rather than fail later.
+        """
+        ...
+
+    def render(self) -> RenderResult:
         """Render the current state in the mode chosen at construction.
 
         Returns:
@@ -177,6 +182,11 @@ class Env(Protocol[ObsT_co, ActT]):
         """
         ...
 
+
+@runtime_checkable
+class SupportsClose(Protocol):
+    """An env that holds resources until ``close``."""
+
     def close(self) -> None:
         """Release every resource the env holds (windows, processes, files).
 
@@ -187,8 +197,64 @@ class Env(Protocol[ObsT_co, ActT]):
         ...
 
 
+@runtime_checkable
+class HasSpaces(Protocol[ObsT_co]):
+    """An env that declares the spaces its observations and actions belong to.
+
+    ``action_space`` is a ``Space[Value]``: the action parameter of ``Env`` is contravariant, and a space's element
+    type is covariant, so the two cannot be tied statically (rule ENV-016 ties them at run time).
+    """
+
+    @property
+    def observation_space(self) -> Space[ObsT_co]:
+        """The space every observation belongs to."""
+        ...
+
+    @property
+    def action_space(self) -> Space[Value]:
+        """The space every valid action belongs to."""
+        ...
+
+
+@runtime_checkable
+class Env(
+    SupportsStep[ObsT_co, ActT_contra],
+    SupportsReset[ObsT_co],
+    SupportsRender,
+    SupportsClose,
+    HasSpaces[ObsT_co],
+    Protocol[ObsT_co, ActT_contra],
+):
+    """A single-agent environment with seeded resets and a fixed render mode.
+
+    The members come from the building blocks it is composed of; ``metadata`` is required by rule ENV-003 but is
+    not a static member (see the module docstring): ask for ``HasMetadata`` as well where code reads it.
+
+    Rules:
+        [ENV-001] MUST expose ``action_space`` and ``observation_space`` that satisfy the ``Space`` protocol.
+        [ENV-002] MUST keep its spaces fixed: ``action_space`` and ``observation_space`` compare equal before and
+            after any sequence of ``reset`` and ``step`` calls (or, for spaces without equality, remain the same
+            unmodified objects).
+        [ENV-003] MUST expose ``metadata`` as a mapping with string keys.
+    """
+
+
 AnyEnv: TypeAlias = "Env[Any, Any]"
 """An env whose observation and action types are not known statically (what ``unwrapped`` gives back)."""
+
+
+@runtime_checkable
+class HasMetadata(Protocol):
+    """An env (or vector env) whose ``metadata`` is read statically.
+
+    Under pyright a ``metadata: ClassVar[...]`` declaration does not satisfy this property; declare it without
+    ``ClassVar`` (as Gymnasium does) where code needs this protocol.
+    """
+
+    @property
+    def metadata(self) -> Metadata:
+        """Static facts: ``render_modes``, ``render_fps`` and free-form entries."""
+        ...
 
 
 @runtime_checkable
@@ -230,14 +296,14 @@ class HasUnwrapped(Protocol):
 class SupportsWrapperAttrs(Protocol):
     """Explicit attribute access through a wrapper stack (Gymnasium 1.x has no implicit forwarding)."""
 
-    def has_wrapper_attr(self, name: str) -> bool:
+    def has_wrapper_attr(self, name: str, /) -> bool:
         """Whether any layer, outermost first, defines ``name``."""
         ...
 
-    def get_wrapper_attr(self, name: str) -> object:
+    def get_wrapper_attr(self, name: str, /) -> object:
         """The value of ``name`` on the outermost layer that defines it."""
         ...
 
-    def set_wrapper_attr(self, name: str, value: object, *, force: bool = True) -> bool:
+    def set_wrapper_attr(self, name: str, value: object, /, *, force: bool = True) -> bool:
         """Set ``name`` on the outermost layer that defines it (or on this layer when ``force``)."""
         ...

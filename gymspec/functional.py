@@ -5,9 +5,14 @@ A ``FuncEnv`` holds no episode state: every function receives the state (and, wh
 turn one into an ``Env`` (one state) or a ``VectorEnv`` (a batch of states with a leading dimension).
 
 Type parameters, in Gymnasium's order: ``StateT``, ``ObsT``, ``ActT``, ``RewardT``, ``TerminalT``,
-``RenderStateT``, ``ParamsT``. Variance as mypy infers it from the signatures: the state and render state flow both
-ways (invariant); observations, rewards and terminal flags only flow out (covariant); actions and params only flow in
-(contravariant).
+``RenderStateT``, ``ParamsT``. Variance as mypy and pyright both infer it from the signatures: the state and render
+state flow both ways (invariant); observations, rewards and terminal flags only flow out (covariant); actions and
+params only flow in (contravariant), so ``action_space`` is a ``Space[Value]`` as on ``Env``.
+
+Every ``params`` parameter is only required to have *some* default (``params: ParamsT = ...``), not ``None``:
+Gymnasium's ``CartPoleFunctional`` defaults it to its params class and does not accept ``None``. Callers that have
+no params omit the argument (the reference adapters do). ``render_init`` takes no other required argument; extra
+keyword options with defaults (``screen_width=600``) or ``**kwargs`` are the implementation's own.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from typing_extensions import TypeAlias
 
-from gymspec._typing import RNG, InfoDict, NDArrayAny
+from gymspec._typing import RNG, InfoDict, NDArrayAny, Value
 from gymspec.space import Space
 
 __all__ = ["FuncEnv", "FunctionTransform"]
@@ -59,11 +64,11 @@ class FuncEnv(
         ...
 
     @property
-    def action_space(self) -> Space[object]:
+    def action_space(self) -> Space[Value]:
         """The space every valid action belongs to."""
         ...
 
-    def initial(self, rng: RNG, params: ParamsT_contra | None = None) -> StateT:
+    def initial(self, rng: RNG, params: ParamsT_contra = ...) -> StateT:
         """Draw an initial state.
 
         Rules:
@@ -71,7 +76,7 @@ class FuncEnv(
         """
         ...
 
-    def transition(self, state: StateT, action: ActT_contra, rng: RNG, params: ParamsT_contra | None = None) -> StateT:
+    def transition(self, state: StateT, action: ActT_contra, rng: RNG, params: ParamsT_contra = ...) -> StateT:
         """The state after taking ``action`` in ``state``.
 
         Rules:
@@ -80,12 +85,12 @@ class FuncEnv(
         """
         ...
 
-    def observation(self, state: StateT, rng: RNG, params: ParamsT_contra | None = None) -> ObsT_co:
+    def observation(self, state: StateT, rng: RNG, params: ParamsT_contra = ...) -> ObsT_co:
         """The observation emitted in ``state``."""
         ...
 
     def reward(
-        self, state: StateT, action: ActT_contra, next_state: StateT, rng: RNG, params: ParamsT_contra | None = None
+        self, state: StateT, action: ActT_contra, next_state: StateT, rng: RNG, params: ParamsT_contra = ...
     ) -> RewardT_co:
         """The reward for the transition ``state --action--> next_state``.
 
@@ -95,7 +100,7 @@ class FuncEnv(
         """
         ...
 
-    def terminal(self, state: StateT, rng: RNG, params: ParamsT_contra | None = None) -> TerminalT_co:
+    def terminal(self, state: StateT, rng: RNG, params: ParamsT_contra = ...) -> TerminalT_co:
         """Whether ``state`` is terminal.
 
         Rules:
@@ -104,7 +109,7 @@ class FuncEnv(
         """
         ...
 
-    def state_info(self, state: StateT, params: ParamsT_contra | None = None) -> InfoDict:
+    def state_info(self, state: StateT, params: ParamsT_contra = ...) -> InfoDict:
         """Diagnostic information about ``state``.
 
         Rules:
@@ -113,7 +118,7 @@ class FuncEnv(
         ...
 
     def transition_info(
-        self, state: StateT, action: ActT_contra, next_state: StateT, params: ParamsT_contra | None = None
+        self, state: StateT, action: ActT_contra, next_state: StateT, params: ParamsT_contra = ...
     ) -> InfoDict:
         """Diagnostic information about a transition."""
         ...
@@ -127,12 +132,12 @@ class FuncEnv(
         """
         ...
 
-    def render_init(self, params: ParamsT_contra | None = None, **kwargs: object) -> RenderStateT:
+    def render_init(self, params: ParamsT_contra = ...) -> RenderStateT:
         """Create the render state (a surface, a window, a buffer)."""
         ...
 
     def render_image(
-        self, state: StateT, render_state: RenderStateT, params: ParamsT_contra | None = None
+        self, state: StateT, render_state: RenderStateT, params: ParamsT_contra = ...
     ) -> tuple[RenderStateT, NDArrayAny]:
         """Draw ``state``.
 
@@ -142,6 +147,6 @@ class FuncEnv(
         """
         ...
 
-    def render_close(self, render_state: RenderStateT, params: ParamsT_contra | None = None) -> None:
+    def render_close(self, render_state: RenderStateT, params: ParamsT_contra = ...) -> None:
         """Release the render state."""
         ...

@@ -10,6 +10,8 @@ import re
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
+from gymspec._typing import Value
+
 __all__ = [
     "ENV_ID_PATTERN",
     "EnvSpecLike",
@@ -54,9 +56,15 @@ class EnvSpecLike(Protocol):
 
 @runtime_checkable
 class SupportsMake(Protocol):
-    """A registry that builds envs from ids."""
+    """A registry that builds envs from ids (a module such as ``gymnasium`` or ``reference`` satisfies it).
 
-    def make(self, id: str, /, **kwargs: object) -> object:
+    The keyword arguments are typed ``Value``: a registry's ``make`` names some of them with precise types
+    (``max_episode_steps: int | None``), which both checkers reject against ``**kwargs: object``. ``id`` is an
+    ordinary parameter, as in Gymnasium (``make(id="CartPole-v1")`` is valid): were it positional-only, a caller
+    could pass ``id=`` through ``**kwargs``, which mypy rightly finds incompatible with every registry.
+    """
+
+    def make(self, id: str, **kwargs: Value) -> object:
         """Build the env registered under ``id``.
 
         Rules:
@@ -78,7 +86,7 @@ class SupportsMake(Protocol):
 class SupportsMakeVec(Protocol):
     """A registry that builds vector envs from ids."""
 
-    def make_vec(self, id: str, /, num_envs: int = 1, **kwargs: object) -> object:
+    def make_vec(self, id: str, num_envs: int = 1, **kwargs: Value) -> object:
         """Build a vector env of ``num_envs`` copies of the env registered under ``id``.
 
         Rules:

@@ -32,7 +32,9 @@ class Space(Protocol[T_co]):
     """A set of values with a seeded sampler and a membership test.
 
     Implementations commonly accept ``sample(mask=None, probability=None)``; the protocol only requires the
-    argument-free call, so spaces that take no masks satisfy it too.
+    argument-free call, so spaces that take no masks satisfy it too. The parameters of ``seed`` and ``contains`` are
+    positional-only: pyright matches parameter names against the protocol's (mypy does not), and an implementation's
+    ``seed(value)`` or ``contains(item)`` is as good as any.
 
     Rules:
         [SPACE-001] MUST equal a deep copy of itself, and a pickled-and-restored copy where it is picklable.
@@ -60,7 +62,7 @@ class Space(Protocol[T_co]):
         """The space's own random generator, created lazily."""
         ...
 
-    def seed(self, seed: int | None = None) -> object:
+    def seed(self, seed: int | None = None, /) -> object:
         """Seed the space's generator (and, for composite spaces, every subspace's).
 
         Args:
@@ -93,7 +95,7 @@ class Space(Protocol[T_co]):
         """
         ...
 
-    def contains(self, x: Value) -> bool:
+    def contains(self, x: Value, /) -> bool:
         """Tell whether ``x`` is an element of the space.
 
         Args:
@@ -108,7 +110,7 @@ class Space(Protocol[T_co]):
         """
         ...
 
-    def __contains__(self, x: Value) -> bool:
+    def __contains__(self, x: Value, /) -> bool:
         """``x in space``: the same answer as :meth:`contains`."""
         ...
 
@@ -121,11 +123,11 @@ class SupportsJsonable(Protocol):
         [SPACE-012] MUST round-trip: ``from_jsonable(to_jsonable(samples))`` gives elements equal to ``samples``.
     """
 
-    def to_jsonable(self, sample_n: Sequence[Any]) -> list[Any]:
+    def to_jsonable(self, sample_n: Sequence[Any], /) -> list[Any]:
         """Convert a batch of elements to JSON-friendly values."""
         ...
 
-    def from_jsonable(self, sample_n: list[Any]) -> list[Any]:
+    def from_jsonable(self, sample_n: list[Any], /) -> list[Any]:
         """Convert JSON-friendly values back to elements."""
         ...
 

@@ -8,21 +8,25 @@ where sub-env ``i`` reported ``k``.
 The autoreset mode (``metadata["autoreset_mode"]``, an :class:`~gymspec.AutoresetMode` or its string value) decides
 what happens to a sub-env whose episode ended; its rules are on :class:`AutoresettingVectorEnv`.
 
-Variance: as for ``Env``, observations are covariant and actions invariant.
+Variance: as for ``Env``, observations are covariant and actions contravariant (``action_space`` is a
+``Space[Value]``). As for ``Env`` too, ``step``'s parameter is positional-only (Gymnasium's ``CartPoleVectorEnv``
+names it ``action``), ``metadata`` is left to :class:`~gymspec.HasMetadata` (pyright cannot accept both a
+``ClassVar`` and a property for one member) and the methods are declared before the properties, so pyright's
+truncated explanation starts with the member that does not match.
 """
 
 from __future__ import annotations
 
 from typing import Protocol, runtime_checkable
 
-from gymspec._typing import ActT, InfoDict, Metadata, NDArrayAny, ObsT_co, Options, RenderFrame
+from gymspec._typing import ActT_contra, InfoDict, NDArrayAny, ObsT_co, Options, RenderFrame, RenderFrameList, Value
 from gymspec.space import Space
 
 __all__ = ["AutoresettingVectorEnv", "VectorEnv"]
 
 
 @runtime_checkable
-class VectorEnv(Protocol[ObsT_co, ActT]):
+class VectorEnv(Protocol[ObsT_co, ActT_contra]):
     """A batch of ``num_envs`` sub-environments that share spaces and are stepped together.
 
     Rules:
@@ -38,62 +42,7 @@ class VectorEnv(Protocol[ObsT_co, ActT]):
             without it, consumers assume ``"NextStep"``.
     """
 
-    @property
-    def num_envs(self) -> int:
-        """The number of sub-environments."""
-        ...
-
-    @property
-    def observation_space(self) -> Space[ObsT_co]:
-        """The batched observation space."""
-        ...
-
-    @property
-    def action_space(self) -> Space[ActT]:
-        """The batched action space."""
-        ...
-
-    @property
-    def single_observation_space(self) -> Space[object]:
-        """One sub-environment's observation space."""
-        ...
-
-    @property
-    def single_action_space(self) -> Space[object]:
-        """One sub-environment's action space."""
-        ...
-
-    @property
-    def metadata(self) -> Metadata:
-        """Static facts, including ``autoreset_mode``."""
-        ...
-
-    @property
-    def render_mode(self) -> str | None:
-        """The sub-environments' render mode."""
-        ...
-
-    def reset(self, *, seed: int | None = None, options: Options | None = None) -> tuple[ObsT_co, InfoDict]:
-        """Reset every sub-environment (or, with ``options["reset_mask"]``, the masked ones).
-
-        Implementations accept ``seed`` as an int, a list of ``num_envs`` ints or ``None`` entries, or ``None``;
-        the protocol types it as Gymnasium's base class does.
-
-        Rules:
-            [VEC-005] MUST return ``(observations, info)`` with observations in ``observation_space`` and ``info``
-                a ``dict``.
-            [VEC-006] MUST seed sub-env ``i`` with ``s + i`` for an int seed ``s``: sub-env ``i``'s observation
-                after ``reset(seed=s)`` equals sub-env ``0``'s after ``reset(seed=s + i)``.
-            [VEC-007] MUST accept a list of ``num_envs`` seeds (ints or ``None``) and seed sub-env ``i`` with
-                entry ``i``; a list of another length raises ``ValueError``.
-            [VEC-008] MUST be reproducible: the same seed and the same actions give identical batched
-                trajectories (observations, rewards, flags and infos).
-            [VEC-009] MUST reset every sub-env on a reset without ``reset_mask``, wherever each is in its episode,
-                including sub-envs whose episode ended on the previous step.
-        """
-        ...
-
-    def step(self, actions: ActT) -> tuple[ObsT_co, NDArrayAny, NDArrayAny, NDArrayAny, InfoDict]:
+    def step(self, actions: ActT_contra, /) -> tuple[ObsT_co, NDArrayAny, NDArrayAny, NDArrayAny, InfoDict]:
         """Step every sub-environment with its action.
 
         Returns:
@@ -120,8 +69,29 @@ class VectorEnv(Protocol[ObsT_co, ActT]):
         """
         ...
 
-    def render(self) -> tuple[RenderFrame, ...] | None:
-        """Render the sub-environments (one frame each), or ``None``."""
+    def reset(self, *, seed: int | None = None, options: Options | None = None) -> tuple[ObsT_co, InfoDict]:
+        """Reset every sub-environment (or, with ``options["reset_mask"]``, the masked ones).
+
+        Implementations accept ``seed`` as an int, a list of ``num_envs`` ints or ``None`` entries, or ``None``;
+        the protocol types it as Gymnasium's base class does.
+
+        Rules:
+            [VEC-005] MUST return ``(observations, info)`` with observations in ``observation_space`` and ``info``
+                a ``dict``.
+            [VEC-006] MUST seed sub-env ``i`` with ``s + i`` for an int seed ``s``: sub-env ``i``'s observation
+                after ``reset(seed=s)`` equals sub-env ``0``'s after ``reset(seed=s + i)``.
+            [VEC-007] MUST accept a list of ``num_envs`` seeds (ints or ``None``) and seed sub-env ``i`` with
+                entry ``i``; a list of another length raises ``ValueError``.
+            [VEC-008] MUST be reproducible: the same seed and the same actions give identical batched
+                trajectories (observations, rewards, flags and infos).
+            [VEC-009] MUST reset every sub-env on a reset without ``reset_mask``, wherever each is in its episode,
+                including sub-envs whose episode ended on the previous step.
+        """
+        ...
+
+    def render(self) -> tuple[RenderFrame, ...] | RenderFrameList | None:
+        """Render the sub-environments (one frame each, in a tuple as Gymnasium's base class or a list as its
+        ``CartPoleVectorEnv``), or ``None``."""
         ...
 
     def close(self) -> None:
@@ -133,9 +103,39 @@ class VectorEnv(Protocol[ObsT_co, ActT]):
         """
         ...
 
+    @property
+    def num_envs(self) -> int:
+        """The number of sub-environments."""
+        ...
+
+    @property
+    def render_mode(self) -> str | None:
+        """The sub-environments' render mode."""
+        ...
+
+    @property
+    def observation_space(self) -> Space[ObsT_co]:
+        """The batched observation space."""
+        ...
+
+    @property
+    def action_space(self) -> Space[Value]:
+        """The batched action space."""
+        ...
+
+    @property
+    def single_observation_space(self) -> Space[object]:
+        """One sub-environment's observation space."""
+        ...
+
+    @property
+    def single_action_space(self) -> Space[object]:
+        """One sub-environment's action space."""
+        ...
+
 
 @runtime_checkable
-class AutoresettingVectorEnv(VectorEnv[ObsT_co, ActT], Protocol[ObsT_co, ActT]):
+class AutoresettingVectorEnv(VectorEnv[ObsT_co, ActT_contra], Protocol[ObsT_co, ActT_contra]):
     """A vector env seen through its declared autoreset mode.
 
     The mode is ``metadata["autoreset_mode"]``; the rules of the other modes do not apply.

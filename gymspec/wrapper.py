@@ -1,29 +1,30 @@
 """Wrappers: envs that transform another env.
 
-``Wrapper[WrapperObsT_co, WrapperActT, ObsT_co, ActT]`` is an ``Env[WrapperObsT_co, WrapperActT]`` around an
-``Env[ObsT_co, ActT]``. Variance follows ``Env``: both observation parameters are covariant, both action parameters
-invariant (mypy verifies this for protocols).
+``Wrapper[WrapperObsT_co, WrapperActT_contra, ObsT_co, ActT_contra]`` is an
+``Env[WrapperObsT_co, WrapperActT_contra]`` around an ``Env[ObsT_co, ActT_contra]``. Variance follows ``Env``: both
+observation parameters are covariant, both action parameters contravariant (declared, and what mypy and pyright
+infer: ``env`` returns an ``Env`` whose action parameter is itself contravariant).
 """
 
 from __future__ import annotations
 
 from typing import Protocol, TypeVar, runtime_checkable
 
-from gymspec._typing import ActT, ObsT_co
+from gymspec._typing import ActT_contra, ObsT_co
 from gymspec.env import AnyEnv, Env, HasUnwrapped, SupportsWrapperAttrs
 
-__all__ = ["Wrapper", "WrapperActT", "WrapperObsT_co"]
+__all__ = ["Wrapper", "WrapperActT_contra", "WrapperObsT_co"]
 
 WrapperObsT_co = TypeVar("WrapperObsT_co", covariant=True)
-WrapperActT = TypeVar("WrapperActT")
+WrapperActT_contra = TypeVar("WrapperActT_contra", contravariant=True)
 
 
 @runtime_checkable
 class Wrapper(
-    Env[WrapperObsT_co, WrapperActT],
+    Env[WrapperObsT_co, WrapperActT_contra],
     HasUnwrapped,
     SupportsWrapperAttrs,
-    Protocol[WrapperObsT_co, WrapperActT, ObsT_co, ActT],
+    Protocol[WrapperObsT_co, WrapperActT_contra, ObsT_co, ActT_contra],
 ):
     """An env that delegates to an inner env and may change its spaces, data or behaviour.
 
@@ -42,7 +43,7 @@ class Wrapper(
     """
 
     @property
-    def env(self) -> Env[ObsT_co, ActT]:
+    def env(self) -> Env[ObsT_co, ActT_contra]:
         """The next inner env.
 
         Rules:
@@ -60,7 +61,7 @@ class Wrapper(
         """
         ...
 
-    def get_wrapper_attr(self, name: str) -> object:
+    def get_wrapper_attr(self, name: str, /) -> object:
         """The value of ``name`` on the outermost layer that defines it.
 
         Rules:

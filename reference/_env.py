@@ -11,6 +11,7 @@ import numpy as np
 from typing_extensions import Self, TypeVar
 
 import gymspec
+from gymspec import Flag, RenderResult
 from reference.utils import seeding
 
 if TYPE_CHECKING:
@@ -75,7 +76,7 @@ class Env(Generic[ObsType, ActType]):
     # -1 once a generator of unknown origin has been assigned to np_random.
     _np_random_seed: int | None = None
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
         """Advance the environment by one step.
 
         Args:
@@ -102,7 +103,7 @@ class Env(Generic[ObsType, ActType]):
             self._np_random, self._np_random_seed = seeding.np_random(seed)
         return cast("tuple[ObsType, _Info]", None)
 
-    def render(self) -> RenderFrame | list[RenderFrame] | None:
+    def render(self) -> RenderResult:
         """Render in the mode fixed at construction (:attr:`render_mode`).
 
         Returns:

@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any, Generic, SupportsFloat, TypeAlias, cast
 import numpy as np
 
 import gymspec
+from gymspec import Flag, RenderResult
 from reference import logger
-from reference._env import ActType, Env, ObsType, RenderFrame, WrapperActType, WrapperObsType
+from reference._env import ActType, Env, ObsType, WrapperActType, WrapperObsType
 from reference.utils._format import describe
 from reference.utils.record_constructor import RecordConstructorArgs
 
@@ -81,7 +82,7 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
         self._metadata: _Metadata | None = None
         self._cached_spec: EnvSpec | None = None
 
-    def step(self, action: WrapperActType) -> tuple[WrapperObsType, SupportsFloat, bool, bool, _Info]:
+    def step(self, action: WrapperActType) -> tuple[WrapperObsType, SupportsFloat, Flag, Flag, _Info]:
         """Step the inner environment (override to transform).
 
         Args:
@@ -90,7 +91,7 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
         Returns:
             The inner environment's step result.
         """
-        return cast("tuple[WrapperObsType, SupportsFloat, bool, bool, _Info]", self.env.step(cast(ActType, action)))
+        return cast("tuple[WrapperObsType, SupportsFloat, Flag, Flag, _Info]", self.env.step(cast(ActType, action)))
 
     def reset(self, *, seed: int | None = None, options: _Options | None = None) -> tuple[WrapperObsType, _Info]:
         """Reset the inner environment (override to transform).
@@ -104,7 +105,7 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
         """
         return cast("tuple[WrapperObsType, _Info]", self.env.reset(seed=seed, options=options))
 
-    def render(self) -> RenderFrame | list[RenderFrame] | None:
+    def render(self) -> RenderResult:
         """Render the inner environment.
 
         Returns:
@@ -147,7 +148,7 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
         return env_spec
 
     @spec.setter
-    def spec(self, value: EnvSpec | None) -> None:
+    def spec(self, value: EnvSpec | None) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
         raise AttributeError(
             f"{type(self).__name__}.spec is derived from the inner environment; set it on env.unwrapped instead"
         )
@@ -157,7 +158,7 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
 
         kwargs: _Info | None
         if isinstance(self, RecordConstructorArgs):
-            kwargs = self._saved_kwargs
+            kwargs = self._saved_kwargs  # pyright: ignore[reportPrivateUsage]
             if "env" in kwargs:
                 kwargs = {key: value for key, value in deepcopy(kwargs).items() if key != "env"}
         else:
@@ -272,7 +273,7 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
         return self._action_space
 
     @action_space.setter
-    def action_space(self, space: Space[WrapperActType]) -> None:
+    def action_space(self, space: Space[WrapperActType]) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
         self._action_space = space
 
     @property
@@ -283,7 +284,9 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
         return self._observation_space
 
     @observation_space.setter
-    def observation_space(self, space: Space[WrapperObsType]) -> None:
+    def observation_space(  # pyright: ignore[reportIncompatibleVariableOverride]
+        self, space: Space[WrapperObsType]
+    ) -> None:
         self._observation_space = space
 
     @property
@@ -295,7 +298,7 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
         return self._metadata
 
     @metadata.setter
-    def metadata(self, value: _Metadata) -> None:
+    def metadata(self, value: _Metadata) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
         self._metadata = value
 
     @property
@@ -304,7 +307,7 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
         return cast("str | None", getattr(self.env, "render_mode", None))
 
     @render_mode.setter
-    def render_mode(self, value: str | None) -> None:
+    def render_mode(self, value: str | None) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
         raise AttributeError(
             f"{type(self).__name__}.render_mode reads through to the inner environment and cannot be set; "
             "choose the mode when constructing the environment"
@@ -324,7 +327,9 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
         raise AttributeError("Can't access `_np_random` of a wrapper, use `.unwrapped._np_random` or `.np_random`.")
 
     @_np_random.setter
-    def _np_random(self, value: np.random.Generator | None) -> None:
+    def _np_random(  # pyright: ignore[reportIncompatibleVariableOverride]
+        self, value: np.random.Generator | None
+    ) -> None:
         raise AttributeError("Can't set `_np_random` of a wrapper, set `.np_random` instead.")
 
 
@@ -337,5 +342,6 @@ def _append_wrapper(env_spec: _AttrValue, wrapper_spec: WrapperSpec) -> EnvSpec:
     stack = (*env_spec.additional_wrappers, wrapper_spec)
     if dataclasses.is_dataclass(env_spec) and not isinstance(env_spec, type):
         return cast("EnvSpec", dataclasses.replace(env_spec, additional_wrappers=stack))
-    env_spec.additional_wrappers = stack
-    return cast("EnvSpec", env_spec)
+    foreign: _AttrValue = env_spec
+    foreign.additional_wrappers = stack
+    return cast("EnvSpec", foreign)

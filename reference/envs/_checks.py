@@ -14,6 +14,8 @@ from numpy.typing import NDArray
 
 from gymspec.errors import InvalidAction, ResetNeeded
 
+from reference._narrowing import is_array
+
 __all__ = [
     "DiscreteAction",
     "DiscreteObs",
@@ -48,7 +50,7 @@ def summarise(value: object) -> str:
     Returns:
         A short ``repr``-like description.
     """
-    if isinstance(value, np.ndarray):
+    if is_array(value):
         return f"array(shape={value.shape}, dtype={value.dtype})"
     return repr(value)
 
@@ -72,14 +74,14 @@ def discrete_action(owner: str, action: object, n: int) -> int:
         InvalidDiscreteAction: If the action is not an integer in ``[0, n)``.
     """
     value: int | None = None
-    if isinstance(action, (int, np.integer)):
-        value = int(action)
-    elif isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+    if isinstance(action, (int, np.integer)):  # every step: no helper call
+        value = int(action)  # pyright: ignore[reportUnknownArgumentType]
+    elif is_array(action) and action.shape == () and np.issubdtype(action.dtype, np.integer):
         value = int(action.item())
     if value is None or not 0 <= value < n:
         raise InvalidDiscreteAction(
             f"{owner} action must be an integer in [0, {n}) (an element of Discrete({n})), "
-            f"got {summarise(action)} of type {type(action).__name__}"
+            f"got {summarise(action)} of type {type(action).__name__}"  # pyright: ignore[reportUnknownArgumentType]
         )
     return value
 

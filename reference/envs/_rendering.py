@@ -126,17 +126,19 @@ class Canvas:
     @property
     def surface(self) -> pygame.Surface:
         """The surface to draw the next frame on, created (and its window opened) on first access."""
-        if self._surface is None or (self._window_open and not self._window_alive()):
+        surface = self._surface
+        if surface is None or (self._window_open and not self._window_alive()):
             pg = import_pygame()
             if self.mode == "human":
                 pg.display.init()
                 pg.display.set_caption(self.caption)
-                self._surface = pg.display.set_mode(self.size)
+                surface = pg.display.set_mode(self.size)
                 self._clock = pg.time.Clock()
                 self._window_open = True
             else:
-                self._surface = pg.Surface(self.size)
-        return self._surface
+                surface = pg.Surface(self.size)
+            self._surface = surface
+        return surface
 
     def _window_alive(self) -> bool:
         # pygame has a single display: another environment's close() (or set_mode) may have replaced ours.
@@ -217,7 +219,7 @@ class _CanvasRendering(Generic[_StateT]):
         """Return the frame size as ``(width, height)``, read when the canvas is first created."""
         raise NotImplementedError
 
-    def _draw(self, canvas: Canvas, state: _StateT) -> None:
+    def _draw(self, canvas: Canvas, state: _StateT, /) -> None:
         """Draw one frame of ``state`` on ``canvas.surface``."""
         raise NotImplementedError
 
@@ -286,7 +288,7 @@ class TextCanvasRenderer(_CanvasRendering[_StateT]):
 
     _suggested_modes: ClassVar[str] = "'ansi', 'human'"
 
-    def _render_text(self, state: _StateT) -> str:
+    def _render_text(self, state: _StateT, /) -> str:
         """Return the ``ansi`` rendering of ``state``."""
         raise NotImplementedError
 

@@ -15,6 +15,7 @@ from typing_extensions import TypeAlias
 
 import gymspec
 from reference import logger
+from reference._narrowing import is_mapping
 from reference.envs._rendering import UnsupportedRenderMode, validate_render_mode
 from reference.functional.func_env import ActT, FuncEnv, ObsT, ParamsT, RenderStateT, StateT
 
@@ -36,7 +37,7 @@ def default_metadata(func_env: object) -> _Metadata:
         (anything but the :class:`FuncEnv` stub), else ``{"render_modes": []}``.
     """
     impl = getattr(type(func_env), "render_image", None)
-    if impl is None or impl is FuncEnv.render_image:
+    if impl is None or impl is FuncEnv.render_image:  # pyright: ignore[reportUnknownMemberType]
         return {"render_modes": []}
     return {"render_modes": ["rgb_array"], "render_fps": 30}
 
@@ -96,7 +97,7 @@ class FuncEnvAdapter(Generic[StateT, ObsT, ActT, RenderStateT, ParamsT]):
         Raises:
             TypeError: If ``metadata`` is not a mapping.
         """
-        if metadata is not None and not isinstance(metadata, Mapping):
+        if metadata is not None and not is_mapping(metadata):
             raise TypeError(f"{type(self).__name__} metadata must be a mapping or None, got {metadata!r}")
         self.func_env = func_env
         self._params = params if params is not None else getattr(func_env, "default_params", None)

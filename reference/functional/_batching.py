@@ -42,11 +42,11 @@ def tree_copy(tree: _Tree, owner: str = "FunctionalVectorEnv") -> _Tree:
         TypeError: If a leaf is not an array.
     """
     if isinstance(tree, np.ndarray):
-        return tree.copy()
+        return tree.copy()  # pyright: ignore[reportUnknownVariableType]
     if isinstance(tree, (tuple, list)):
-        return type(tree)(tree_copy(item, owner) for item in tree)
+        return type(tree)(tree_copy(item, owner) for item in tree)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
     if isinstance(tree, dict):
-        return {key: tree_copy(item, owner) for key, item in tree.items()}
+        return {key: tree_copy(item, owner) for key, item in tree.items()}  # pyright: ignore[reportUnknownVariableType]
     raise _not_a_batch(owner, tree)
 
 
@@ -67,12 +67,12 @@ def tree_scatter(tree: _Tree, rows: _Index, values: _Tree, owner: str = "Functio
     """
     if isinstance(tree, np.ndarray):
         tree[rows] = values
-        return tree
-    if isinstance(tree, (tuple, list)) and isinstance(values, (tuple, list)) and len(tree) == len(values):
-        return type(tree)(tree_scatter(t, rows, v, owner) for t, v in zip(tree, values))
+        return tree  # pyright: ignore[reportUnknownVariableType]
+    if isinstance(tree, (tuple, list)) and isinstance(values, (tuple, list)) and len(tree) == len(values):  # pyright: ignore[reportUnknownArgumentType]
+        return type(tree)(tree_scatter(t, rows, v, owner) for t, v in zip(tree, values))  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
     if isinstance(tree, dict) and isinstance(values, dict) and tree.keys() == values.keys():
-        return {key: tree_scatter(tree[key], rows, values[key], owner) for key in tree}
-    raise _not_a_batch(owner, tree)
+        return {key: tree_scatter(tree[key], rows, values[key], owner) for key in tree}  # pyright: ignore[reportUnknownVariableType]
+    raise _not_a_batch(owner, tree)  # pyright: ignore[reportUnknownArgumentType]
 
 
 def tree_take(tree: _Tree, row: int, owner: str = "FunctionalVectorEnv") -> _Tree:
@@ -92,9 +92,9 @@ def tree_take(tree: _Tree, row: int, owner: str = "FunctionalVectorEnv") -> _Tre
     if isinstance(tree, np.ndarray):
         return tree[row]
     if isinstance(tree, (tuple, list)):
-        return type(tree)(tree_take(item, row, owner) for item in tree)
+        return type(tree)(tree_take(item, row, owner) for item in tree)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
     if isinstance(tree, dict):
-        return {key: tree_take(item, row, owner) for key, item in tree.items()}
+        return {key: tree_take(item, row, owner) for key, item in tree.items()}  # pyright: ignore[reportUnknownVariableType]
     raise _not_a_batch(owner, tree)
 
 
@@ -128,7 +128,7 @@ def add_batched_info(
         mask_key = f"_{key}"
         if isinstance(value, Mapping):
             nested = vector_infos.get(key)
-            vector_infos[key] = add_batched_info(nested if isinstance(nested, dict) else {}, value, rows, num_envs, owner)
+            vector_infos[key] = add_batched_info(nested if isinstance(nested, dict) else {}, value, rows, num_envs, owner)  # pyright: ignore[reportUnknownArgumentType]
         else:
             arr = np.asarray(value)
             if arr.ndim == 0 or arr.shape[0] != count:
@@ -137,17 +137,17 @@ def add_batched_info(
                     f"got shape {arr.shape}"
                 )
             existing = vector_infos.get(key)
-            if not isinstance(existing, np.ndarray) or existing.shape[1:] != arr.shape[1:]:
+            if not isinstance(existing, np.ndarray) or existing.shape[1:] != arr.shape[1:]:  # pyright: ignore[reportUnknownMemberType]
                 existing = _leaf_array(num_envs, arr.shape[1:], arr.dtype)
-            elif existing.dtype != arr.dtype:
+            elif existing.dtype != arr.dtype:  # pyright: ignore[reportUnknownMemberType]
                 try:
-                    existing = existing.astype(np.promote_types(existing.dtype, arr.dtype))
+                    existing = existing.astype(np.promote_types(existing.dtype, arr.dtype))  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType, reportUnknownVariableType]
                 except TypeError:
-                    existing = existing.astype(object)
+                    existing = existing.astype(object)  # pyright: ignore[reportUnknownVariableType]
             existing[target] = arr
             vector_infos[key] = existing
         mask = vector_infos.get(mask_key)
-        if not (isinstance(mask, np.ndarray) and mask.shape == (num_envs,) and mask.dtype == np.bool_):
+        if not (isinstance(mask, np.ndarray) and mask.shape == (num_envs,) and mask.dtype == np.bool_):  # pyright: ignore[reportUnknownMemberType]
             mask = np.zeros(num_envs, dtype=np.bool_)
         mask[target] = True
         vector_infos[mask_key] = mask

@@ -233,10 +233,11 @@ class BatchedGenerator:
         # One flat gather: row r's next doubles sit at r * capacity + pos[r] + (0 .. count-1).
         start = idx * streams.buffer.shape[1]
         start += pos
-        out: _Floats = streams.buffer.ravel().take(start[:, None] + streams.offsets(count))
+        # NumPy's stubs leave take() with an index array unknown; the result is the buffer's float64.
+        out: _Floats = streams.buffer.ravel().take(start[:, None] + streams.offsets(count))  # pyright: ignore[reportUnknownVariableType]
         pos += count
         streams.pos[idx] = pos
-        return out
+        return out  # pyright: ignore[reportUnknownVariableType]
 
     def random(self, size: _Size = None, dtype: type[np.float64] = np.float64) -> _Floats:
         """Uniform doubles in ``[0, 1)``, like ``Generator.random`` per row.
@@ -316,7 +317,7 @@ class BatchedGenerator:
         """
         streams = self._streams
         rows = range(streams.size) if self._index is None else self._index.tolist()
-        gens = []
+        gens: list[np.random.Generator] = []
         for row in rows:
             streams.rewind(row)
             gens.append(streams.generator(row))

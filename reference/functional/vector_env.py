@@ -29,6 +29,7 @@ from typing_extensions import TypeAlias
 
 import gymspec
 from gymspec import AutoresetMode, autoreset_mode_of
+from reference._narrowing import is_mapping
 from reference.error import ClosedEnvironmentError, ResetNeeded
 from reference.functional._batching import add_batched_info, tree_copy, tree_scatter, tree_take
 from reference.functional.batched_rng import BatchedGenerator
@@ -244,12 +245,12 @@ class FunctionalVectorEnv(
 
         if self._any_done:
             rows = self._prev_done.nonzero()[0]
-            initial = func.initial(self._initial_rngs._select(rows), **kw)
+            initial = func.initial(self._initial_rngs._select(rows), **kw)  # pyright: ignore[reportPrivateUsage]
             if next_state is state:
                 next_state = tree_copy(next_state)
             next_state = tree_scatter(next_state, rows, initial)
             self._spawned[rows] += 1
-            self._episode_rngs._select(rows).invalidate()
+            self._episode_rngs._select(rows).invalidate()  # pyright: ignore[reportPrivateUsage]
             steps[rows] = 0
             rewards[rows] = 0.0
             terminations[rows] = False
@@ -296,6 +297,6 @@ class FunctionalVectorEnv(
 def _rows_of(info: Mapping[str, Any], rows: NDArray[np.intp]) -> _Info:
     """The entries of a batched info dict for ``rows`` only."""
     return {
-        key: _rows_of(value, rows) if isinstance(value, Mapping) else np.asarray(value)[rows]
+        key: _rows_of(value, rows) if is_mapping(value) else np.asarray(value)[rows]
         for key, value in info.items()
     }

@@ -16,7 +16,7 @@ Example:
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Generator
 from types import ModuleType
 from typing import Any, TypeAlias
 
@@ -61,7 +61,7 @@ current_namespace: str | None = None
 
 
 @contextlib.contextmanager
-def namespace(ns: str) -> Iterator[None]:
+def namespace(ns: str) -> Generator[None, None, None]:
     """Register every id inside the ``with`` block under the namespace ``ns``.
 
     Args:

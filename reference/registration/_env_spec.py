@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from reference._narrowing import is_dict
 from reference.registration._ids import parse_env_id
 
 if TYPE_CHECKING:
@@ -146,7 +147,7 @@ class EnvSpec:
             ValueError: If the JSON does not describe an environment spec.
         """
         parsed = json.loads(json_env_spec)
-        if not isinstance(parsed, dict):
+        if not is_dict(parsed):
             raise ValueError(f"EnvSpec.from_json json_env_spec must encode an object, got {parsed!r}")
         wrapper_specs: list[WrapperSpec] = []
         for wrapper_json in parsed.pop("additional_wrappers", []):

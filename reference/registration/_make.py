@@ -5,9 +5,10 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from reference import error, logger
+from reference._narrowing import is_dict, is_list_or_tuple
 from reference.registration._env_spec import EnvCreator, EnvSpec, VectorizeMode
 from reference.registration._lookup import find_spec, load_env_creator
 
@@ -48,7 +49,7 @@ def _declared_render_modes(creator: object, env_id: str) -> list[str] | None:
     if metadata is None or isinstance(metadata, property):
         # Functions declare nothing; wrapper classes expose metadata only through an instance property.
         return None
-    if not isinstance(metadata, dict):
+    if not is_dict(metadata):
         raise error.InvalidMetadata(
             f"Environment metadata must be a dict, got {type(metadata).__name__} for {env_id!r}: {metadata!r}"
         )
@@ -59,11 +60,11 @@ def _declared_render_modes(creator: object, env_id: str) -> list[str] | None:
     if isinstance(modes, str) or not isinstance(modes, Iterable):
         logger.warn(f"Expects the environment metadata render_modes to be a list of str, got {modes!r}")
         return None
-    return list(modes)
+    return list(cast("Iterable[str]", modes))
 
 
 def _unsupported_mode(env_id: str, mode: str, modes: Sequence[str]) -> UnsupportedRenderMode:
-    conversions = []
+    conversions: list[str] = []
     if any(m in modes for m in _DISPLAYABLE_MODES):
         conversions.append("'human' (through HumanRendering)")
     conversions += [f"{m + '_list'!r}" for m in modes if not m.endswith("_list") and m + "_list" not in modes]
@@ -193,8 +194,8 @@ def make(
 
 def _check_created_render_mode(env: _AnyEnv, env_id: str, requested: str) -> None:
     """Reject an unsupported mode for creators (functions) that only reveal their metadata once called."""
-    modes = env.metadata.get("render_modes") if isinstance(env.metadata, dict) else None
-    if isinstance(modes, (list, tuple)) and requested not in modes:
+    modes = env.metadata.get("render_modes") if is_dict(env.metadata) else None
+    if is_list_or_tuple(modes) and requested not in modes:
         env.close()
         raise _unsupported_mode(env_id, requested, [str(m) for m in modes])
 
@@ -287,7 +288,7 @@ def make_vec(
     env_spec.kwargs = {}
     num_envs = env_kwargs.pop("num_envs", num_envs)
     vectorization_mode = env_kwargs.pop("vectorization_mode", vectorization_mode)
-    vector_kwargs = env_kwargs.pop("vector_kwargs", vector_kwargs)
+    vector_kwargs = cast(_Kwargs, env_kwargs.pop("vector_kwargs", vector_kwargs))
     wrapper_fns = list(env_kwargs.pop("wrappers", wrapper_fns))
     env_kwargs.update(kwargs)
 

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import Any, ClassVar, Literal, TypeVar, cast
 
 import numpy as np
-from numpy.typing import NDArray
 
 from reference.spaces.space import Jsonable, Space
 
@@ -23,8 +22,8 @@ _ArrayT_co = TypeVar("_ArrayT_co", covariant=True)
 class ArraySpace(Space[_ArrayT_co]):
     """A space of arrays with a fixed shape (``_shape``) and dtype, set by the subclass's constructor."""
 
-    dtype: np.dtype[Any]
-    _shape: tuple[int, ...]
+    dtype: np.dtype[Any]  # pyright: ignore[reportIncompatibleVariableOverride]
+    _shape: tuple[int, ...]  # pyright: ignore[reportIncompatibleVariableOverride]
     # Gymnasium's MultiDiscrete.from_jsonable copies even arrays already of its dtype (``np.array``), Box's and
     # MultiBinary's do not (``np.asarray``); the difference shows when the batch holds arrays, so it is kept.
     _copy_from_jsonable: ClassVar[bool] = False

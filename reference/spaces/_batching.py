@@ -15,6 +15,7 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
+from reference.spaces._guards import is_box, is_multi_discrete
 from reference.spaces.box import Box
 from reference.spaces.discrete import Discrete
 from reference.spaces.multi_binary import MultiBinary
@@ -50,7 +51,7 @@ def batch_space(space: Space[Any], n: int) -> Space[Any]:
     Returns:
         The batched space.
     """
-    if isinstance(space, Box):
+    if is_box(space):
         repeats = (n,) + (1,) * space.low.ndim
         low, high = np.tile(space.low, repeats), np.tile(space.high, repeats)
         return Box(low, high, dtype=space.dtype, seed=deepcopy(space.np_random))
@@ -61,7 +62,7 @@ def batch_space(space: Space[Any], n: int) -> Space[Any]:
             seed=deepcopy(space.np_random),
             start=np.full((n,), space.start, dtype=space.dtype),
         )
-    if isinstance(space, MultiDiscrete):
+    if is_multi_discrete(space):
         repeats = (n,) + (1,) * space.nvec.ndim
         low = np.tile(space.start, repeats)
         high = low + np.tile(space.nvec, repeats) - 1
@@ -88,7 +89,7 @@ def iterate(space: Space[Any], items: _Batch) -> Iterator[Any]:
         try:
             return iter(items)
         except TypeError:
-            raise TypeError(f"iterate items must be iterable for {describe(space)}, got {type(items).__name__}") from None
+            raise TypeError(f"iterate items must be iterable for {describe(space)}, got {type(items).__name__}") from None  # pyright: ignore[reportUnknownArgumentType]
     return _vector_utils(space, "iterate").iterate(space, items)  # type: ignore[no-any-return]
 
 
@@ -103,7 +104,7 @@ def create_empty_array(space: Space[Any], n: int) -> _Batch:
         The batch buffer.
     """
     if isinstance(space, _FUNDAMENTAL):
-        return np.zeros((n, *(space.shape or ())), dtype=space.dtype)
+        return np.zeros((n, *(space.shape or ())), dtype=space.dtype)  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType]
     return _vector_utils(space, "create_empty_array").create_empty_array(space, n)
 
 

@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reference import logger
+from reference._narrowing import is_array
 from reference.spaces._validation import describe
 
 __all__ = [
@@ -122,16 +123,16 @@ def resolve_shape(low: _Bound, high: _Bound, shape: _Shape | None) -> tuple[int,
         if any(d < 0 for d in dims):
             raise ValueError(f"Box shape must have non-negative dimensions, got {describe(shape)}")
         return tuple(int(d) for d in dims)
-    if isinstance(low, np.ndarray) and isinstance(high, np.ndarray):
+    if is_array(low) and is_array(high):
         if low.shape != high.shape:
             raise ValueError(
                 f"Box low and high must have the same shape when shape is omitted, "
                 f"got low={describe(low)} high={describe(high)}"
             )
         return tuple(int(d) for d in low.shape)
-    if isinstance(low, np.ndarray):
+    if is_array(low):
         return tuple(int(d) for d in low.shape)
-    if isinstance(high, np.ndarray):
+    if is_array(high):
         return tuple(int(d) for d in high.shape)
     if is_scalar_bound(low) and is_scalar_bound(high):
         return (1,)
@@ -188,14 +189,14 @@ def cast_bound(
         else:
             # Compare as Python numbers, which is exact (a NumPy comparison would cast the limit to the bound's
             # dtype: float32(2**31) would equal int32's max, and a too-wide limit would overflow with a warning).
-            exact = value.item() if isinstance(value, np.generic) else value
-            if not dtype_min <= exact <= dtype_max and (kind != "f" or np.isfinite(value)):
+            exact = value.item() if isinstance(value, np.generic) else value  # pyright: ignore[reportUnknownVariableType]
+            if not dtype_min <= exact <= dtype_max and (kind != "f" or np.isfinite(value)):  # pyright: ignore[reportUnknownArgumentType]
                 raise ValueError(
                     f"Box {name} must be within the range of {dtype} [{dtype_min}, {dtype_max}], got {value!r}"
                 )
         return np.full(shape, value, dtype=dtype), bounded
 
-    if not isinstance(value, np.ndarray):
+    if not is_array(value):
         raise ValueError(f"Box {name} must be an int, float or numpy array, got {describe(value)}")
     if value.dtype.kind not in "fiub":
         raise ValueError(f"Box {name} must have an integer, floating or bool dtype, got {describe(value)}")

@@ -72,8 +72,8 @@ def _equiv_dict(space_1: Dict[Any], space_2: Space[Any]) -> bool:
 def _equiv_tuple_oneof(space_1: Tuple[Any] | OneOf[Any], space_2: Space[Any]) -> bool:
     return (
         isinstance(space_2, type(space_1))
-        and len(space_1) == len(space_2)
-        and all(is_space_dtype_shape_equiv(a, b) for a, b in zip(space_1.spaces, space_2.spaces, strict=True))
+        and len(space_1) == len(space_2)  # pyright: ignore[reportUnknownArgumentType]
+        and all(is_space_dtype_shape_equiv(a, b) for a, b in zip(space_1.spaces, space_2.spaces, strict=True))  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType]
     )
 
 

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
+from reference._narrowing import is_array
 from reference.spaces.box import Box
 from reference.spaces.discrete import Discrete
 from reference.spaces.multi_binary import MultiBinary
@@ -77,7 +78,7 @@ class FlatPlan:
                 if discrete:
                     if not isinstance(part, (int, np.integer)):
                         return None
-                    index = int(part) - start
+                    index = int(part) - start  # pyright: ignore[reportUnknownArgumentType]
                     if not 0 <= index < size:
                         return None  # Gymnasium's negative-index quirk and its errors come from the general path
                     out[offset + index] = 1
@@ -100,7 +101,7 @@ class FlatPlan:
             The views, or ``None`` when ``x`` is not a 1-D array or the plan does not apply.
         """
         leaves = self.leaves
-        if leaves is None or not isinstance(x, np.ndarray) or x.ndim != 1:
+        if leaves is None or not is_array(x) or x.ndim != 1:
             return None
         last = len(leaves) - 1
         return [x[leaf.offset :] if i == last else x[leaf.offset : leaf.offset + leaf.size] for i, leaf in enumerate(leaves)]
@@ -108,7 +109,7 @@ class FlatPlan:
 
 def _build(key: tuple[Space[Any], ...]) -> FlatPlan:
     leaves: list[_Leaf] = []
-    dtypes = []
+    dtypes: list[np.dtype[Any]] = []
     offset = 0
     for space in key:
         kind = type(space)

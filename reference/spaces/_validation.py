@@ -10,6 +10,7 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
+from reference._narrowing import is_array, is_tuple
 from reference.error import Error
 from reference.utils._format import describe
 
@@ -94,7 +95,7 @@ def require_arg_tuple(owner: str, param: str, value: _SampleArg, length: int) ->
         TypeError: ``value`` is not a tuple (also Gymnasium's ``Error``).
         ValueError: ``value`` has the wrong length (also Gymnasium's ``Error``).
     """
-    if not isinstance(value, tuple):
+    if not is_tuple(value):
         raise MaskTypeError(f"{owner} {param} must be a tuple (one entry per subspace), got {describe(value)}")
     if len(value) != length:
         raise MaskError(f"{owner} {param} must have length {length}, got length {len(value)}")
@@ -124,7 +125,7 @@ def require_mask_array(
         TypeError: ``value`` is not an ndarray (also Gymnasium's ``Error``).
         ValueError: The dtype or shape is wrong (also Gymnasium's ``Error``).
     """
-    if not isinstance(value, np.ndarray):
+    if not is_array(value):
         raise MaskTypeError(f"{owner} {param} must be a numpy array, got {describe(value)}")
     if value.dtype != dtype:
         raise MaskError(f"{owner} {param} must have dtype {np.dtype(dtype)}, got {describe(value)}")

@@ -222,19 +222,23 @@ class Box(ArraySpace[NDArray[_ScalarT_co]]):
         Returns:
             Whether ``x`` belongs to the box.
         """
-        if not isinstance(x, np.ndarray):
+        # A local of a declared type: isinstance on an object leaves pyright with ndarray[Unknown, Unknown].
+        arr: _Array
+        if isinstance(x, np.ndarray):
+            arr = x  # pyright: ignore[reportUnknownVariableType]
+        else:
             logger.warn("Casting input x to numpy array.", stacklevel=2)
             try:
-                x = np.asarray(x, dtype=self.dtype)
+                arr = np.asarray(x, dtype=self.dtype)
             except (ValueError, TypeError, OverflowError):
                 return False
-        if x.shape != self._shape or not can_cast(x.dtype, self.dtype):
+        if arr.shape != self._shape or not can_cast(arr.dtype, self.dtype):
             return False
         self._fresh()
         low, high = self._low_scalar, self._high_scalar
         if low is not None and high is not None:
-            return bool(_MIN(x, axis=None) >= low and _MAX(x, axis=None) <= high)
-        return bool((x >= self.low).all() and (x <= self.high).all())
+            return bool(_MIN(arr, axis=None) >= low and _MAX(arr, axis=None) <= high)
+        return bool((arr >= self.low).all() and (arr <= self.high).all())
 
     def __repr__(self) -> str:
         if self.low_repr is None:
@@ -244,12 +248,15 @@ class Box(ArraySpace[NDArray[_ScalarT_co]]):
         return f"Box({self.low_repr}, {self.high_repr}, {self._shape}, {self.dtype})"
 
     def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Box):
+            return False
+        # Declared: pyright reads the isinstance as Box[Unknown].
+        box: Box[Any] = other  # pyright: ignore[reportUnknownVariableType]
         return (
-            isinstance(other, Box)
-            and self._shape == other.shape
-            and self.dtype == other.dtype
-            and bool(np.allclose(self.low, other.low))
-            and bool(np.allclose(self.high, other.high))
+            self._shape == box.shape
+            and self.dtype == box.dtype
+            and bool(np.allclose(self.low, box.low))
+            and bool(np.allclose(self.high, box.high))
         )
 
     def __setstate__(self, state: SpaceState) -> None:

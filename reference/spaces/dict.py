@@ -11,6 +11,7 @@ from typing import Any, TypeAlias
 import numpy as np
 from typing_extensions import TypeVar  # takes ``default`` before Python 3.13, unlike typing's
 
+from reference._narrowing import is_dict, is_tuple
 from reference.spaces._validation import MaskError, MaskTypeError, describe, pick_sample_arg
 from reference.spaces.space import Jsonable, Space, SpaceArg
 from reference.spaces.tuple import INT32_MAX
@@ -61,10 +62,11 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
         **spaces_kwargs: Space[Any],
     ) -> None:
         self.sort_keys = sort_keys
+        spaces_dict: dict[Any, Any]
         if isinstance(spaces, OrderedDict):
-            spaces_dict = dict(spaces.items())
+            spaces_dict = dict(spaces.items())  # pyright: ignore[reportUnknownArgumentType]
         elif isinstance(spaces, collections.abc.Mapping):
-            spaces_dict = dict(spaces.items())
+            spaces_dict = dict(spaces.items())  # pyright: ignore[reportUnknownArgumentType]
             if sort_keys:
                 try:
                     spaces_dict = dict(sorted(spaces_dict.items()))
@@ -72,9 +74,9 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
                     pass  # keys that do not compare keep their insertion order, as in Gymnasium
         elif isinstance(spaces, collections.abc.Sequence) and not isinstance(spaces, (str, bytes)):
             spaces_dict = {}
-            for item in spaces:
-                if not (isinstance(item, tuple) and len(item) == 2):
-                    raise TypeError(f"Dict spaces must be a mapping or a sequence of (key, space) pairs, got item {describe(item)}")
+            for item in spaces:  # pyright: ignore[reportUnknownVariableType]
+                if not (is_tuple(item) and len(item) == 2):  # pyright: ignore[reportUnknownArgumentType]
+                    raise TypeError(f"Dict spaces must be a mapping or a sequence of (key, space) pairs, got item {describe(item)}")  # pyright: ignore[reportUnknownArgumentType]
                 spaces_dict[item[0]] = item[1]
         elif spaces is None:
             spaces_dict = {}
@@ -120,7 +122,7 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
             return {
                 key: space.seed(int(sub)) for (key, space), sub in zip(self.spaces.items(), subseeds, strict=True)
             }
-        if isinstance(seed, dict):
+        if is_dict(seed):
             if seed.keys() != self.spaces.keys():
                 raise ValueError(
                     f"Dict seed must have exactly the space's keys {list(self.spaces)}, got keys {list(seed)}"
@@ -145,7 +147,7 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
         if mask is None and probability is None:
             return {key: space.sample() for key, space in self.spaces.items()}
         name, value = pick_sample_arg("Dict.sample", mask, probability)
-        if not isinstance(value, dict):
+        if not is_dict(value):
             raise MaskTypeError(f"Dict.sample {name} must be a dict (one entry per key), got {describe(value)}")
         if value.keys() != self.spaces.keys():
             raise MaskError(f"Dict.sample {name} must have the keys {list(self.spaces)}, got keys {list(value)}")
@@ -161,7 +163,7 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
             Whether ``x`` belongs to the space.
         """
         if isinstance(x, dict) and x.keys() == self.spaces.keys():
-            return all(space.contains(x[key]) for key, space in self.spaces.items())
+            return all(space.contains(x[key]) for key, space in self.spaces.items())  # pyright: ignore[reportUnknownArgumentType]
         return False
 
     def __getitem__(self, key: _Key) -> Space[_T_co]:
@@ -199,7 +201,7 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
         return "Dict(" + ", ".join(f"{k!r}: {s}" for k, s in self.spaces.items()) + ")"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Dict) and self.spaces == other.spaces
+        return isinstance(other, Dict) and self.spaces == other.spaces  # pyright: ignore[reportUnknownMemberType]
 
     def to_jsonable(self, sample_n: typing.Sequence[Any]) -> Jsonable:
         """Convert a batch to one JSON batch per key.

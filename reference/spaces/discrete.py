@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, TypeAlias, overload
 
 import numpy as np
+from numpy.typing import NDArray
 from typing_extensions import TypeVar  # takes ``default`` before Python 3.13, unlike typing's
 
 from reference.spaces._draws import DrawBuffer, supports_batching
@@ -106,7 +107,7 @@ class Discrete(Space[_IntegerT_co]):
                 f"Discrete start and start + n - 1 must fit dtype {resolved} [{iinfo.min}, {iinfo.max}], "
                 f"got start={int(start)} n={int(n)}"
             )
-        self.dtype = resolved
+        self.dtype = resolved  # pyright: ignore[reportIncompatibleVariableOverride]
         self._n: Any = resolved.type(n)
         self._start: Any = resolved.type(start)
         self._init_cache()
@@ -258,9 +259,11 @@ class Discrete(Space[_IntegerT_co]):
         if isinstance(x, int):
             return self._lo <= x < self._hi and self._dtype_min <= x <= self._dtype_max
         if isinstance(x, (np.integer, np.ndarray)):
-            if x.dtype.kind not in "iu" or x.shape != ():
+            # Declared: isinstance on an object leaves pyright with unknown type arguments.
+            value: np.integer[Any] | NDArray[Any] = x  # pyright: ignore[reportUnknownVariableType]
+            if value.dtype.kind not in "iu" or value.shape != ():
                 return False
-            return self._lo <= int(x) < self._hi and bool(np.can_cast(x.dtype, self.dtype))
+            return self._lo <= int(value) < self._hi and bool(np.can_cast(value.dtype, self.dtype))
         return False
 
     def __repr__(self) -> str:
@@ -272,12 +275,11 @@ class Discrete(Space[_IntegerT_co]):
         return f"Discrete({', '.join(info)})"
 
     def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, Discrete)
-            and self.n == other.n
-            and self.start == other.start
-            and self.dtype == other.dtype
-        )
+        if not isinstance(other, Discrete):
+            return False
+        # Declared: pyright reads the isinstance as Discrete[Unknown].
+        space: Discrete[Any] = other  # pyright: ignore[reportUnknownVariableType]
+        return self.n == space.n and self.start == space.start and self.dtype == space.dtype
 
     def __getstate__(self) -> dict[str, Any]:
         """Return the attributes to pickle (Gymnasium's layout), without the derived caches.
@@ -305,7 +307,7 @@ class Discrete(Space[_IntegerT_co]):
         super().__setstate__(state)
         self._n, self._start = n, start
         self._init_cache()
-        self._np_random = rng
+        self._np_random = rng  # pyright: ignore[reportIncompatibleVariableOverride]
 
     def to_jsonable(self, sample_n: Sequence[Any]) -> Jsonable:
         """Convert elements to Python ints.

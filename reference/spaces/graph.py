@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reference import logger
+from reference._narrowing import is_list_or_tuple, is_tuple
 from reference.spaces import _batching
 from reference.spaces._validation import MaskError, MaskTypeError, describe, pick_sample_arg
 from reference.spaces.space import Jsonable, Space, SpaceArg
@@ -93,7 +94,7 @@ class Graph(Space[GraphInstance]):
             node_seed, edge_seed = self.np_random.integers(INT32_MAX, size=(2,))
             super().seed(seed)
             return own, self.node_space.seed(int(node_seed)), edge_space.seed(int(edge_seed))
-        if isinstance(seed, (list, tuple)):
+        if is_list_or_tuple(seed):
             expected = 2 if edge_space is None else 3
             if len(seed) != expected:
                 raise ValueError(
@@ -136,7 +137,7 @@ class Graph(Space[GraphInstance]):
         edge_mask: SpaceArg = None
         if mask is not None or probability is not None:
             mask_type, value = pick_sample_arg("Graph.sample", mask, probability)
-            if not isinstance(value, tuple) or len(value) != 2:
+            if not is_tuple(value) or len(value) != 2:
                 raise MaskTypeError(f"Graph.sample {mask_type} must be a (node, edge) pair, got {describe(value)}")
             node_mask, edge_mask = value
 
@@ -211,7 +212,7 @@ class Graph(Space[GraphInstance]):
         Returns:
             One dict per graph.
         """
-        result = []
+        result: list[dict[str, Any]] = []
         for sample in sample_n:
             entry: dict[str, Any] = {"nodes": self.batch_node_space.to_jsonable([sample.nodes])}
             if sample.edges is not None and sample.edge_links is not None and self.batch_edge_space is not None:
@@ -229,7 +230,7 @@ class Graph(Space[GraphInstance]):
         Returns:
             The graphs.
         """
-        graphs = []
+        graphs: list[GraphInstance] = []
         for sample in sample_n:
             nodes = self.batch_node_space.from_jsonable(sample["nodes"])[0]
             if "edges" in sample and self.batch_edge_space is not None:

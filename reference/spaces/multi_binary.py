@@ -8,6 +8,7 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
+from reference._narrowing import is_array
 from reference.spaces._array_space import ArraySpace
 from reference.spaces._validation import (
     both_given_error,
@@ -21,6 +22,7 @@ from reference.spaces.space import SpaceArg
 __all__ = ["MultiBinary"]
 
 _Seed: TypeAlias = int | np.random.Generator | None
+_Array: TypeAlias = NDArray[Any]
 _ShapeLike: TypeAlias = Any  # an int, or a sequence/array of ints
 
 
@@ -45,13 +47,13 @@ class MultiBinary(ArraySpace[NDArray[np.int8]]):
 
     def __init__(self, n: _ShapeLike, seed: _Seed = None) -> None:
         if isinstance(n, (int, np.integer)) and not isinstance(n, bool):
-            self.n = int(n)
+            self.n = int(n)  # pyright: ignore[reportUnknownArgumentType]
             shape: tuple[int, ...] = (self.n,)
         elif isinstance(n, (Sequence, np.ndarray)) and not isinstance(n, (str, bytes)):
-            dims = list(np.asarray(n).ravel()) if isinstance(n, np.ndarray) else list(n)
-            if not all(isinstance(d, (int, np.integer)) and not isinstance(d, (bool, np.bool_)) for d in dims):
-                raise ValueError(f"MultiBinary n must be an int or a sequence of ints, got {describe(n)}")
-            shape = tuple(int(d) for d in dims)
+            dims = list(np.asarray(n).ravel()) if is_array(n) else list(n)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+            if not all(isinstance(d, (int, np.integer)) and not isinstance(d, (bool, np.bool_)) for d in dims):  # pyright: ignore[reportUnknownVariableType]
+                raise ValueError(f"MultiBinary n must be an int or a sequence of ints, got {describe(n)}")  # pyright: ignore[reportUnknownArgumentType]
+            shape = tuple(int(d) for d in dims)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
             self.n = shape
         else:
             raise ValueError(f"MultiBinary n must be an int or a sequence of ints, got {describe(n)}")
@@ -99,18 +101,23 @@ class MultiBinary(ArraySpace[NDArray[np.int8]]):
         Returns:
             Whether ``x`` belongs to the space.
         """
+        arr: _Array  # declared: isinstance on an object leaves pyright with unknown type arguments
         if isinstance(x, Sequence) and not isinstance(x, (str, bytes)):
             try:
-                x = np.array(x)
+                arr = np.array(x)  # pyright: ignore[reportUnknownArgumentType]
             except (ValueError, TypeError):
                 return False
-        if not isinstance(x, np.ndarray) or x.shape != self._shape:
+        elif isinstance(x, np.ndarray):
+            arr = x  # pyright: ignore[reportUnknownVariableType]
+        else:
             return False
-        if x.dtype.kind in "iub":
+        if arr.shape != self._shape:
+            return False
+        if arr.dtype.kind in "iub":
             # For integers "is 0 or 1" is "between 0 and 1"; two reductions beat three elementwise passes.
-            return bool(np.minimum.reduce(x, axis=None) >= 0 and np.maximum.reduce(x, axis=None) <= 1)
+            return bool(np.minimum.reduce(arr, axis=None) >= 0 and np.maximum.reduce(arr, axis=None) <= 1)
         try:
-            return bool(((x == 0) | (x == 1)).all())
+            return bool(((arr == 0) | (arr == 1)).all())
         except TypeError:
             return False
 

@@ -10,6 +10,7 @@ from numpy.typing import NDArray
 from typing_extensions import TypeVar  # takes ``default`` before Python 3.13, unlike typing's
 
 from reference import logger
+from reference._narrowing import is_tuple
 from reference.spaces._array_space import ArraySpace
 from reference.spaces._validation import (
     MaskError,
@@ -181,7 +182,7 @@ class MultiDiscrete(ArraySpace[NDArray[_IntegerT_co]]):
         """Sample one (nested) entry; recursion mirrors the axes of ``nvec``."""
         owner = "MultiDiscrete.sample"
         if sub_nvec.ndim > 0:
-            if not isinstance(sub_mask, tuple):
+            if not is_tuple(sub_mask):
                 raise MaskTypeError(
                     f"{owner} {mask_type} must be a tuple with one entry per element of nvec {sub_nvec.tolist()}, "
                     f"got {describe(sub_mask)}"
@@ -220,19 +221,22 @@ class MultiDiscrete(ArraySpace[NDArray[_IntegerT_co]]):
         Returns:
             Whether ``x`` belongs to the space.
         """
+        arr: _Array  # declared: isinstance on an object leaves pyright with unknown type arguments
         if isinstance(x, Sequence):
             try:
-                x = np.array(x)
+                arr = np.array(x)  # pyright: ignore[reportUnknownArgumentType]
             except (ValueError, TypeError):
                 return False
-        if not isinstance(x, np.ndarray):
+        elif isinstance(x, np.ndarray):
+            arr = x  # pyright: ignore[reportUnknownVariableType]
+        else:
             return False
         self._fresh()
         return bool(
-            x.shape == self._shape
-            and np.can_cast(x.dtype, self.dtype)
-            and (self.start <= x).all()
-            and (x <= self._upper).all()
+            arr.shape == self._shape
+            and np.can_cast(arr.dtype, self.dtype)
+            and (self.start <= arr).all()
+            and (arr <= self._upper).all()
         )
 
     def __repr__(self) -> str:
@@ -265,12 +269,15 @@ class MultiDiscrete(ArraySpace[NDArray[_IntegerT_co]]):
         return len(self.nvec)
 
     def __eq__(self, other: object) -> bool:
+        if not isinstance(other, MultiDiscrete):
+            return False
+        # Declared: pyright reads the isinstance as MultiDiscrete[Unknown].
+        space: MultiDiscrete[Any] = other  # pyright: ignore[reportUnknownVariableType]
         return bool(
-            isinstance(other, MultiDiscrete)
-            and self.dtype == other.dtype
-            and self._shape == other.shape
-            and np.all(self.nvec == other.nvec)
-            and np.all(self.start == other.start)
+            self.dtype == space.dtype
+            and self._shape == space.shape
+            and np.all(self.nvec == space.nvec)
+            and np.all(self.start == space.start)
         )
 
     def __setstate__(self, state: SpaceState) -> None:

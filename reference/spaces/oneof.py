@@ -8,6 +8,7 @@ from typing import Any, Generic, TypeAlias, TypeVar
 
 import numpy as np
 
+from reference._narrowing import is_list_or_tuple
 from reference.spaces._validation import describe, pick_sample_arg, require_arg_tuple
 from reference.spaces.space import Jsonable, Space, SpaceArg
 from reference.spaces.tuple import INT32_MAX, check_subspaces
@@ -78,7 +79,7 @@ class OneOf(Space[tuple[int, _T_co]], Generic[_T_co]):
             subseeds = self.np_random.integers(INT32_MAX, size=len(self.spaces))
             super().seed(seed)
             return (own, *(space.seed(int(sub)) for space, sub in zip(self.spaces, subseeds, strict=True)))
-        if isinstance(seed, (tuple, list)):
+        if is_list_or_tuple(seed):
             if len(seed) != len(self.spaces) + 1:
                 raise ValueError(
                     f"OneOf seed must have 1 + {len(self.spaces)} entries (this space, then each subspace), "
@@ -122,10 +123,10 @@ class OneOf(Space[tuple[int, _T_co]], Generic[_T_co]):
         """
         return bool(
             isinstance(x, tuple)
-            and len(x) == 2
-            and isinstance(x[0], (np.int64, int))
+            and len(x) == 2  # pyright: ignore[reportUnknownArgumentType]
+            and isinstance(x[0], (np.int64, int))  # pyright: ignore[reportArgumentType]
             and 0 <= x[0] < len(self.spaces)
-            and self.spaces[x[0]].contains(x[1])
+            and self.spaces[x[0]].contains(x[1])  # pyright: ignore[reportUnknownArgumentType]
         )
 
     def __repr__(self) -> str:
@@ -140,14 +141,14 @@ class OneOf(Space[tuple[int, _T_co]], Generic[_T_co]):
         Returns:
             One pair per element.
         """
-        pairs = []
+        pairs: list[list[Any]] = []
         for i, sub in sample_n:
-            space = self.spaces[i]
-            batch = space.to_jsonable([sub])
+            space = self.spaces[i]  # pyright: ignore[reportUnknownVariableType]
+            batch = space.to_jsonable([sub])  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
             # Row-oriented batches (a list with one entry per element) store that entry, as Gymnasium does;
             # Tuple and Dict batches are column-oriented, so the whole batch of one is kept (Gymnasium's
             # ``[0]`` would lose or fail on them).
-            pairs.append([int(i), batch if _column_oriented(space) else batch[0]])
+            pairs.append([int(i), batch if _column_oriented(space) else batch[0]])  # pyright: ignore[reportUnknownArgumentType]
         return pairs
 
     def from_jsonable(self, sample_n: Jsonable) -> list[tuple[Any, ...]]:
@@ -160,7 +161,7 @@ class OneOf(Space[tuple[int, _T_co]], Generic[_T_co]):
             The elements, with ``np.int64`` indices.
         """
         return [
-            (np.int64(i), self.spaces[i].from_jsonable(value if _column_oriented(self.spaces[i]) else [value])[0])
+            (np.int64(i), self.spaces[i].from_jsonable(value if _column_oriented(self.spaces[i]) else [value])[0])  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType]
             for i, value in sample_n
         ]
 
@@ -179,4 +180,4 @@ class OneOf(Space[tuple[int, _T_co]], Generic[_T_co]):
         return len(self.spaces)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, OneOf) and self.spaces == other.spaces
+        return isinstance(other, OneOf) and self.spaces == other.spaces  # pyright: ignore[reportUnknownMemberType]

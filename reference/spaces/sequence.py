@@ -7,6 +7,7 @@ from typing import Any, Literal, TypeAlias
 
 import numpy as np
 
+from reference._narrowing import is_array, is_list_or_tuple, is_tuple
 from reference.spaces import _batching
 from reference.spaces._validation import MaskError, MaskTypeError, describe, pick_sample_arg
 from reference.spaces.space import Jsonable, Space, SpaceArg
@@ -70,7 +71,7 @@ class Sequence(Space[_SequenceSample]):
             feature_seed = int(self.np_random.integers(INT32_MAX))
             super().seed(seed)
             return own, self.feature_space.seed(feature_seed)
-        if isinstance(seed, (tuple, list)):
+        if is_list_or_tuple(seed):
             if len(seed) != 2:
                 raise ValueError(f"Sequence seed must be a pair (own seed, feature seed), got {len(seed)} entries")
             return super().seed(seed[0]), self.feature_space.seed(seed[1])
@@ -103,7 +104,7 @@ class Sequence(Space[_SequenceSample]):
             items = tuple(self.feature_space.sample() for _ in range(length))
         else:
             name, value = pick_sample_arg("Sequence.sample", mask, probability)
-            if not isinstance(value, tuple) or len(value) != 2:
+            if not is_tuple(value) or len(value) != 2:
                 raise MaskTypeError(
                     f"Sequence.sample {name} must be a (length_mask, feature_{name}) pair, got {describe(value)}"
                 )
@@ -134,9 +135,9 @@ class Sequence(Space[_SequenceSample]):
             return int(self.np_random.geometric(0.25))
         if isinstance(length_mask, (int, np.integer)) and not isinstance(length_mask, bool):
             if length_mask < 0:
-                raise MaskError(f"{owner} {mask_type} length must be >= 0, got {describe(length_mask)}")
-            return int(length_mask)
-        if isinstance(length_mask, np.ndarray):
+                raise MaskError(f"{owner} {mask_type} length must be >= 0, got {describe(length_mask)}")  # pyright: ignore[reportUnknownArgumentType]
+            return int(length_mask)  # pyright: ignore[reportUnknownArgumentType]
+        if is_array(length_mask):
             if length_mask.ndim != 1 or length_mask.dtype.kind not in "iu":
                 raise MaskError(f"{owner} {mask_type} lengths must be a 1-D integer array, got {describe(length_mask)}")
             if not (length_mask >= 0).all():
@@ -158,7 +159,7 @@ class Sequence(Space[_SequenceSample]):
                 return all(self.feature_space.contains(item) for item in _batching.iterate(self.stacked_feature_space, x))
             except (TypeError, ValueError):
                 return False
-        return isinstance(x, tuple) and all(self.feature_space.contains(item) for item in x)
+        return isinstance(x, tuple) and all(self.feature_space.contains(item) for item in x)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
 
     def __repr__(self) -> str:
         return f"Sequence({self.feature_space}, stack={self.stack})"

@@ -8,6 +8,7 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
+from reference._narrowing import is_tuple
 from reference.spaces._validation import (
     MaskError,
     MaskTypeError,
@@ -161,7 +162,7 @@ class Text(Space[str]):
     def _validate_mask(
         self, mask: SpaceArg, expected: type[np.generic], mask_type: str
     ) -> tuple[int | None, NDArray[Any] | None]:
-        if not isinstance(mask, tuple):
+        if not is_tuple(mask):
             raise MaskTypeError(f"Text.sample {mask_type} must be a (length, array) tuple, got {describe(mask)}")
         if len(mask) != 2:
             raise MaskError(f"Text.sample {mask_type} must be a (length, array) tuple of 2, got length {len(mask)}")

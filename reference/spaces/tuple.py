@@ -8,6 +8,7 @@ from typing import Any, TypeAlias, TypeVar, overload
 
 import numpy as np
 
+from reference._narrowing import is_list_or_tuple
 from reference.spaces._validation import describe, pick_sample_arg, require_arg_tuple
 from reference.spaces.space import Jsonable, Space, SpaceArg
 
@@ -36,14 +37,14 @@ def check_subspaces(owner: str, spaces: object) -> tuple[Space[Any], ...]:
         ValueError: ``spaces`` is empty.
     """
     if isinstance(spaces, (str, bytes, Space)) or not isinstance(spaces, Iterable):
-        raise TypeError(f"{owner} spaces must be an iterable of spaces, got {describe(spaces)}")
-    result = tuple(spaces)
+        raise TypeError(f"{owner} spaces must be an iterable of spaces, got {describe(spaces)}")  # pyright: ignore[reportUnknownArgumentType]
+    result = tuple(spaces)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
     if not result:
-        raise ValueError(f"{owner} spaces must not be empty, got {describe(spaces)}")
-    for index, space in enumerate(result):
+        raise ValueError(f"{owner} spaces must not be empty, got {describe(spaces)}")  # pyright: ignore[reportUnknownArgumentType]
+    for index, space in enumerate(result):  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
         if not isinstance(space, Space):
-            raise TypeError(f"{owner} spaces[{index}] must be a reference Space, got {describe(space)}")
-    return result
+            raise TypeError(f"{owner} spaces[{index}] must be a reference Space, got {describe(space)}")  # pyright: ignore[reportUnknownArgumentType]
+    return result  # pyright: ignore[reportUnknownVariableType]
 
 
 class Tuple(Space[tuple[_T_co, ...]], typing.Sequence[Any]):
@@ -95,7 +96,7 @@ class Tuple(Space[tuple[_T_co, ...]], typing.Sequence[Any]):
             super().seed(seed)
             subseeds = self.np_random.integers(INT32_MAX, size=len(self.spaces))
             return tuple(space.seed(int(sub)) for space, sub in zip(self.spaces, subseeds, strict=True))
-        if isinstance(seed, (tuple, list)):
+        if is_list_or_tuple(seed):
             if len(seed) != len(self.spaces):
                 raise ValueError(
                     f"Tuple seed must have one entry per subspace ({len(self.spaces)}), got {len(seed)} entries"
@@ -133,11 +134,11 @@ class Tuple(Space[tuple[_T_co, ...]], typing.Sequence[Any]):
             Whether ``x`` belongs to the space.
         """
         if isinstance(x, (list, np.ndarray)):
-            x = tuple(x)
+            x = tuple(x)  # pyright: ignore[reportUnknownArgumentType]
         return (
             isinstance(x, tuple)
-            and len(x) == len(self.spaces)
-            and all(space.contains(part) for space, part in zip(self.spaces, x, strict=True))
+            and len(x) == len(self.spaces)  # pyright: ignore[reportUnknownArgumentType]
+            and all(space.contains(part) for space, part in zip(self.spaces, x, strict=True))  # pyright: ignore[reportUnknownArgumentType]
         )
 
     def __repr__(self) -> str:

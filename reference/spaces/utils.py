@@ -141,7 +141,7 @@ def _flatten_graph(space: Graph, x: GraphInstance) -> GraphInstance:
 
 def _describe_edges(x: GraphInstance) -> str:
     edges = x.edges
-    return f"array(shape={edges.shape}, dtype={edges.dtype})" if isinstance(edges, np.ndarray) else repr(edges)
+    return f"array(shape={edges.shape}, dtype={edges.dtype})" if isinstance(edges, np.ndarray) else repr(edges)  # pyright: ignore[reportUnknownMemberType]
 
 
 @flatten.register(Text)
@@ -247,10 +247,10 @@ def _unflatten_tuple(space: Tuple[Any], x: _Element) -> tuple[Any, ...]:
     if space.is_np_flattenable:
         if not isinstance(x, np.ndarray):
             raise ValueError(f"unflatten x must be a numpy array for the flattenable {space}, got {type(x).__name__}")
-        return tuple(_unflatten_parts(space, space.spaces, x))
+        return tuple(_unflatten_parts(space, space.spaces, x))  # pyright: ignore[reportUnknownArgumentType]
     if not isinstance(x, tuple):
         raise ValueError(f"unflatten x must be a tuple for the non-flattenable {space}, got {type(x).__name__}")
-    return tuple(unflatten(s, part) for part, s in zip(x, space.spaces, strict=True))
+    return tuple(unflatten(s, part) for part, s in zip(x, space.spaces, strict=True))  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
 
 
 @unflatten.register(Dict)
@@ -258,7 +258,7 @@ def _unflatten_dict(space: Dict[Any], x: _Element) -> dict[str, Any]:
     if space.is_np_flattenable:
         if not isinstance(x, np.ndarray):
             raise ValueError(f"unflatten x must be a numpy array for the flattenable {space}, got {type(x).__name__}")
-        return dict(zip(space.spaces, _unflatten_parts(space, tuple(space.spaces.values()), x), strict=True))
+        return dict(zip(space.spaces, _unflatten_parts(space, tuple(space.spaces.values()), x), strict=True))  # pyright: ignore[reportUnknownArgumentType]
     if not isinstance(x, dict):
         raise ValueError(f"unflatten x must be a dict for the non-flattenable {space}, got {type(x).__name__}")
     return {key: unflatten(s, x[key]) for key, s in space.spaces.items()}

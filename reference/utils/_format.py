@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
+from reference._narrowing import is_array
 
 __all__ = ["describe"]
 
@@ -18,7 +18,7 @@ def describe(value: object) -> str:
     Returns:
         A single-line description.
     """
-    if isinstance(value, np.ndarray):
+    if is_array(value):
         return f"array(shape={value.shape}, dtype={value.dtype})"
     text = repr(value)
     if len(text) > _MAX_REPR or "\n" in text:

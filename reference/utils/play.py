@@ -14,11 +14,12 @@ from __future__ import annotations
 import importlib
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Generic, TypeAlias, TypeVar
+from typing import Any, Generic, TypeAlias, TypeVar, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
+from reference._narrowing import is_array, is_list, is_mapping
 from reference.error import DependencyNotInstalled
 
 try:
@@ -57,7 +58,7 @@ def _env_name(env: _Env) -> str:
 def _default_keys_to_action(env: _Env, owner: str) -> Mapping[Any, _Action]:
     if env.has_wrapper_attr("get_keys_to_action"):
         mapping = env.get_wrapper_attr("get_keys_to_action")()
-        if not isinstance(mapping, Mapping):
+        if not is_mapping(mapping):
             raise TypeError(
                 f"{owner} keys_to_action from {_env_name(env)}.get_keys_to_action() must be a dict, "
                 f"got {type(mapping).__name__}"
@@ -72,7 +73,7 @@ def _default_keys_to_action(env: _Env, owner: str) -> Mapping[Any, _Action]:
 def _key_codes(combination: _KeyCombination) -> _KeyCodes:
     """Normalise a key combination to the sorted tuple of key codes used for lookups."""
     keys: Iterable[str | int] = (combination,) if isinstance(combination, int) else combination
-    codes = []
+    codes: list[int] = []
     for key in keys:
         if isinstance(key, str):
             if len(key) != 1:
@@ -122,15 +123,15 @@ class PlayableGame:
 
     def _get_relevant_keys(self, keys_to_action: Mapping[Any, _Action] | None) -> set[int]:
         mapping = keys_to_action if keys_to_action is not None else _default_keys_to_action(self.env, "PlayableGame")
-        if not isinstance(mapping, Mapping):
+        if not is_mapping(mapping):
             raise TypeError(f"PlayableGame keys_to_action must be a dict, got {type(mapping).__name__}")
         return {code for combination in mapping for code in _key_codes(combination)}
 
     def _get_video_size(self, zoom: float | None) -> tuple[int, int]:
-        rendered = self.env.render()
-        if isinstance(rendered, list):
+        rendered: object = self.env.render()
+        if is_list(rendered):
             rendered = rendered[-1] if rendered else None
-        if not isinstance(rendered, np.ndarray) or rendered.ndim != 3:
+        if not is_array(rendered) or rendered.ndim != 3:
             raise ValueError(
                 f"PlayableGame env.render() must return an (H, W, 3) array, got {type(rendered).__name__}; "
                 "reset the environment before creating the game"
@@ -176,8 +177,8 @@ def display_arr(screen: Surface, arr: NDArray[np.uint8], video_size: tuple[int, 
     Raises:
         TypeError: If ``arr`` is not a uint8 array.
     """
-    if not isinstance(arr, np.ndarray) or arr.dtype != np.uint8:
-        got = f"array(shape={arr.shape}, dtype={arr.dtype})" if isinstance(arr, np.ndarray) else type(arr).__name__
+    if not is_array(arr) or arr.dtype != np.uint8:
+        got = f"array(shape={arr.shape}, dtype={arr.dtype})" if is_array(arr) else type(arr).__name__
         raise TypeError(f"display_arr arr must be a uint8 array, got {got}")
     image = pygame.surfarray.make_surface(arr.swapaxes(0, 1) if transpose else arr)
     image = pygame.transform.scale(image, video_size)
@@ -229,7 +230,7 @@ def play(
                 f"got None for {type(env).__name__}"
             )
         keys_to_action = _default_keys_to_action(env, "play")
-    if not isinstance(keys_to_action, Mapping):
+    if not is_mapping(keys_to_action):
         raise TypeError(f"play keys_to_action must be a dict, got {type(keys_to_action).__name__}")
     key_code_to_action: dict[_KeyCodes, _Action] = {}
     for combination, action in keys_to_action.items():
@@ -265,10 +266,11 @@ def play(
                 if callback is not None:
                     callback(prev_obs, obs, action, reward, terminated, truncated, info)
             if obs is not None:
-                rendered = env.render()
-                if isinstance(rendered, list):
+                rendered: object = env.render()
+                if is_list(rendered):
                     rendered = rendered[-1]
-                display_arr(game.screen, rendered, video_size=game.video_size, transpose=transpose)
+                frame = cast("NDArray[np.uint8]", rendered)  # PlayableGame checked the mode renders arrays
+                display_arr(game.screen, frame, video_size=game.video_size, transpose=transpose)
             for event in pygame.event.get():
                 game.process_event(event)
             pygame.display.flip()

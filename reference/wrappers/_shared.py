@@ -12,6 +12,7 @@ from typing import Any, SupportsFloat, TypeAlias
 
 import numpy as np
 
+from gymspec import Flag
 from reference.core import ActType, ObsType, Wrapper
 
 __all__ = ["AfterCallWrapper", "StatisticsToggle", "is_int"]
@@ -71,7 +72,7 @@ class AfterCallWrapper(Wrapper[ObsType, ActType, ObsType, ActType]):
         self._after_reset()
         return result
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
         """Step the inner environment, then run the wrapper's step hook.
 
         Args:

@@ -17,8 +17,10 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any, SupportsFloat, TypeAlias
 
+import gymspec
+from gymspec import Flag, RenderResult
 from reference import error
-from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
+from reference.core import ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._shared import is_int
 from reference.wrappers.passive_env_checker import PassiveEnvChecker
@@ -32,7 +34,7 @@ __all__ = ["Autoreset", "OrderEnforcing", "PassiveEnvChecker", "RecordEpisodeSta
 _Info: TypeAlias = dict[str, Any]
 _Options: TypeAlias = dict[str, Any]
 _Value: TypeAlias = Any
-_StepResult: TypeAlias = "tuple[ObsType, SupportsFloat, bool, bool, _Info]"
+_StepResult: TypeAlias = "tuple[ObsType, SupportsFloat, Flag, Flag, _Info]"
 
 
 class TimeLimit(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):
@@ -59,7 +61,7 @@ class TimeLimit(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorAr
         [False, True, True]
     """
 
-    def __init__(self, env: Env[ObsType, ActType], max_episode_steps: int) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType], max_episode_steps: int) -> None:
         if not is_int(max_episode_steps):
             raise TypeError(f"TimeLimit max_episode_steps must be an int, got {max_episode_steps!r}")
         if max_episode_steps <= 0:
@@ -74,7 +76,7 @@ class TimeLimit(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorAr
         """The step on which episodes are truncated."""
         return self._max_episode_steps
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
         """Step the inner environment and truncate once the limit is reached.
 
         Args:
@@ -139,13 +141,13 @@ class OrderEnforcing(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruc
         True
     """
 
-    def __init__(self, env: Env[ObsType, ActType], disable_render_order_enforcing: bool = False) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType], disable_render_order_enforcing: bool = False) -> None:
         RecordConstructorArgs.__init__(self, disable_render_order_enforcing=disable_render_order_enforcing)
         Wrapper.__init__(self, env)
         self._has_reset = False
         self._disable_render_order_enforcing = bool(disable_render_order_enforcing)
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
         """Step the inner environment, once it has been reset.
 
         Args:
@@ -181,7 +183,7 @@ class OrderEnforcing(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruc
             setattr(self, "step", self.env.step)  # noqa: B010
         return self.env.reset(seed=seed, options=options)
 
-    def render(self) -> RenderFrame | list[RenderFrame] | None:
+    def render(self) -> RenderResult:
         """Render the inner environment, once it has been reset (unless render order enforcing is disabled).
 
         Returns:
@@ -228,7 +230,7 @@ class Autoreset(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorAr
         [(1.0, False, False), (1.0, False, True), (0.0, False, False)]
     """
 
-    def __init__(self, env: Env[ObsType, ActType]) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType]) -> None:
         RecordConstructorArgs.__init__(self)
         Wrapper.__init__(self, env)
         self.autoreset = False
@@ -246,7 +248,7 @@ class Autoreset(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorAr
         self.autoreset = False
         return self.env.reset(seed=seed, options=options)
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
         """Step the inner environment, or reset it if the previous step ended the episode.
 
         Args:
@@ -258,7 +260,8 @@ class Autoreset(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorAr
         if self.autoreset:
             obs, info = self.env.reset()
             reward: SupportsFloat = 0.0
-            terminated = truncated = False
+            terminated: Flag = False
+            truncated: Flag = False
         else:
             obs, reward, terminated, truncated, info = self.env.step(action)
         self.autoreset = bool(terminated or truncated)
@@ -289,7 +292,9 @@ class RecordEpisodeStatistics(Wrapper[ObsType, ActType, ObsType, ActType], Recor
         (3.0, 3, [3])
     """
 
-    def __init__(self, env: Env[ObsType, ActType], buffer_length: int = 100, stats_key: str = "episode") -> None:
+    def __init__(
+        self, env: gymspec.Env[ObsType, ActType], buffer_length: int = 100, stats_key: str = "episode"
+    ) -> None:
         if not is_int(buffer_length) or buffer_length < 1:
             raise ValueError(f"RecordEpisodeStatistics buffer_length must be a positive int, got {buffer_length!r}")
         if not isinstance(stats_key, str):
@@ -305,7 +310,7 @@ class RecordEpisodeStatistics(Wrapper[ObsType, ActType, ObsType, ActType], Recor
         self.return_queue: deque[float] = deque(maxlen=int(buffer_length))
         self.length_queue: deque[int] = deque(maxlen=int(buffer_length))
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
         """Step the inner environment and record the statistics when the episode ends.
 
         Args:

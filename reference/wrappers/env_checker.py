@@ -16,6 +16,7 @@ from typing import Any, TypeAlias, cast
 import numpy as np
 
 from reference import logger
+from reference.spaces._guards import is_box
 from reference.spaces.box import Box
 from reference.spaces.discrete import Discrete
 from reference.spaces.space import Space
@@ -48,7 +49,7 @@ def describe(value: object) -> str:
         A short description.
     """
     if isinstance(value, np.ndarray):
-        return f"array(shape={value.shape}, dtype={value.dtype})"
+        return f"array(shape={value.shape}, dtype={value.dtype})"  # pyright: ignore[reportUnknownMemberType]
     text = repr(value)
     return text if len(text) <= 80 else f"{text[:77]}..."
 
@@ -64,7 +65,7 @@ def _check_space(space: object, space_type: str, warn_inverted: bool) -> None:
             f"PassiveEnvChecker {space_type}_space must be a reference.spaces.Space (or have contains and sample), "
             f"got {describe(space)} of type {type(space).__name__}"
         )
-    if isinstance(space, Box):
+    if is_box(space):  # pyright: ignore[reportUnknownArgumentType]
         for name, bound in (("low", space.low), ("high", space.high)):
             if bound.shape != space.shape:
                 raise ValueError(
@@ -76,10 +77,10 @@ def _check_space(space: object, space_type: str, warn_inverted: bool) -> None:
         elif warn_inverted and np.any(space.high < space.low):
             logger.warn(f"A Box {space_type} space low value is greater than a high value.")
     elif isinstance(space, Discrete):
-        if not space.n > 0:
-            raise ValueError(f"PassiveEnvChecker {space_type}_space Discrete n must be positive, got {space.n!r}")
+        if not space.n > 0:  # pyright: ignore[reportUnknownMemberType]
+            raise ValueError(f"PassiveEnvChecker {space_type}_space Discrete n must be positive, got {space.n!r}")  # pyright: ignore[reportUnknownMemberType]
     else:
-        _check_composite_space(space, space_type, warn_inverted)
+        _check_composite_space(space, space_type, warn_inverted)  # pyright: ignore[reportUnknownArgumentType]
 
 
 def _check_composite_space(space: Space[Any], space_type: str, warn_inverted: bool) -> None:
@@ -98,11 +99,11 @@ def _check_composite_space(space: Space[Any], space_type: str, warn_inverted: bo
             )
     elif kind in ("Tuple", "Dict"):
         children = getattr(space, "spaces")
-        subspaces = list(children.values()) if isinstance(children, Mapping) else list(children)
+        subspaces = list(children.values()) if isinstance(children, Mapping) else list(children)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
         if not subspaces:
             raise ValueError(f"PassiveEnvChecker {space_type}_space must not be an empty {kind} space")
-        for subspace in subspaces:
-            _check_space(subspace, space_type, warn_inverted)
+        for subspace in subspaces:  # pyright: ignore[reportUnknownVariableType]
+            _check_space(subspace, space_type, warn_inverted)  # pyright: ignore[reportUnknownArgumentType]
 
 
 def check_observation_space(space: object) -> None:
@@ -157,15 +158,15 @@ def _check_structure(obs: object, space: object, method_name: str) -> None:
     pre = f"The obs returned by the `{method_name}()` method"
     kind = space_kind(space)
     if isinstance(space, Discrete):
-        if not isinstance(obs, (int, np.int64)):
+        if not isinstance(obs, (int, np.int64)):  # pyright: ignore[reportArgumentType]
             logger.warn(f"{pre} should be an int or np.int64, actual type: {type(obs)}", stacklevel=4)
-    elif isinstance(space, Box):
+    elif is_box(space):
         if space.shape != ():
             if not isinstance(obs, np.ndarray):
                 logger.warn(f"{pre} was expecting a numpy array, actual type: {type(obs)}", stacklevel=4)
-            elif obs.dtype != space.dtype:
+            elif obs.dtype != space.dtype:  # pyright: ignore[reportUnknownMemberType]
                 logger.warn(
-                    f"{pre} was expecting numpy array dtype to be {space.dtype}, actual type: {obs.dtype}",
+                    f"{pre} was expecting numpy array dtype to be {space.dtype}, actual type: {obs.dtype}",  # pyright: ignore[reportUnknownMemberType]
                     stacklevel=4,
                 )
     elif kind in ("MultiBinary", "MultiDiscrete"):
@@ -175,13 +176,13 @@ def _check_structure(obs: object, space: object, method_name: str) -> None:
         children = tuple(getattr(space, "spaces"))
         if not isinstance(obs, tuple):
             logger.warn(f"{pre} was expecting a tuple, actual type: {type(obs)}", stacklevel=4)
-        if not hasattr(obs, "__len__") or len(obs) != len(children):
+        if not hasattr(obs, "__len__") or len(obs) != len(children):  # pyright: ignore[reportArgumentType, reportUnknownArgumentType]
             raise ValueError(
                 f"PassiveEnvChecker {method_name}() observation must have {len(children)} elements like the "
-                f"Tuple observation space, got {describe(obs)}"
+                f"Tuple observation space, got {describe(obs)}"  # pyright: ignore[reportUnknownArgumentType]
             )
         for sub_obs, sub_space in zip(obs, children):  # type: ignore[call-overload]
-            _check_structure(sub_obs, sub_space, method_name)
+            _check_structure(sub_obs, sub_space, method_name)  # pyright: ignore[reportUnknownArgumentType]
     elif kind == "Dict":
         children_map: Mapping[str, object] = getattr(space, "spaces")
         if not isinstance(obs, dict):
@@ -192,10 +193,10 @@ def _check_structure(obs: object, space: object, method_name: str) -> None:
         if obs.keys() != children_map.keys():
             raise ValueError(
                 f"PassiveEnvChecker {method_name}() observation keys must be the Dict space's keys "
-                f"{list(children_map)}, got {list(obs)}"
+                f"{list(children_map)}, got {list(obs)}"  # pyright: ignore[reportUnknownArgumentType]
             )
         for key, sub_space in children_map.items():
-            _check_structure(obs[key], sub_space, method_name)
+            _check_structure(obs[key], sub_space, method_name)  # pyright: ignore[reportUnknownArgumentType]
 
 
 def _unpack_target(shape: tuple[int, ...], names: list[str]) -> str:
@@ -274,7 +275,7 @@ def _large_box_test(space: Box[Any]) -> ObsTest:
     )
 
     def test(obs: object) -> bool:
-        if obs.__class__ is not np.ndarray or obs.dtype is not dtype or obs.shape != shape:
+        if obs.__class__ is not np.ndarray or obs.dtype is not dtype or obs.shape != shape:  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
             return False
         return full_range or bool((obs >= low).all() and (obs <= high).all())
 
@@ -296,12 +297,12 @@ def observation_fast_test(space: object) -> ObsTest:
     Returns:
         ``test(obs) -> bool``; exact for Box and Discrete spaces, always ``False`` for the others.
     """
-    if isinstance(space, Box):
+    if is_box(space):
         return _small_box_test(space) if int(np.prod(space.shape)) <= _SMALL_BOX else _large_box_test(space)
     if isinstance(space, Discrete):
-        start = int(space.start)
-        stop = start + int(space.n)
-        return lambda obs: obs.__class__ is int and start <= obs < stop
+        start = int(space.start)  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType]
+        stop = start + int(space.n)  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType]
+        return lambda obs: obs.__class__ is int and start <= obs < stop  # pyright: ignore[reportOperatorIssue, reportUnknownLambdaType]
     return _never
 
 

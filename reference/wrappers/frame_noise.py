@@ -7,7 +7,9 @@ from typing import TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
+import gymspec
+from gymspec import RenderResult
+from reference.core import ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers.utils import ProbabilityError
 
@@ -44,7 +46,10 @@ class AddWhiteNoise(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruct
     """
 
     def __init__(
-        self, env: Env[ObsType, ActType], probability_of_noise_per_pixel: float, is_noise_grayscale: bool = False
+        self,
+        env: gymspec.Env[ObsType, ActType],
+        probability_of_noise_per_pixel: float,
+        is_noise_grayscale: bool = False,
     ) -> None:
         if not 0 <= probability_of_noise_per_pixel < 1:
             raise ProbabilityError(
@@ -57,7 +62,7 @@ class AddWhiteNoise(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruct
         self.probability_of_noise_per_pixel = probability_of_noise_per_pixel
         self.is_noise_grayscale = is_noise_grayscale
 
-    def render(self) -> RenderFrame | list[RenderFrame] | None:
+    def render(self) -> RenderResult:
         """Render the inner environment and add noise.
 
         Returns:
@@ -91,7 +96,7 @@ class ObstructView(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructo
 
     def __init__(
         self,
-        env: Env[ObsType, ActType],
+        env: gymspec.Env[ObsType, ActType],
         obstructed_pixels_ratio: float,
         obstruction_width: int,
         is_noise_grayscale: bool = False,
@@ -111,7 +116,7 @@ class ObstructView(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructo
         self.obstruction_width = obstruction_width
         self.is_noise_grayscale = is_noise_grayscale
 
-    def render(self) -> RenderFrame | list[RenderFrame] | None:
+    def render(self) -> RenderResult:
         """Render the inner environment and obstruct patches.
 
         Returns:

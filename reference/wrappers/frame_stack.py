@@ -5,11 +5,14 @@ from __future__ import annotations
 import importlib
 from collections import deque
 from copy import deepcopy
-from typing import Any, SupportsFloat, TypeAlias
+from typing import Any, SupportsFloat, TypeAlias, cast
 
 import numpy as np
 
-from reference.core import ActType, Env, ObsType, Wrapper
+import gymspec
+from gymspec import Flag
+from reference.core import ActType, ObsType, Wrapper
+from reference.spaces._guards import is_box
 from reference.spaces.box import Box
 from reference.spaces.space import Space
 from reference.utils.record_constructor import RecordConstructorArgs
@@ -28,7 +31,7 @@ class _Stacker:
 
     def __init__(self, space: Space[Any], n: int) -> None:
         self.space = space
-        if isinstance(space, Box):
+        if is_box(space):
             self.stacked_space: Space[Any] = Box(
                 low=np.repeat(space.low[np.newaxis], n, axis=0),
                 high=np.repeat(space.high[np.newaxis], n, axis=0),
@@ -70,14 +73,16 @@ class FrameStackObservation(Wrapper[_Value, ActType, ObsType, ActType], RecordCo
         ((3, 4), [0.0, 0.0, 0.0, 0.0])
     """
 
-    def __init__(self, env: Env[ObsType, ActType], stack_size: int, *, padding_type: str | ObsType = "reset") -> None:
+    def __init__(
+        self, env: gymspec.Env[ObsType, ActType], stack_size: int, *, padding_type: str | ObsType = "reset"
+    ) -> None:
         RecordConstructorArgs.__init__(self, stack_size=stack_size, padding_type=padding_type)
         Wrapper.__init__(self, env)
         if not is_int(stack_size):
             raise TypeError(f"FrameStackObservation stack_size must be an int, got {stack_size!r}")
         if stack_size <= 0:
             raise ValueError(f"FrameStackObservation stack_size must be positive, got {stack_size!r}")
-        inner = env.observation_space
+        inner = cast("Space[ObsType]", env.observation_space)  # create_zero_array rejects a foreign space
         if isinstance(padding_type, str) and padding_type in ("reset", "zero"):
             self.padding_value: _Value = create_zero_array(inner)
             mode = padding_type
@@ -95,7 +100,7 @@ class FrameStackObservation(Wrapper[_Value, ActType, ObsType, ActType], RecordCo
         self.padding_type = mode
         self.obs_queue: deque[_Value] = deque([self.padding_value] * self.stack_size, maxlen=self.stack_size)
 
-    def step(self, action: ActType) -> tuple[_Value, SupportsFloat, bool, bool, _Info]:
+    def step(self, action: ActType) -> tuple[_Value, SupportsFloat, Flag, Flag, _Info]:
         """Step the inner environment and push its observation onto the stack.
 
         Args:

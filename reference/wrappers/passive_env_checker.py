@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, SupportsFloat, TypeAlias
 
-import numpy as np
 
+import gymspec
+from gymspec import Flag, RenderResult
 from reference import logger
-from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
+from reference.core import ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers.env_checker import (
     check_action_space,
@@ -74,7 +75,7 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConst
         True
     """
 
-    def __init__(self, env: Env[ObsType, ActType]) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType]) -> None:
         RecordConstructorArgs.__init__(self)
         Wrapper.__init__(self, env)
         check_action_space(env.action_space)
@@ -112,7 +113,7 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConst
         else:  # done checking: do not keep the env's data alive
             self._last_obs = self._last_info = None
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
         """Step the inner environment and check the result.
 
         Args:
@@ -141,7 +142,7 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConst
         if truncated is not False and truncated is not True:
             check_flag(truncated, "truncated")
         # ``r - r`` is NaN for NaN and for +-inf, so one comparison covers finiteness.
-        if reward.__class__ is not float or reward - reward != 0.0:
+        if reward.__class__ is not float or reward - reward != 0.0:  # pyright: ignore[reportOperatorIssue]
             check_reward(reward)
         if info.__class__ is not dict:
             check_info(info, "step")
@@ -181,7 +182,7 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConst
         self.checked_reset = True
         return result
 
-    def render(self) -> RenderFrame | list[RenderFrame] | None:
+    def render(self) -> RenderResult:
         """Render the inner environment and check the frame against the render mode.
 
         Returns:

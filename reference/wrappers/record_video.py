@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
+from typing import cast
 
 import numpy as np
 
+import gymspec
+from gymspec import RenderResult
 from reference import logger
-from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
+from reference.core import ActType, ObsType, RenderFrame, Wrapper
 from reference.envs._rendering import import_pygame
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._shared import AfterCallWrapper
@@ -70,7 +73,7 @@ class RecordVideo(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs):
 
     def __init__(
         self,
-        env: Env[ObsType, ActType],
+        env: gymspec.Env[ObsType, ActType],
         video_folder: str,
         episode_trigger: Callable[[int], bool] | None = None,
         step_trigger: Callable[[int], bool] | None = None,
@@ -111,7 +114,8 @@ class RecordVideo(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs):
                 "`video_folder` for the `RecordVideo` wrapper if this is not desired)"
             )
         os.makedirs(self.video_folder, exist_ok=True)
-        self.frames_per_sec: float = fps if fps is not None else env.metadata.get("render_fps", 30)
+        inner_metadata = cast(gymspec.HasMetadata, env).metadata
+        self.frames_per_sec: float = fps if fps is not None else inner_metadata.get("render_fps", 30)
         self.name_prefix = name_prefix
         self.video_length: float = video_length if video_length != 0 else float("inf")
         self.recording = False
@@ -162,7 +166,7 @@ class RecordVideo(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs):
         if self.recording:
             self._capture_frame()
 
-    def render(self) -> RenderFrame | list[RenderFrame] | None:
+    def render(self) -> RenderResult:
         """Render the inner environment, prepending frames a ``*_list`` render handed to the recorder.
 
         Returns:

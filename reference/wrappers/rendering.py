@@ -9,11 +9,12 @@
 from __future__ import annotations
 
 from copy import deepcopy
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 
-from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
+import gymspec
+from reference.core import ActType, ObsType, RenderFrame, Wrapper
 from reference.envs._rendering import import_pygame
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._shared import AfterCallWrapper
@@ -52,7 +53,7 @@ class RenderCollection(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs
         (2, (400, 600, 3), 0)
     """
 
-    def __init__(self, env: Env[ObsType, ActType], pop_frames: bool = True, reset_clean: bool = True) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType], pop_frames: bool = True, reset_clean: bool = True) -> None:
         RecordConstructorArgs.__init__(self, pop_frames=pop_frames, reset_clean=reset_clean)
         Wrapper.__init__(self, env)
         inner_mode = env.render_mode
@@ -63,7 +64,7 @@ class RenderCollection(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs
         self.frame_list: list[RenderFrame] = []
         self.pop_frames = pop_frames
         self.reset_clean = reset_clean
-        metadata = deepcopy(dict(env.metadata))
+        metadata = deepcopy(dict(cast(gymspec.HasMetadata, env).metadata))
         modes = list(metadata.get("render_modes", []))
         if f"{inner_mode}_list" not in modes:
             modes.append(f"{inner_mode}_list")
@@ -124,22 +125,23 @@ class HumanRendering(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs):
 
     ACCEPTED_RENDER_MODES = ["rgb_array", "rgb_array_list", "depth_array", "depth_array_list"]
 
-    def __init__(self, env: Env[ObsType, ActType]) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType]) -> None:
         RecordConstructorArgs.__init__(self)
         Wrapper.__init__(self, env)
         if env.render_mode not in self.ACCEPTED_RENDER_MODES:
             raise ValueError(
                 f"HumanRendering env.render_mode must be one of {self.ACCEPTED_RENDER_MODES}, got {env.render_mode!r}"
             )
-        if "render_fps" not in env.metadata:
+        inner_metadata = cast(gymspec.HasMetadata, env).metadata
+        if "render_fps" not in inner_metadata:
             raise ValueError(
-                "HumanRendering env.metadata must specify 'render_fps', got keys " f"{sorted(env.metadata)}"
+                "HumanRendering env.metadata must specify 'render_fps', got keys " f"{sorted(inner_metadata)}"
             )
         self.screen_size: tuple[int, int] | None = None
         self.window: _Surface = None
         self.clock: _Surface = None
-        if "human" not in env.metadata.get("render_modes", []):
-            metadata = deepcopy(dict(env.metadata))
+        if "human" not in inner_metadata.get("render_modes", []):
+            metadata = deepcopy(dict(inner_metadata))
             metadata["render_modes"] = [*metadata.get("render_modes", []), "human"]
             self.metadata = metadata
 

@@ -91,14 +91,14 @@ def check_reset_result(result: object) -> bool:
             stacklevel=3,
         )
         return False
-    if len(result) != 2:
+    if len(result) != 2:  # pyright: ignore[reportUnknownArgumentType]
         logger.warn(
             "The result returned by `env.reset()` should be `(obs, info)` by default, where `obs` is a "
-            f"observation and `info` is a dictionary containing additional information; got {len(result)} elements.",
+            f"observation and `info` is a dictionary containing additional information; got {len(result)} elements.",  # pyright: ignore[reportUnknownArgumentType]
             stacklevel=3,
         )
         return False
-    check_info(result[1], "reset")
+    check_info(result[1], "reset")  # pyright: ignore[reportUnknownArgumentType]
     return True
 
 
@@ -117,11 +117,11 @@ def check_step_result(result: object) -> None:
             "PassiveEnvChecker step() result must be a tuple (obs, reward, terminated, truncated, info), "
             f"got {describe(result)}"
         )
-    if len(result) != 5:
-        hint = "; the 4-tuple (obs, reward, done, info) API was removed in Gymnasium 0.26" if len(result) == 4 else ""
+    if len(result) != 5:  # pyright: ignore[reportUnknownArgumentType]
+        hint = "; the 4-tuple (obs, reward, done, info) API was removed in Gymnasium 0.26" if len(result) == 4 else ""  # pyright: ignore[reportUnknownArgumentType]
         raise error.Error(
             "PassiveEnvChecker step() result must have 5 elements (obs, reward, terminated, truncated, info), "
-            f"got {len(result)}{hint}"
+            f"got {len(result)}{hint}"  # pyright: ignore[reportUnknownArgumentType]
         )
 
 
@@ -149,7 +149,7 @@ def check_reward(reward: object) -> None:
             stacklevel=3,
         )
         return
-    value = float(reward)
+    value = float(reward)  # pyright: ignore[reportUnknownArgumentType]
     if math.isnan(value):
         logger.warn("The reward is a NaN value.", stacklevel=3)
     elif math.isinf(value):
@@ -171,14 +171,14 @@ def data_shares_objects(data_1: object, data_2: object) -> bool:
     if type(data_1) is not type(data_2):
         return False
     if isinstance(data_1, dict) and isinstance(data_2, dict):
-        return data_1 is data_2 or any(data_shares_objects(data_1[k], data_2[k]) for k in data_1.keys() & data_2.keys())
+        return data_1 is data_2 or any(data_shares_objects(data_1[k], data_2[k]) for k in data_1.keys() & data_2.keys())  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
     if isinstance(data_1, tuple):
         return any(data_shares_objects(a, b) for a, b in zip(data_1, data_2))  # type: ignore[call-overload]
     if isinstance(data_1, np.ndarray):
         other: np.ndarray[Any, Any] = data_2  # type: ignore[assignment]
-        if data_1.dtype == object:
-            return data_1 is other or any(data_shares_objects(a, b) for a, b in zip(data_1.flat, other.flat))
-        return bool(np.shares_memory(data_1, other))
+        if data_1.dtype == object:  # pyright: ignore[reportUnknownMemberType]
+            return data_1 is other or any(data_shares_objects(a, b) for a, b in zip(data_1.flat, other.flat))  # pyright: ignore[reportUnknownArgumentType, reportUnknownMemberType, reportUnknownVariableType]
+        return bool(np.shares_memory(data_1, other))  # pyright: ignore[reportUnknownArgumentType]
     return False
 
 
@@ -198,7 +198,7 @@ def check_render_metadata(env: object) -> None:
     metadata = getattr(env, "metadata", None)
     if not isinstance(metadata, Mapping):
         metadata = {}
-    modes = metadata.get("render_modes")
+    modes = metadata.get("render_modes")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
     render_mode = getattr(env, "render_mode", None)
     if modes is None:
         logger.warn(
@@ -208,24 +208,24 @@ def check_render_metadata(env: object) -> None:
         )
         return
     if not isinstance(modes, (list, tuple)):
-        logger.warn(f"Expects the render_modes to be a sequence (i.e. list, tuple), actual type: {type(modes)}")
+        logger.warn(f"Expects the render_modes to be a sequence (i.e. list, tuple), actual type: {type(modes)}")  # pyright: ignore[reportUnknownArgumentType]
         return
-    if not all(isinstance(mode, str) for mode in modes):
-        logger.warn(f"Expects all render modes to be strings, actual types: {[type(mode) for mode in modes]}")
+    if not all(isinstance(mode, str) for mode in modes):  # pyright: ignore[reportUnknownVariableType]
+        logger.warn(f"Expects all render modes to be strings, actual types: {[type(mode) for mode in modes]}")  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
     if modes:
-        fps = metadata.get("render_fps")
+        fps = metadata.get("render_fps")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
         if fps is None:
             logger.warn(
                 "No render fps was declared in the environment (env.metadata['render_fps'] is None or not "
                 "defined), rendering may occur at inconsistent fps."
             )
         elif isinstance(fps, bool) or not isinstance(fps, (int, float, np.integer, np.floating)):
-            logger.warn(f"Expects the `env.metadata['render_fps']` to be an integer or a float, actual type: {type(fps)}")
+            logger.warn(f"Expects the `env.metadata['render_fps']` to be an integer or a float, actual type: {type(fps)}")  # pyright: ignore[reportUnknownArgumentType]
         elif not fps > 0:
             raise ValueError(f"PassiveEnvChecker metadata['render_fps'] must be > 0, got {fps!r}")
     if render_mode is not None and render_mode not in modes:
         raise error.UnsupportedMode(
-            f"PassiveEnvChecker render_mode must be None or one of metadata['render_modes'] {list(modes)}, "
+            f"PassiveEnvChecker render_mode must be None or one of metadata['render_modes'] {list(modes)}, "  # pyright: ignore[reportUnknownArgumentType]
             f"got {render_mode!r}"
         )
 
@@ -246,14 +246,14 @@ def check_render_return(render_mode: str | None, frame: object) -> None:
         if not isinstance(frame, np.ndarray):
             logger.warn(f"RGB-array rendering should return a numpy array, got {type(frame)}", stacklevel=3)
             return
-        if frame.dtype != np.uint8:
-            logger.warn(f"RGB-array rendering should return a numpy array with dtype uint8, got {frame.dtype}")
+        if frame.dtype != np.uint8:  # pyright: ignore[reportUnknownMemberType]
+            logger.warn(f"RGB-array rendering should return a numpy array with dtype uint8, got {frame.dtype}")  # pyright: ignore[reportUnknownMemberType]
         if frame.ndim != 3:
             logger.warn(f"RGB-array rendering should return a numpy array with three axes, got {frame.ndim}")
-        elif frame.shape[2] != 3:
+        elif frame.shape[2] != 3:  # pyright: ignore[reportUnknownMemberType]
             logger.warn(
                 "RGB-array rendering should return a numpy array in which the last axis has three dimensions, "
-                f"got {frame.shape[2]}"
+                f"got {frame.shape[2]}"  # pyright: ignore[reportUnknownMemberType]
             )
     elif render_mode == "depth_array":
         if not isinstance(frame, np.ndarray):
@@ -267,5 +267,5 @@ def check_render_return(render_mode: str | None, frame: object) -> None:
         if not isinstance(frame, list):
             logger.warn(f"Render mode `{render_mode}` should produce a list, got {type(frame)}")
             return
-        for item in frame:
-            check_render_return(render_mode[: -len("_list")], item)
+        for item in frame:  # pyright: ignore[reportUnknownVariableType]
+            check_render_return(render_mode[: -len("_list")], item)  # pyright: ignore[reportUnknownArgumentType]

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from typing import Any, SupportsFloat, TypeAlias
 
-from reference.core import ActionWrapper, ActType, Env, ObsType, Wrapper
+import gymspec
+from gymspec import Flag
+from reference._narrowing import is_tuple
+from reference.core import ActionWrapper, ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers.utils import BoundError, ProbabilityError
 
@@ -48,7 +51,7 @@ class StickyAction(ActionWrapper[ObsType, ActType, ActType], RecordConstructorAr
 
     def __init__(
         self,
-        env: Env[ObsType, ActType],
+        env: gymspec.Env[ObsType, ActType],
         repeat_action_probability: float,
         repeat_action_duration: int | tuple[int, int] = 1,
     ) -> None:
@@ -60,7 +63,7 @@ class StickyAction(ActionWrapper[ObsType, ActType, ActType], RecordConstructorAr
         if _is_int(repeat_action_duration):
             duration = (repeat_action_duration, repeat_action_duration)  # type: ignore[assignment]
         elif (
-            isinstance(repeat_action_duration, tuple)
+            is_tuple(repeat_action_duration)
             and len(repeat_action_duration) == 2
             and all(_is_int(d) for d in repeat_action_duration)
         ):
@@ -147,7 +150,7 @@ class RepeatAction(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructo
         3.0
     """
 
-    def __init__(self, env: Env[ObsType, ActType], num_repeats: int) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType], num_repeats: int) -> None:
         if not _is_int(num_repeats):
             raise TypeError(f"RepeatAction num_repeats must be an int, got {num_repeats!r}")
         if num_repeats < 1:
@@ -156,7 +159,7 @@ class RepeatAction(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructo
         Wrapper.__init__(self, env)
         self.num_repeats = num_repeats
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
         """Step the inner environment up to ``num_repeats`` times.
 
         Args:
@@ -171,4 +174,5 @@ class RepeatAction(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructo
             total_reward += float(reward)
             if terminated or truncated:
                 break
-        return obs, total_reward, terminated, truncated, info
+        # num_repeats is validated positive, so the loop ran at least once.
+        return obs, total_reward, terminated, truncated, info  # pyright: ignore[reportPossiblyUnboundVariable, reportReturnType]

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable
-from typing import Any, SupportsFloat, TypeAlias
+from typing import Any, SupportsFloat, TypeAlias, cast
 
 import numpy as np
 
-from reference.core import ActType, Env, ObservationWrapper, ObsType, Wrapper
+import gymspec
+from gymspec import Flag
+from reference.core import ActType, ObservationWrapper, ObsType, Wrapper
 from reference.spaces.box import Box
 from reference.spaces.space import Space
 from reference.utils.record_constructor import RecordConstructorArgs
@@ -56,7 +58,7 @@ class DelayObservation(ObservationWrapper[ObsType, ActType, ObsType], RecordCons
         [0.0, 0.0, 0.0, 0.0]
     """
 
-    def __init__(self, env: Env[ObsType, ActType], delay: int) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType], delay: int) -> None:
         if not is_int(delay):
             raise TypeError(f"DelayObservation delay must be an int, got {delay!r}")
         if delay < 0:
@@ -95,15 +97,15 @@ class DelayObservation(ObservationWrapper[ObsType, ActType, ObsType], RecordCons
         return zero
 
 
-def _find_max_episode_steps(env: Env[Any, Any]) -> int:
-    spec = env.spec
+def _find_max_episode_steps(env: gymspec.Env[Any, Any]) -> int:
+    spec = cast(gymspec.HasSpec, env).spec
     if spec is not None and spec.max_episode_steps is not None:
         return int(spec.max_episode_steps)
     layer: object = env
     while isinstance(layer, Wrapper):
         if isinstance(layer, TimeLimit):
             return layer.max_episode_steps
-        layer = layer.env
+        layer = layer.env  # pyright: ignore[reportUnknownVariableType, reportUnknownMemberType]
     raise ValueError(
         "TimeAwareObservation env must be wrapped by a TimeLimit or have a spec with max_episode_steps, got neither"
     )
@@ -136,7 +138,7 @@ class TimeAwareObservation(ObservationWrapper[_Value, ActType, ObsType], RecordC
 
     def __init__(
         self,
-        env: Env[ObsType, ActType],
+        env: gymspec.Env[ObsType, ActType],
         flatten: bool = True,
         normalize_time: bool = False,
         *,
@@ -163,7 +165,7 @@ class TimeAwareObservation(ObservationWrapper[_Value, ActType, ObsType], RecordC
             self._time_preprocess_func = lambda t: np.array([t], dtype=np.int32)
             time_space = Box(0, self.max_timesteps, dtype=np.int32)
 
-        inner = env.observation_space
+        inner = cast("Space[ObsType]", env.observation_space)  # Dict and Tuple reject a foreign space
         kind = space_kind(inner)
         augmented: Space[Any]
         self._append_data_func: Callable[[Any, _Array], Any]
@@ -200,7 +202,7 @@ class TimeAwareObservation(ObservationWrapper[_Value, ActType, ObsType], RecordC
         """
         return self._obs_postprocess_func(self._append_data_func(observation, self._time_preprocess_func(self.timesteps)))
 
-    def step(self, action: ActType) -> tuple[_Value, SupportsFloat, bool, bool, _Info]:
+    def step(self, action: ActType) -> tuple[_Value, SupportsFloat, Flag, Flag, _Info]:
         """Count the step, then step the inner environment.
 
         Args:
@@ -248,7 +250,7 @@ class NormalizeObservation(ObservationWrapper[_Array, ActType, ObsType], RecordC
         (dtype('float32'), (4,))
     """
 
-    def __init__(self, env: Env[ObsType, ActType], epsilon: float = 1e-8) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType], epsilon: float = 1e-8) -> None:
         if not epsilon > 0:
             raise BoundError(f"NormalizeObservation epsilon must be > 0, got {epsilon!r}")
         RecordConstructorArgs.__init__(self, epsilon=epsilon)
@@ -298,7 +300,7 @@ class MaxAndSkipObservation(Wrapper[_Array, ActType, ObsType, ActType], RecordCo
         2.0
     """
 
-    def __init__(self, env: Env[ObsType, ActType], skip: int = 4) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType], skip: int = 4) -> None:
         RecordConstructorArgs.__init__(self, skip=skip)
         Wrapper.__init__(self, env)
         if not is_int(skip):
@@ -311,7 +313,7 @@ class MaxAndSkipObservation(Wrapper[_Array, ActType, ObsType, ActType], RecordCo
         self._skip = int(skip)
         self._obs_buffer: _Array = np.zeros((2, *space.shape), dtype=space.dtype)
 
-    def step(self, action: ActType) -> tuple[_Array, SupportsFloat, bool, bool, _Info]:
+    def step(self, action: ActType) -> tuple[_Array, SupportsFloat, Flag, Flag, _Info]:
         """Step the inner environment up to ``skip`` times with the same action.
 
         Args:
@@ -321,7 +323,8 @@ class MaxAndSkipObservation(Wrapper[_Array, ActType, ObsType, ActType], RecordCo
             ``(max of the last two observations, summed reward, terminated, truncated, last info)``.
         """
         total_reward = 0.0
-        terminated = truncated = False
+        terminated: Flag = False
+        truncated: Flag = False
         info: _Info = {}
         for i in range(self._skip):
             obs, reward, terminated, truncated, info = self.env.step(action)

@@ -9,7 +9,9 @@ from typing import Any, SupportsFloat, TypeAlias
 
 import numpy as np
 
-from reference.core import ActType, Env, ObsType, Wrapper
+import gymspec
+from gymspec import Flag
+from reference.core import ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._shared import StatisticsToggle
 from reference.wrappers.utils import BoundError, RunningMeanStd
@@ -41,7 +43,7 @@ class NormalizeReward(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstru
         70.71
     """
 
-    def __init__(self, env: Env[ObsType, ActType], gamma: float = 0.99, epsilon: float = 1e-8) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType], gamma: float = 0.99, epsilon: float = 1e-8) -> None:
         if not 0 <= gamma <= 1:
             raise BoundError(f"NormalizeReward gamma must be in [0, 1], got {gamma!r}")
         if not epsilon > 0:
@@ -54,7 +56,7 @@ class NormalizeReward(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstru
         self.epsilon = epsilon
         self._update_running_mean = True
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
         """Step the inner environment and normalise its reward.
 
         Args:

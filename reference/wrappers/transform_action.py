@@ -12,7 +12,9 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from reference.core import ActionWrapper, ActType, Env, ObsType, WrapperActType
+import gymspec
+from reference.core import ActionWrapper, ActType, ObsType, WrapperActType
+from reference.spaces._guards import is_box
 from reference.spaces.box import Box
 from reference.spaces.space import Space
 from reference.utils.record_constructor import RecordConstructorArgs
@@ -45,7 +47,7 @@ class TransformAction(ActionWrapper[ObsType, WrapperActType, ActType], RecordCon
 
     def __init__(
         self,
-        env: Env[ObsType, ActType],
+        env: gymspec.Env[ObsType, ActType],
         func: Callable[[WrapperActType], ActType],
         action_space: Space[WrapperActType] | None,
     ) -> None:
@@ -71,9 +73,9 @@ class TransformAction(ActionWrapper[ObsType, WrapperActType, ActType], RecordCon
         return self.func(action)
 
 
-def _box_action_space(env: Env[Any, Any], owner: str) -> Box[Any]:
+def _box_action_space(env: gymspec.Env[Any, Any], owner: str) -> Box[Any]:
     space = env.action_space
-    if not isinstance(space, Box):
+    if not is_box(space):
         raise TypeError(f"{owner} env.action_space must be a Box, got {type(space).__name__}")
     return space
 
@@ -97,7 +99,7 @@ class ClipAction(TransformAction[ObsType, _Array, _Array], RecordConstructorArgs
         array([2.], dtype=float32)
     """
 
-    def __init__(self, env: Env[ObsType, _Array]) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, _Array]) -> None:
         inner = _box_action_space(env, "ClipAction")
         RecordConstructorArgs.__init__(self)
         low, high = inner.low, inner.high
@@ -132,7 +134,7 @@ class RescaleAction(TransformAction[ObsType, _Array, _Array], RecordConstructorA
         array([1.], dtype=float32)
     """
 
-    def __init__(self, env: Env[ObsType, _Array], min_action: object, max_action: object) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, _Array], min_action: object, max_action: object) -> None:
         inner = _box_action_space(env, "RescaleAction")
         RecordConstructorArgs.__init__(self, min_action=min_action, max_action=max_action)
         action_space, _, to_inner = rescale_box(inner, min_action, max_action)

@@ -7,13 +7,15 @@ Any function (:class:`TransformObservation`); flatten, filter keys, cast, reshap
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 
-from reference.core import ActType, Env, ObservationWrapper, ObsType, WrapperObsType
+import gymspec
+from reference._narrowing import is_array, is_tuple
+from reference.core import ActType, ObservationWrapper, ObsType, WrapperObsType
+from reference.spaces._guards import is_box, is_discrete
 from reference.spaces.box import Box
-from reference.spaces.discrete import Discrete
 from reference.spaces.space import Space
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers.utils import rescale_box, space_kind
@@ -56,7 +58,7 @@ class TransformObservation(ObservationWrapper[WrapperObsType, ActType, ObsType],
 
     def __init__(
         self,
-        env: Env[ObsType, ActType],
+        env: gymspec.Env[ObsType, ActType],
         func: Callable[[ObsType], _Value],
         observation_space: Space[WrapperObsType] | None,
     ) -> None:
@@ -98,10 +100,11 @@ class FlattenObservation(TransformObservation[_Array, ActType, ObsType], RecordC
         (4,)
     """
 
-    def __init__(self, env: Env[ObsType, ActType]) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType]) -> None:
         from reference.spaces.utils import flatten, flatten_space
 
-        inner = env.observation_space
+        # A foreign space is rejected by flatten_space (NotImplementedError), as in Gymnasium.
+        inner = cast("Space[ObsType]", env.observation_space)
         RecordConstructorArgs.__init__(self)
         TransformObservation.__init__(
             self, env=env, func=lambda obs: flatten(inner, obs), observation_space=flatten_space(inner)
@@ -131,7 +134,7 @@ class FilterObservation(TransformObservation[_Value, ActType, ObsType], RecordCo
         {'time': 0}
     """
 
-    def __init__(self, env: Env[ObsType, ActType], filter_keys: Sequence[str | int]) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType], filter_keys: Sequence[str | int]) -> None:
         if isinstance(filter_keys, (str, bytes)) or not isinstance(filter_keys, Sequence):
             raise TypeError(f"FilterObservation filter_keys must be a sequence of keys, got {filter_keys!r}")
         keys = list(filter_keys)
@@ -196,13 +199,13 @@ class DtypeObservation(TransformObservation[_Value, ActType, ObsType], RecordCon
         (dtype('float64'), dtype('float64'))
     """
 
-    def __init__(self, env: Env[ObsType, ActType], dtype: Any) -> None:
-        inner = env.observation_space
+    def __init__(self, env: gymspec.Env[ObsType, ActType], dtype: Any) -> None:
+        inner = cast("Space[ObsType]", env.observation_space)  # a foreign space is rejected below (TypeError)
         kind = space_kind(inner)
         new_space: Space[Any]
-        if isinstance(inner, Box):
+        if is_box(inner):
             new_space = Box(low=inner.low, high=inner.high, shape=inner.shape, dtype=dtype)
-        elif isinstance(inner, Discrete):
+        elif is_discrete(inner):
             start = int(inner.start)
             new_space = Box(low=start, high=start + int(inner.n) - 1, shape=(), dtype=dtype)
         elif kind == "MultiDiscrete":
@@ -217,13 +220,13 @@ class DtypeObservation(TransformObservation[_Value, ActType, ObsType], RecordCon
             )
         self.dtype = dtype
         RecordConstructorArgs.__init__(self, dtype=dtype)
-        cast = np.dtype(new_space.dtype).type
-        TransformObservation.__init__(self, env=env, func=lambda obs: cast(obs), observation_space=new_space)
+        convert = np.dtype(new_space.dtype).type
+        TransformObservation.__init__(self, env=env, func=lambda obs: convert(obs), observation_space=new_space)
 
 
-def _box_observation_space(env: Env[Any, Any], owner: str) -> Box[Any]:
+def _box_observation_space(env: gymspec.Env[Any, Any], owner: str) -> Box[Any]:
     space = env.observation_space
-    if not isinstance(space, Box):
+    if not is_box(space):
         raise TypeError(f"{owner} env.observation_space must be a Box, got {type(space).__name__}")
     return space
 
@@ -246,9 +249,9 @@ class ReshapeObservation(TransformObservation[_Array, ActType, _Array], RecordCo
         ((2, 2), (2, 2))
     """
 
-    def __init__(self, env: Env[_Array, ActType], shape: int | tuple[int, ...]) -> None:
+    def __init__(self, env: gymspec.Env[_Array, ActType], shape: int | tuple[int, ...]) -> None:
         inner = _box_observation_space(env, "ReshapeObservation")
-        if not isinstance(shape, tuple):
+        if not is_tuple(shape):
             raise TypeError(f"ReshapeObservation shape must be a tuple of ints, got {shape!r}")
         if not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in shape):
             raise TypeError(f"ReshapeObservation shape must be a tuple of ints, got {shape!r}")
@@ -286,7 +289,7 @@ class RescaleObservation(TransformObservation[_Array, ActType, _Array], RecordCo
         Box(0.0, 1.0, (3,), float32)
     """
 
-    def __init__(self, env: Env[_Array, ActType], min_obs: object, max_obs: object) -> None:
+    def __init__(self, env: gymspec.Env[_Array, ActType], min_obs: object, max_obs: object) -> None:
         inner = _box_observation_space(env, "RescaleObservation")
         RecordConstructorArgs.__init__(self, min_obs=min_obs, max_obs=max_obs)
         new_space, to_new, _ = rescale_box(inner, min_obs, max_obs)
@@ -314,7 +317,7 @@ class GrayscaleObservation(TransformObservation[_Array, ActType, _Array], Record
         [[100, 100], [100, 100]]
     """
 
-    def __init__(self, env: Env[_Array, ActType], keep_dim: bool = False) -> None:
+    def __init__(self, env: gymspec.Env[_Array, ActType], keep_dim: bool = False) -> None:
         inner = _box_observation_space(env, "GrayscaleObservation")
         if len(inner.shape) != 3 or inner.shape[-1] != 3:
             raise ValueError(f"GrayscaleObservation observation shape must be (height, width, 3), got {inner.shape}")
@@ -362,7 +365,7 @@ class AddRenderObservation(TransformObservation[_Value, ActType, ObsType], Recor
 
     def __init__(
         self,
-        env: Env[ObsType, ActType],
+        env: gymspec.Env[ObsType, ActType],
         render_only: bool = True,
         render_key: str = "pixels",
         obs_key: str = "state",
@@ -374,7 +377,7 @@ class AddRenderObservation(TransformObservation[_Value, ActType, ObsType], Recor
             )
         env.reset()
         pixels = env.render()
-        if not isinstance(pixels, np.ndarray):
+        if not is_array(pixels):
             raise TypeError(f"AddRenderObservation env.render() must return a numpy array, got {type(pixels).__name__}")
         pixel_space = Box(low=0, high=255, shape=pixels.shape, dtype=np.uint8)
         inner = env.observation_space

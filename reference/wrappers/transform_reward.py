@@ -11,7 +11,8 @@ from typing import Any, SupportsFloat, TypeAlias
 
 import numpy as np
 
-from reference.core import ActType, Env, ObsType, RewardWrapper
+import gymspec
+from reference.core import ActType, ObsType, RewardWrapper
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers.utils import BoundError
 
@@ -38,7 +39,7 @@ class TransformReward(RewardWrapper[ObsType, ActType], RecordConstructorArgs):
         2.0
     """
 
-    def __init__(self, env: Env[ObsType, ActType], func: Callable[[SupportsFloat], SupportsFloat]) -> None:
+    def __init__(self, env: gymspec.Env[ObsType, ActType], func: Callable[[SupportsFloat], SupportsFloat]) -> None:
         if not callable(func):
             raise TypeError(f"{type(self).__name__} func must be callable, got {func!r}")
         RecordConstructorArgs.__init__(self, func=func)
@@ -76,7 +77,9 @@ class ClipReward(TransformReward[ObsType, ActType], RecordConstructorArgs):
         0.5
     """
 
-    def __init__(self, env: Env[ObsType, ActType], min_reward: _Bound = None, max_reward: _Bound = None) -> None:
+    def __init__(
+        self, env: gymspec.Env[ObsType, ActType], min_reward: _Bound = None, max_reward: _Bound = None
+    ) -> None:
         if min_reward is None and max_reward is None:
             raise BoundError("ClipReward min_reward and max_reward must not both be None, got None and None")
         if min_reward is not None and max_reward is not None and np.any(np.subtract(max_reward, min_reward) < 0):

@@ -11,9 +11,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reference import error, logger
+from reference._narrowing import is_array
 from reference.core import Wrapper
+from reference.spaces._guards import is_box, is_discrete
 from reference.spaces.box import Box
-from reference.spaces.discrete import Discrete
 
 if TYPE_CHECKING:
     from reference.registration import EnvSpec
@@ -155,9 +156,9 @@ def create_zero_array(space: object) -> _Element:
     Raises:
         CustomSpaceError: If the space is not one of the reference spaces.
     """
-    if isinstance(space, Box):
+    if is_box(space):
         return _zero_box(space)
-    if isinstance(space, Discrete):
+    if is_discrete(space):
         return space.start
     kind = space_kind(space)
     attr = getattr
@@ -197,7 +198,7 @@ def _zero_graph(space: object) -> _Element:
 
 
 def _as_bound(value: object, shape: tuple[int, ...], name: str) -> _Array:
-    if isinstance(value, np.ndarray):
+    if is_array(value):
         if value.shape != shape:
             raise ValueError(f"rescale_box {name} must have the Box shape {shape}, got array shape {value.shape}")
         return value
@@ -226,7 +227,7 @@ def rescale_box(
         TypeError: If the bounds are not numbers or arrays, or ``box`` is not a Box.
         ValueError: If shapes differ, infinite bounds do not line up, or ``new_min > new_max``.
     """
-    if not isinstance(box, Box):
+    if not is_box(box):
         raise TypeError(f"rescale_box box must be a Box, got {type(box).__name__}")
     low_t = _as_bound(new_min, box.shape, "new_min")
     high_t = _as_bound(new_max, box.shape, "new_max")
@@ -269,8 +270,8 @@ def derived_spec(wrapper: Wrapper[Any, Any, Any, Any], **changes: _Value) -> Env
     These wrappers are recorded as spec fields (``max_episode_steps``, ``order_enforce``, ``disable_env_checker``)
     rather than as ``additional_wrappers`` entries, so ``make(env.spec)`` rebuilds the same stack.
     """
-    if wrapper._cached_spec is not None:
-        return wrapper._cached_spec
+    if wrapper._cached_spec is not None:  # pyright: ignore[reportPrivateUsage]
+        return wrapper._cached_spec  # pyright: ignore[reportPrivateUsage]
     env_spec = getattr(wrapper.env, "spec", None)
     if env_spec is not None:
         try:
@@ -280,7 +281,7 @@ def derived_spec(wrapper: Wrapper[Any, Any, Any, Any], **changes: _Value) -> Env
         except Exception as exc:  # a foreign or odd spec must not break attribute access
             logger.warn(f"An exception occurred ({exc!r}) while copying the environment spec={env_spec!r}")
             return None
-    wrapper._cached_spec = env_spec
+    wrapper._cached_spec = env_spec  # pyright: ignore[reportPrivateUsage]
     return env_spec
 
 

@@ -1,7 +1,7 @@
 """A duck-typed env with no base class is accepted when (and only when) its signatures are right.
 
-The positive half is checked here by mypy (through ``test_mypy.py``) and at run time; the negative half lives in
-``negative/cases.py`` and is checked by ``test_negative_cases.py``.
+The positive half is checked here by mypy and pyright (``test_mypy.py``, ``test_pyright.py``) and at run time; the
+negative half lives in ``negative/cases.py`` and is checked by ``test_negative_cases.py``.
 """
 
 from __future__ import annotations

@@ -1,66 +1,97 @@
-"""Every negative typing case is rejected by mypy, for the reason it is there for.
+"""Every negative typing case is rejected by mypy and by pyright, for the reason it is there for.
 
-``negative/cases.py`` tags each assignment that must fail with ``# rejects: <member>``. This test type-checks that
-file alone and requires, for every tagged line, an ``[assignment]`` error on that line whose notes name the member —
-so a case cannot pass by being rejected for some unrelated mistake.
+``negative/cases.py`` tags each assignment that must fail with ``# rejects: <member>[, <member>...]``. This test
+type-checks that file alone with each checker and requires, for every tagged line, an error on that line whose
+explanation names each member (mypy: in the notes under the error; pyright: quoted in its message), so a case
+cannot pass by being rejected for some unrelated mistake. ``[mypy names none]`` exempts mypy from naming (see the
+cases' docstring); it must still reject the line.
 """
 
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.typing._checkers import Diagnostic, pyright_executable, run_mypy, run_pyright, write_pyright_config
+
 CASES = Path(__file__).with_name("negative") / "cases.py"
-_TAG = re.compile(r"#\s*rejects:\s*(?P<member>\w+)")
-_DIAG = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+): (?P<kind>error|note): (?P<text>.*)$")
+_TAG = re.compile(r"#\s*rejects:\s*(?P<members>\w+(?:\s*,\s*\w+)*)\s*(?P<exempt>\[mypy names none\])?\s*$")
 
 
-def _expected() -> dict[int, str]:
-    tagged: dict[int, str] = {}
+def _expected() -> dict[int, tuple[tuple[str, ...], bool]]:
+    tagged: dict[int, tuple[tuple[str, ...], bool]] = {}
     for number, line in enumerate(CASES.read_text().splitlines(), start=1):
         match = _TAG.search(line)
         if match is not None:
-            tagged[number] = match["member"]
+            members = tuple(member.strip() for member in match["members"].split(","))
+            tagged[number] = (members, match["exempt"] is not None)
     return tagged
 
 
-@pytest.fixture(scope="module")
-def diagnostics() -> dict[int, list[tuple[str, str]]]:
-    result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", str(ROOT / "mypy.ini"), "--no-error-summary", str(CASES)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    by_line: dict[int, list[tuple[str, str]]] = {}
-    for raw in result.stdout.splitlines():
-        match = _DIAG.match(raw)
-        if match is not None and match["path"].endswith("cases.py"):
-            by_line.setdefault(int(match["line"]), []).append((match["kind"], match["text"]))
+def _by_line(found: list[Diagnostic]) -> dict[int, list[Diagnostic]]:
+    by_line: dict[int, list[Diagnostic]] = {}
+    for diagnostic in found:
+        if diagnostic.path.endswith("cases.py"):
+            by_line.setdefault(diagnostic.line, []).append(diagnostic)
     return by_line
 
 
-@pytest.mark.parametrize(("line", "member"), sorted(_expected().items()))
-def test_case_is_rejected_because_of_member(
-    diagnostics: dict[int, list[tuple[str, str]]], line: int, member: str
+@pytest.fixture(scope="module")
+def mypy_diagnostics() -> dict[int, list[Diagnostic]]:
+    _, _, found = run_mypy([CASES])
+    return _by_line(found)
+
+
+@pytest.fixture(scope="module")
+def pyright_diagnostics(tmp_path_factory: pytest.TempPathFactory) -> dict[int, list[Diagnostic]]:
+    if pyright_executable() is None:
+        pytest.skip("pyright is not installed: pip install -e '.[test]' brings basedpyright")
+    config = write_pyright_config(tmp_path_factory.mktemp("pyright"), [CASES])
+    _, output, found = run_pyright(config)
+    assert '"summary"' in output, output[-3000:]
+    return _by_line(found)
+
+
+_CASES = sorted(_expected().items())
+
+
+@pytest.mark.parametrize(("line", "tag"), _CASES, ids=[f"line{line}-{'-'.join(tag[0])}" for line, tag in _CASES])
+def test_mypy_rejects_case_because_of_member(
+    mypy_diagnostics: dict[int, list[Diagnostic]], line: int, tag: tuple[tuple[str, ...], bool]
 ) -> None:
-    found = diagnostics.get(line, [])
-    errors = [text for kind, text in found if kind == "error"]
+    members, exempt = tag
+    found = mypy_diagnostics.get(line, [])
+    errors = [d.text for d in found if d.kind == "error"]
     assert any(text.endswith("[assignment]") for text in errors), f"line {line} was accepted by mypy: {found}"
-    notes = " ".join(text for kind, text in found if kind == "note")
-    assert re.search(rf"\b{member}\b", notes), f"line {line} was rejected, but not because of {member!r}: {notes}"
+    if exempt:
+        return
+    notes = " ".join(d.text for d in found if d.kind == "note")
+    for member in members:
+        assert re.search(rf"\b{member}\b", notes), f"line {line} was rejected, but not because of {member!r}: {notes}"
 
 
-def test_only_tagged_lines_are_rejected(diagnostics: dict[int, list[tuple[str, str]]]) -> None:
-    errors = {line for line, found in diagnostics.items() if any(kind == "error" for kind, _ in found)}
-    assert errors == set(_expected()), "an untagged line of negative/cases.py has a type error"
+@pytest.mark.parametrize(("line", "tag"), _CASES, ids=[f"line{line}-{'-'.join(tag[0])}" for line, tag in _CASES])
+def test_pyright_rejects_case_because_of_member(
+    pyright_diagnostics: dict[int, list[Diagnostic]], line: int, tag: tuple[tuple[str, ...], bool]
+) -> None:
+    members, _ = tag
+    found = pyright_diagnostics.get(line, [])
+    assert found, f"line {line} was accepted by pyright"
+    message = "\n".join(d.text for d in found)
+    for member in members:
+        assert f'"{member}"' in message, f"line {line} was rejected, but not because of {member!r}:\n{message}"
+
+
+def test_mypy_rejects_only_tagged_lines(mypy_diagnostics: dict[int, list[Diagnostic]]) -> None:
+    errors = {line for line, found in mypy_diagnostics.items() if any(d.kind == "error" for d in found)}
+    assert errors == set(_expected()), "an untagged line of negative/cases.py has a mypy error"
+
+
+def test_pyright_rejects_only_tagged_lines(pyright_diagnostics: dict[int, list[Diagnostic]]) -> None:
+    assert set(pyright_diagnostics) == set(_expected()), "an untagged line of negative/cases.py has a pyright error"
 
 
 def test_there_are_cases() -> None:
-    assert len(_expected()) >= 10
+    assert len(_expected()) >= 30

@@ -15,6 +15,7 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
+from reference._narrowing import is_tuple
 from reference.core import Env
 from reference.envs._checks import DiscreteAction, discrete_action, step_before_reset
 from reference.envs._rendering import Canvas, CanvasRenderer, validate_render_mode
@@ -63,10 +64,10 @@ def bound(x: float, m: float | tuple[float, float], M: float | None = None) -> f
         The clamped value.
     """
     if M is None:
-        if not isinstance(m, tuple):
+        if not is_tuple(m):
             raise TypeError(f"bound m must be a (lower, upper) pair when M is omitted, got {m!r}")
-        m, M = m
-    elif isinstance(m, tuple):
+        m, M = m  # pyright: ignore[reportConstantRedefinition]  # Gymnasium's parameter names
+    elif is_tuple(m):
         raise TypeError(f"bound m must be a number when M is given, got {m!r}")
     return min(max(x, m), M)
 
@@ -156,7 +157,7 @@ class AcrobotEnv(CanvasRenderer[tuple[float, float]], Env[_Obs, DiscreteAction])
             self.render()
         return self._observation(self.state), {}
 
-    def step(self, a: DiscreteAction) -> tuple[_Obs, float, bool, bool, _Info]:
+    def step(self, a: DiscreteAction) -> tuple[_Obs, float, bool, bool, _Info]:  # pyright: ignore[reportIncompatibleMethodOverride]
         """Apply the chosen torque for :attr:`dt` seconds.
 
         Args:

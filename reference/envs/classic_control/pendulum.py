@@ -86,7 +86,7 @@ class PendulumEnv(CanvasRenderer[float], Env[_Obs, _Action]):
         #: The last applied (clipped) torque, drawn as an arrow; None right after reset.
         self.last_u: _Scalar = None
 
-    def step(self, u: _Action) -> tuple[_Obs, float, bool, bool, _Info]:
+    def step(self, u: _Action) -> tuple[_Obs, float, bool, bool, _Info]:  # pyright: ignore[reportIncompatibleMethodOverride]
         """Apply the torque (clipped to ``[-2, 2]``) for :attr:`dt` seconds.
 
         Args:

@@ -103,7 +103,7 @@ class ParamsFuncEnv(FuncEnv[StateT, ObsT, ActT, RewardT, TerminalT, Canvas, Para
         unknown = sorted(set(kwargs) - set(defaults))
         if unknown:
             raise TypeError(f"{owner} render_init kwargs must be {'/'.join(defaults)}, got {unknown}")
-        sizes = []
+        sizes: list[int] = []
         for name, default in defaults.items():
             size = kwargs.get(name, default)
             if not isinstance(size, int):
@@ -136,7 +136,10 @@ class ParamsFunctionalEnv(FunctionalEnv[StateT, ObsT, ActT, Canvas, ParamsT], Ez
 
     def __init__(self, render_mode: str | None = None, **kwargs: _Param) -> None:
         EzPickle.__init__(self, render_mode=render_mode, **kwargs)
-        FunctionalEnv.__init__(self, self.func_env_cls(dict(kwargs)), metadata=self.metadata, render_mode=render_mode)
+        # The unsubscripted base's __init__ (its type parameters unknown to pyright) initialises this instance.
+        FunctionalEnv.__init__(  # pyright: ignore[reportUnknownMemberType]
+            self, self.func_env_cls(dict(kwargs)), metadata=self.metadata, render_mode=render_mode
+        )
 
 
 class ParamsFunctionalVectorEnv(FunctionalVectorEnv[StateT, ObsT, ActT, Canvas, ParamsT], EzPickle):
@@ -160,7 +163,7 @@ class ParamsFunctionalVectorEnv(FunctionalVectorEnv[StateT, ObsT, ActT, Canvas, 
         EzPickle.__init__(
             self, num_envs=num_envs, render_mode=render_mode, max_episode_steps=max_episode_steps, **kwargs
         )
-        FunctionalVectorEnv.__init__(
+        FunctionalVectorEnv.__init__(  # pyright: ignore[reportUnknownMemberType]
             self,
             self.func_env_cls(dict(kwargs)),
             num_envs,

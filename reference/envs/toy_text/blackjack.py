@@ -103,7 +103,7 @@ class BlackjackEnv(CanvasRenderer[_Obs], Env["tuple[int | np.int64, ...]", Discr
     def __init__(self, render_mode: str | None = None, natural: bool = False, sab: bool = False) -> None:
         self.render_mode = validate_render_mode(type(self).__name__, render_mode, self.metadata)
         self.action_space = Discrete(2)
-        self.observation_space: Tuple[int | np.int64] = Tuple((Discrete(32), Discrete(11), Discrete(2)))
+        self.observation_space = Tuple((Discrete(32), Discrete(11), Discrete(2)))
         self.natural = natural
         self.sab = sab
         self.player: list[int] = []
@@ -151,7 +151,7 @@ class BlackjackEnv(CanvasRenderer[_Obs], Env["tuple[int | np.int64, ...]", Discr
             return total + 10, self.dealer[0], 1
         return total, self.dealer[0], 0
 
-    def reset(self, seed: int | None = None, options: _Options | None = None) -> tuple[_Obs, _Info]:
+    def reset(self, seed: int | None = None, options: _Options | None = None) -> tuple[_Obs, _Info]:  # pyright: ignore[reportIncompatibleMethodOverride]
         """Deal two cards each, and pick the suit (and face, for a ten) of the dealer's visible card.
 
         Args:

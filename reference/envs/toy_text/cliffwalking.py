@@ -137,9 +137,9 @@ class CliffWalkingEnv(TextCanvasRenderer[int], Env[DiscreteObs, DiscreteAction])
 
     def _render_text(self, agent: int) -> str:
         rows, cols = self.shape
-        lines = []
+        lines: list[str] = []
         for r in range(rows):
-            cells = []
+            cells: list[str] = []
             for c in range(cols):
                 if r * cols + c == agent:
                     cells.append("x")

@@ -179,7 +179,7 @@ class FrozenLakeEnv(TextCanvasRenderer[int], Env[DiscreteObs, DiscreteAction]):
             grid = np.asarray(desc, dtype="c")
         except (TypeError, ValueError) as exc:
             raise ValueError(f"FrozenLakeEnv desc must be a list of equal-length row strings, got {desc!r}") from exc
-        letters = set(grid.ravel().tolist()) if grid.size else set()
+        letters: set[bytes] = set(grid.ravel().tolist()) if grid.size else set()
         if grid.ndim != 2 or grid.size == 0 or not letters <= {t.encode() for t in _TILES}:
             raise ValueError(
                 f"FrozenLakeEnv desc must be a non-empty rectangle of 'S', 'F', 'H', 'G' tiles, got {desc!r}"

@@ -10,7 +10,8 @@ from numpy.typing import NDArray
 from gymspec import autoreset_mode_of
 from reference import logger
 from reference.core import Env
-from reference.spaces import Box, Dict, Discrete, MultiDiscrete, Space, Tuple
+from reference.spaces import Box, Dict, Discrete, Space, Tuple
+from reference.spaces._guards import is_box, is_dict_space, is_multi_discrete, is_tuple_space
 from reference.vector.utils import batch_space, split_reset_mask
 from reference.vector.vector_env import AutoresetMode, VectorEnv
 
@@ -131,24 +132,24 @@ class SingleEnv(Env[Any, Any]):
 
 def _unbatch(space: _AnySpace, n: int) -> _AnySpace | None:
     # Only the unambiguous inverses of batch_space; anything else is left to the caller.
-    if isinstance(space, Box):
+    if is_box(space):
         if not space.shape or space.shape[0] != n:
             return None
         low, high = space.low, space.high
         if not (np.all(low == low[0]) and np.all(high == high[0])):
             return None
         return Box(low=low[0], high=high[0], shape=space.shape[1:], dtype=space.dtype)
-    if isinstance(space, MultiDiscrete):
+    if is_multi_discrete(space):
         nvec, start = space.nvec, space.start
         if nvec.shape != (n,) or not (np.all(nvec == nvec[0]) and np.all(start == start[0])):
             return None
         return Discrete(int(nvec[0]), start=int(start[0]))
-    if isinstance(space, Dict):
+    if is_dict_space(space):
         children = {key: _unbatch(sub, n) for key, sub in space.spaces.items()}
         if any(child is None for child in children.values()):
             return None
         return Dict({key: child for key, child in children.items() if child is not None})
-    if isinstance(space, Tuple):
+    if is_tuple_space(space):
         items = [_unbatch(sub, n) for sub in space.spaces]
         if any(item is None for item in items):
             return None

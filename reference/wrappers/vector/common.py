@@ -12,6 +12,7 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
+from reference._narrowing import is_dict
 from reference.core import ActType, ObsType
 from reference.vector.vector_env import AutoresetMode, VectorEnv, VectorWrapper
 from reference.wrappers._shared import is_int
@@ -96,7 +97,7 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
         self.return_queue = deque(maxlen=int(buffer_length))
         self.length_queue = deque(maxlen=int(buffer_length))
 
-    def reset(self, seed: _Seed = None, options: _Options | None = None) -> tuple[ObsType, _Info]:
+    def reset(self, seed: _Seed = None, options: _Options | None = None) -> tuple[ObsType, _Info]:  # pyright: ignore[reportIncompatibleMethodOverride]
         """Reset the environment and restart the statistics of the reset sub-environments.
 
         Args:
@@ -129,7 +130,7 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
             ValueError: The info already has the statistics keys.
         """
         observations, rewards, terminations, truncations, infos = self.env.step(actions)
-        if not isinstance(infos, dict):
+        if not is_dict(infos):
             raise TypeError(
                 f"RecordEpisodeStatistics env info must be a dict, got {type(infos).__name__}; "
                 "wrap DictInfoToList outside RecordEpisodeStatistics, not inside"

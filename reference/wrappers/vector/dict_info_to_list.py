@@ -83,22 +83,22 @@ class DictInfoToList(VectorWrapper[ObsType, ActType, ObsType, ActType, ArrayType
             )
         n = self.num_envs
         list_info: list[_Info] = [{} for _ in range(n)]
-        for key, value in vector_infos.items():
-            if key.startswith("_"):
+        for key, value in vector_infos.items():  # pyright: ignore[reportUnknownVariableType]
+            if key.startswith("_"):  # pyright: ignore[reportUnknownMemberType]
                 continue
             if isinstance(value, dict):
                 per_env: _Value = self._convert(value)
-            elif isinstance(value, np.ndarray) and value.ndim >= 1 and len(value) == n:
-                per_env = value
+            elif isinstance(value, np.ndarray) and value.ndim >= 1 and len(value) == n:  # pyright: ignore[reportUnknownArgumentType]
+                per_env = value  # pyright: ignore[reportUnknownVariableType]
             else:
                 raise ValueError(
                     f"DictInfoToList info[{key!r}] must be a dict or an array with num_envs={n} rows, got "
-                    f"{describe(value)}"
+                    f"{describe(value)}"  # pyright: ignore[reportUnknownArgumentType]
                 )
-            mask = vector_infos.get(f"_{key}")
-            if mask is not None and len(mask) != n:
+            mask = vector_infos.get(f"_{key}")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+            if mask is not None and len(mask) != n:  # pyright: ignore[reportUnknownArgumentType]
                 raise ValueError(
-                    f"DictInfoToList info['_{key}'] must have num_envs={n} entries, got {describe(mask)}"
+                    f"DictInfoToList info['_{key}'] must have num_envs={n} entries, got {describe(mask)}"  # pyright: ignore[reportUnknownArgumentType]
                 )
             for i in range(n):
                 if mask is None or mask[i]:

@@ -17,6 +17,10 @@ def accepts_autoresetting(envs: gymspec.AutoresettingVectorEnv[Any, Any]) -> gym
     return envs
 
 
+def declared_mode(envs: gymspec.HasMetadata) -> gymspec.AutoresetMode | None:
+    return gymspec.autoreset_mode_of(envs.metadata["autoreset_mode"])
+
+
 def test_sync_async_and_wrappers_satisfy_the_protocols() -> None:
     sync = SyncVectorEnv([CartPoleEnv] * 2)
     wrapped: VectorWrapper[Any, Any, Any, Any, Any] = VectorWrapper(sync)
@@ -24,5 +28,6 @@ def test_sync_async_and_wrappers_satisfy_the_protocols() -> None:
         for envs in (accepts_vector_env(sync), accepts_autoresetting(async_envs), accepts_vector_env(wrapped)):
             assert isinstance(envs, gymspec.VectorEnv)
             assert isinstance(envs, gymspec.AutoresettingVectorEnv)
-            assert gymspec.autoreset_mode_of(envs.metadata["autoreset_mode"]) is gymspec.AutoresetMode.NEXT_STEP
+        for mode in (declared_mode(sync), declared_mode(async_envs), declared_mode(wrapped)):
+            assert mode is gymspec.AutoresetMode.NEXT_STEP
     sync.close()
