@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-__all__ = ["Board", "BoardGuard", "Snapshot", "current_board"]
+__all__ = ["Board", "BoardGuard", "Snapshot", "current_board", "tracked"]
 
 T = TypeVar("T")
 
@@ -70,6 +70,22 @@ _CURRENT: list[Board] = []
 def current_board() -> Board | None:
     """The board this process reports on (``None`` outside a supervised process)."""
     return _CURRENT[-1] if _CURRENT else None
+
+
+def tracked(label: str, fn: Callable[[], T], method: str = "") -> T:
+    """Call ``fn`` as a call into the target on this process's board (plainly when there is none).
+
+    For code with no :class:`~conformance._engine.case.Case` at hand — strategies drawing from a target's
+    space — so its calls are timed like every other one.
+    """
+    board = current_board()
+    if board is None:
+        return fn()
+    board.begin(label, method or label.rsplit(".", 1)[-1], "")
+    try:
+        return fn()
+    finally:
+        board.end()
 
 
 def _text(raw: bytes) -> str:

@@ -297,7 +297,7 @@ class Case:
         for handle in reversed(self._handles):
             try:
                 self.watchdog.call(
-                    f"{handle.var}.close", lambda: _close(handle.raw), method="close", mode=handle.mode
+                    f"{handle.var}.close()", lambda: _close(handle.raw), method="close", mode=handle.mode
                 )
             except (Exception, SystemExit):  # noqa: BLE001, S110 - cleanup only; ENV-020 checks close itself
                 pass

@@ -78,7 +78,7 @@ class Handle:
         """
         if record:
             self._trace.call(self.var, method, *args, **kwargs)
-        label = f"{self.var}.{method}"
+        label = f"{self.var}.{method}()"
         try:
             result = self._guard.call(
                 label, lambda: getattr(self.raw, method)(*args, **kwargs), method=method, mode=self.mode

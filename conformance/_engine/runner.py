@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 import warnings
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
@@ -63,13 +64,16 @@ class TargetFacts:
     Attributes:
         construct_error: Why the target cannot be constructed (its constructor killed or hung the zygote).
         hang: The first call of the target that did not return within the timeout, and the item it hung.
+        close_probe: Whether the zygote closes the instance it probed (not when closing it killed or hung one;
+            ENV-020 reports that).
     """
 
     construct_error: str | None = None
     hang: tuple[Hung, str] | None = None
+    close_probe: bool = True
 
     def as_payload(self) -> dict[str, JSON]:
-        return {"construct_error": self.construct_error}
+        return {"construct_error": self.construct_error, "close_probe": self.close_probe}
 
 
 @dataclass(frozen=True)
@@ -94,6 +98,9 @@ def warm_target(payload: Mapping[str, JSON]) -> JSON:
     """Zygote warm-up: make the board the session's guard, then construct and probe the target once."""
     for name, value in _HEADLESS_ENV.items():
         os.environ.setdefault(name, value)
+    # A finalizer of the probed instance that raises (see run_item) must not reach pytest's collector here, from
+    # where every job would inherit it.
+    sys.unraisablehook = _ignore_unraisable
     from conformance.plugin import get_session
 
     config: pytest.Config = _CONTEXT["config"]
@@ -102,7 +109,7 @@ def warm_target(payload: Mapping[str, JSON]) -> JSON:
     if board is not None:
         session.use_guard(BoardGuard(board, session.timeout))
     state = _apply(session, str(payload["target"]), payload["facts"])
-    state.probe()
+    state.probe(close=bool(payload["facts"].get("close_probe", True)))
     _warm_hypothesis(session)
     # Everything built so far is shared by every job: keep the collector from walking (and so copying) it in each.
     gc.freeze()
@@ -167,10 +174,23 @@ def run_item(payload: Mapping[str, JSON]) -> JSON:
     _apply(get_session(config), str(payload["target"]), payload["facts"])
     log = _WarningLog(item.nodeid)
     config.pluginmanager.register(log, f"conformance-warnings-{os.getpid()}")
+    # An exception the target raises where nobody can catch it (a __del__, a weakref callback) breaks no rule of
+    # the catalog: it is shown in the item's captured stderr instead of becoming pytest's failure of the item.
+    sys.unraisablehook = _show_unraisable
     with catch_warnings_for_item(config, ihook=item.ihook, when="runtest", item=item):
         reports = runtestprotocol(item, log=False, nextitem=None)
     serialized = [config.hook.pytest_report_to_serializable(config=config, report=report) for report in reports]
     return {"reports": serialized, "warnings": log.records}
+
+
+def _ignore_unraisable(unraisable: Any) -> None:
+    del unraisable
+
+
+def _show_unraisable(unraisable: Any) -> None:
+    where = f" in {unraisable.object!r}" if unraisable.object is not None else ""
+    error = unraisable.exc_value
+    sys.stderr.write(f"the target raised where it cannot be caught{where}: {type(error).__name__}: {error}\n")
 
 
 # --- the supervisor side -----------------------------------------------------------------------------------------
@@ -222,12 +242,17 @@ class ItemRunner:
         outcome = self.supervisor.run(target.id, warm, job)
         if isinstance(outcome, Finished):
             return self._finished(item, outcome)
-        if outcome.stage == "warm" and not isinstance(outcome, Interrupted) and facts.construct_error is None:
-            # The zygote ended while constructing and probing the target: its constructor (or a property of the
-            # fresh instance) is what kills or hangs a process. Items learn it as a construction error and run in a
-            # new zygote that does not construct again.
-            facts.construct_error = _ending(outcome)
-            return self.run(item, param)
+        if outcome.stage == "warm" and not isinstance(outcome, Interrupted):
+            # The zygote ended while constructing and probing the target. When closing the probe did it, a new
+            # zygote leaves it open (ENV-020 reports close). Otherwise the constructor (or a property of a fresh
+            # instance) kills or hangs a process: items learn it as a construction error, from a new zygote that
+            # does not construct again.
+            if outcome.board.method == "close" and facts.close_probe:
+                facts.close_probe = False
+                return self.run(item, param)
+            if facts.construct_error is None:
+                facts.construct_error = _ending(outcome)
+                return self.run(item, param)
         if isinstance(outcome, Hung) and facts.hang is None:
             facts.hang = (outcome, param.rule_id or CONSTRUCT)
         verdict = _verdict(param, outcome, None)
@@ -321,6 +346,9 @@ def _verdict(param: CaseParam, outcome: Failure, first: str | None) -> _Verdict:
     rule = RULES.get(rule_id)
     if rule is not None:
         message += f"\n  rule:     {rule_id} {rule.level.value} {rule.text}"
+    if isinstance(outcome, Died) and outcome.traceback.strip():
+        stacks = "\n".join(f"    {line}" for line in outcome.traceback.strip().splitlines())
+        message += f"\n  where the process was when it died:\n{stacks}"
     return _Verdict("failed", "failed", message)
 
 
@@ -331,7 +359,7 @@ def _during(board: Snapshot) -> str:
 
 
 def _mode(board: Snapshot) -> str:
-    return f" in render mode {board.mode!r}" if board.mode else ""
+    return f" in mode {board.mode!r}" if board.mode else ""
 
 
 def _ending(outcome: Failure) -> str:

@@ -151,8 +151,12 @@ class TargetState:
         self._probe = None
         self._probed = True
 
-    def probe(self) -> Probe | None:
-        """Construct the target once (if not done yet) and return what it exposes; ``None`` if it failed."""
+    def probe(self, *, close: bool = True) -> Probe | None:
+        """Construct the target once (if not done yet) and return what it exposes; ``None`` if it failed.
+
+        Args:
+            close: Whether to close the probed instance afterwards.
+        """
         if self._probed:
             return self._probe
         self._probed = True
@@ -171,7 +175,8 @@ class TargetState:
             self._probe = self.guard.run(lambda: _Reader(self.guard).probe(env))
         finally:
             try:
-                self.guard.call("env.close", lambda: getattr(env, "close", lambda: None)(), method="close")
+                if close:
+                    self.guard.call("env.close()", lambda: getattr(env, "close", lambda: None)(), method="close")
             except CallTimeout as exc:
                 self.hung = f"close() of a fresh instance did not return within {exc.timeout:g} s"
             except Exception:  # noqa: BLE001, S110 - close failures are ENV-020's business

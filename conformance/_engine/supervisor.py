@@ -28,6 +28,7 @@ import contextlib
 import dataclasses
 import ctypes
 import ctypes.util
+import faulthandler
 import importlib
 import json
 import os
@@ -66,6 +67,9 @@ JSON: TypeAlias = Any  # a value json.loads returns: dict / list / str / int / f
 _POLL = 0.05
 _MEMORY_POLL = 0.2
 _GRACE = 2.0
+_MIN_IDLE = 10.0
+_MAX_TRACEBACK = 4000
+_WARM_IDLE = 60.0
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 _INTERNAL_ERROR = 70
@@ -102,6 +106,7 @@ class Died:
         board: What it was doing.
         detail: An internal error's traceback (the suite's own code failed in the job process), else ``""``.
         stage: ``"warm"`` when the zygote died while warming up (the job never ran), else ``"job"``.
+        traceback: The Python stacks at a fatal signal (from ``faulthandler``), else ``""``.
     """
 
     status: str
@@ -109,6 +114,7 @@ class Died:
     seconds: float
     detail: str = ""
     stage: str = "job"
+    traceback: str = ""
 
 
 @dataclass(frozen=True)
@@ -299,6 +305,9 @@ def _run_job(job: Job, result: str, board: Board) -> None:
     try:
         os.setpgid(0, 0)
         _die_with_parent()
+        # A fatal signal's Python traceback goes to a file the supervisor puts in the report, not to the terminal.
+        crash = open(f"{result}.crash", "w", encoding="utf-8")  # noqa: SIM115 - open until os._exit
+        faulthandler.enable(crash, all_threads=True)
         board.reset(os.getpid())
         before = set(sys.modules)
         value = _resolve(job.function)(job.payload)
@@ -365,6 +374,7 @@ def _zygote(sock: socket.socket, board: Board, warm: Job) -> None:
             if request["op"] != "run":
                 break
             job = Job(request["function"], request["payload"])
+            board.reset(os.getpid())  # what the previous job left there is no longer news
             _preload(request.get("preload", ()), board)
             _flush_stdio()
             pid = os.fork()
@@ -377,7 +387,7 @@ def _zygote(sock: socket.socket, board: Board, warm: Job) -> None:
             _, status = os.waitpid(pid, 0)
             _kill_group(pid)  # whatever the job left in its group
             _kill_descendants(os.getpid())  # and whatever escaped it, adopted by this subreaper
-            board.reset(os.getpid())
+            # The board keeps what the job left on it: the supervisor reads the call in progress at its death.
             _send(sock, {"op": "exited", "pid": pid, "status": status})
     except BaseException:  # noqa: BLE001 - an orphaned or broken zygote just ends
         code = _INTERNAL_ERROR
@@ -430,7 +440,7 @@ class Supervisor:
 
     Args:
         timeout: Seconds one call into a target may run; a process may go without any progress (no call started
-            or ended) for three times as long, and at least 30 s.
+            or ended) for three times as long (at least 10 s; a zygote warming up, at least a minute).
         memory_cap: Bytes of resident memory a process may hold (``0``: no cap).
         workdir: Where result files go (a private temporary directory when ``None``).
     """
@@ -444,7 +454,7 @@ class Supervisor:
         # Progress outside any call (the suite's own work, Hypothesis' generation) is not bounded by the per-call
         # timeout, only by this backstop: what hangs there is a call the suite could not track (a property read
         # inside a comparison, say), and a busy machine must not turn slow suite work into a "hang".
-        self.idle_limit = max(3 * timeout, 30.0)
+        self.idle_limit = max(3 * timeout, _MIN_IDLE)
         self.memory_cap = memory_cap
         self._scratch = tempfile.TemporaryDirectory(prefix="conformance-") if workdir is None else None
         self._workdir = workdir if workdir is not None else Path(self._scratch.name if self._scratch else ".")
@@ -550,6 +560,8 @@ class Supervisor:
         """Wait for the message ``until``, enforcing the limits on ``pid`` (the process doing the work)."""
         board = zygote.board
         next_memory = 0.0
+        # A warming zygote also does the suite's own once-per-target work (Hypothesis' caches) between calls.
+        idle_limit = max(self.idle_limit, _WARM_IDLE) if until == "ready" else self.idle_limit
         verdict: Outcome | None = None
         try:
             while True:
@@ -572,8 +584,8 @@ class Supervisor:
                 limit = snapshot.limit or self.timeout
                 if snapshot.active and now - snapshot.started > limit:
                     verdict = Hung(limit, snapshot, now - started)
-                elif not snapshot.active and snapshot.beat and now - snapshot.beat > self.idle_limit:
-                    verdict = Hung(self.idle_limit, snapshot, now - started)
+                elif not snapshot.active and snapshot.beat and now - snapshot.beat > idle_limit:
+                    verdict = Hung(idle_limit, snapshot, now - started)
                 elif self.memory_cap and now >= next_memory:
                     next_memory = now + _MEMORY_POLL
                     rss = _rss(pid)
@@ -603,6 +615,11 @@ class Supervisor:
     def _finished(board: Board, status: int, result: str, seconds: float) -> Outcome:
         snapshot = board.read()
         path = Path(result)
+        crash = Path(f"{result}.crash")
+        stacks = ""
+        with contextlib.suppress(OSError):
+            stacks = crash.read_text(encoding="utf-8", errors="replace")[-_MAX_TRACEBACK:]
+            crash.unlink()
         data: Mapping[str, JSON] = {}
         if path.exists():
             try:
@@ -614,4 +631,4 @@ class Supervisor:
                     path.unlink()
         if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and "value" in data:
             return Finished(data["value"], seconds, tuple(data.get("imported", ())))
-        return Died(describe_status(status), snapshot, seconds, str(data.get("internal_error", "")))
+        return Died(describe_status(status), snapshot, seconds, str(data.get("internal_error", "")), traceback=stacks)

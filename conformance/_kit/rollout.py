@@ -9,6 +9,7 @@ stop with :class:`~conformance._engine.outcomes.NotCheckable`, naming the rule t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,7 @@ from conformance._engine.describe import summarize
 from conformance._engine.handles import Handle
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import snapshot
+from conformance._kit.freeze import Freezer
 from conformance.equality import difference
 
 __all__ = ["Record", "ended", "first_difference", "run", "unpack_reset", "unpack_step"]
@@ -25,12 +27,16 @@ __all__ = ["Record", "ended", "first_difference", "run", "unpack_reset", "unpack
 class Record:
     """One result of a rollout, snapshotted when it was returned.
 
+    Hooks see the objects as returned in ``obs`` and ``info``; the records :func:`run` returns keep only the
+    copies (``obs`` is ``obs_copy`` there), so a long rollout holds no reference to what the target returned.
+
     Attributes:
         index: Position in the rollout (0 is the first reset).
         kind: ``"reset"`` or ``"step"``.
         action: The action (``None`` for resets).
         obs: The observation (the object as returned, not a copy; see ``obs_copy``).
-        obs_copy: A copy taken at return time.
+        obs_copy: A copy taken at return time (large arrays past the rollout's copy budget kept as digests:
+            :mod:`conformance._kit.freeze`).
         reward: The reward (``None`` for resets).
         terminated: The flag (``None`` for resets).
         truncated: The flag (``None`` for resets).
@@ -52,6 +58,10 @@ class Record:
     def values(self) -> tuple[Any, ...]:
         """The compared parts: observation, reward, flags and info (copies taken at return time)."""
         return (self.obs_copy, self.reward, self.terminated, self.truncated, self.info_copy)
+
+    def kept(self) -> Record:
+        """This record without the objects as returned (what a rollout keeps)."""
+        return dataclasses.replace(self, obs=self.obs_copy, info=self.info_copy)
 
     def where(self) -> str:
         """``"reset"``/``"step k"`` with the rollout position, for messages."""
@@ -111,16 +121,17 @@ def run(
         The records, the first reset included.
     """
     records: list[Record] = []
+    freeze = Freezer()
 
     def reset(index: int, **kwargs: Any) -> None:
         result = env.reset(**kwargs)
         if on_result is not None:
             on_result(index, "reset", result)
         obs, info = unpack_reset(result)
-        record = Record(index, "reset", None, obs, snapshot(obs), None, None, None, info, snapshot(info))
-        records.append(record)
+        record = Record(index, "reset", None, obs, freeze(obs), None, None, None, info, freeze(info))
         if on_record is not None:
             on_record(record)
+        records.append(record.kept())
 
     first = dict(reset_kwargs or {})
     if seed is not None:
@@ -135,11 +146,11 @@ def run(
             on_result(position, "step", result)
         obs, reward, terminated, truncated, info = unpack_step(result)
         record = Record(
-            position, "step", action, obs, snapshot(obs), snapshot(reward), terminated, truncated, info, snapshot(info)
+            position, "step", action, obs, freeze(obs), snapshot(reward), terminated, truncated, info, freeze(info)
         )
-        records.append(record)
         if on_record is not None:
             on_record(record)
+        records.append(record.kept())
         position += 1
         if ended(terminated, truncated):
             episodes += 1

@@ -23,6 +23,7 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from conformance._engine.board import tracked
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.profiles import Profile
 
@@ -50,11 +51,11 @@ def _has(space: object, *names: str) -> bool:
 
 
 def _seeded_samples(space: Any, count: int) -> list[Any]:
-    private = copy.deepcopy(space)
+    private = tracked("copy.deepcopy(space)", lambda: copy.deepcopy(space), "deepcopy")
     samples = []
     for seed in range(count):
-        private.seed(seed)
-        samples.append(private.sample())
+        tracked("space.seed()", lambda: private.seed(seed), "seed")  # noqa: B023 - called at once
+        samples.append(tracked("space.sample()", private.sample, "sample"))
     return samples
 
 
@@ -186,9 +187,9 @@ def _alphabet(space: Any) -> str:
 
 def _seeded_sample(space: Any, seed: int) -> Any:
     try:
-        private = copy.deepcopy(space)
-        private.seed(seed)
-        return private.sample()
+        private = tracked("copy.deepcopy(space)", lambda: copy.deepcopy(space), "deepcopy")
+        tracked("space.seed()", lambda: private.seed(seed), "seed")
+        return tracked("space.sample()", private.sample, "sample")
     except Exception as exc:  # noqa: BLE001 - no way to draw elements: the rule cannot be checked
         raise NotCheckable(
             f"cannot draw elements of {type(space).__name__}: neither its structure nor seed()/sample() work "
@@ -198,7 +199,7 @@ def _seeded_sample(space: Any, seed: int) -> Any:
 
 def _contains(space: Any, value: Any) -> bool:
     try:
-        return bool(space.contains(value))
+        return tracked("space.contains()", lambda: bool(space.contains(value)), "contains")
     except Exception:  # noqa: BLE001 - a contains that raises accepts nothing
         return False
 

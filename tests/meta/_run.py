@@ -7,12 +7,12 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["REPO", "SuiteRun", "has_xdist", "run_inprocess", "run_suite"]
+__all__ = ["BASE_ARGS", "REPO", "SuiteRun", "has_xdist", "run_inprocess", "run_suite", "suite_env"]
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -49,25 +49,35 @@ def has_xdist() -> bool:
     return importlib.util.find_spec("xdist") is not None
 
 
-_BASE_ARGS = ("--pyargs", "conformance", "-p", "no:cacheprovider", "-o", "addopts=", "-q", "--tb=short")
+BASE_ARGS = ("--pyargs", "conformance", "-p", "no:cacheprovider", "-o", "addopts=", "-q", "--tb=short")
+"""How the meta-tests call the suite (no cache, no project addopts)."""
 
 
-def run_suite(args: Sequence[str], report: Path, *, timeout: float = 600.0) -> SuiteRun:
+def suite_env(**extra: str) -> dict[str, str]:
+    """The environment of a child run: this one, the repository importable, no CONFORMANCE_ENV, plus ``extra``."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]), **extra}
+    env.pop("CONFORMANCE_ENV", None)
+    return env
+
+
+def run_suite(
+    args: Sequence[str], report: Path, *, timeout: float = 600.0, env: Mapping[str, str] | None = None
+) -> SuiteRun:
     """Run ``pytest --pyargs conformance ARGS`` with ``--conformance-report REPORT`` in a child process.
 
     Args:
         args: Extra pytest/conformance arguments (targets, profile, ``-k``...).
         report: Where the child writes its report.
         timeout: Seconds before the child is killed (a hang of the suite itself fails the meta-test).
+        env: Extra environment variables for the child.
 
     Returns:
         The run.
     """
-    command = [sys.executable, "-m", "pytest", *_BASE_ARGS, "--conformance-report", str(report), *args]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-    env.pop("CONFORMANCE_ENV", None)
+    command = [sys.executable, "-m", "pytest", *BASE_ARGS, "--conformance-report", str(report), *args]
     completed = subprocess.run(
-        command, cwd=REPO, env=env, capture_output=True, text=True, timeout=timeout, check=False
+        command, cwd=REPO, env=suite_env(**(env or {})), capture_output=True, text=True, timeout=timeout,
+        check=False,
     )
     return _read(completed.returncode, completed.stdout + completed.stderr, report)
 
@@ -79,7 +89,7 @@ def run_inprocess(args: Sequence[str], report: Path) -> SuiteRun:
     """
     import pytest
 
-    code = pytest.main([*_BASE_ARGS, "--conformance-report", str(report), *args])
+    code = pytest.main([*BASE_ARGS, "--conformance-report", str(report), *args])
     return _read(int(code), "", report)
 
 

@@ -1,0 +1,234 @@
+"""The suite survives its targets: every hostile target of ``tests.meta.broken.hostile`` (crashes, hangs in every
+kind of call, leaked threads and processes, memory floods, odd finalizers) gets a rule-tagged outcome, with and
+without xdist, in a report that agrees with pytest's counts, with nothing left running; Ctrl-C stops a run at
+once; and neither the suite's imports nor its runs change global state."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.meta._run import BASE_ARGS, REPO, SuiteRun, has_xdist, run_inprocess, run_suite, suite_env
+from tests.meta.broken.hostile import HOSTILE, PID_DIR
+
+_PACKAGE = "tests.meta.broken"
+_WALK = f"{_PACKAGE}._base:Walk"
+
+
+_MAIN_RULES = "ENV-00*,ENV-01*,ENV-020,SEED-00[12],SPACE-00[17],RENDER-004"
+_MEMORY_RULES = "ENV-001,ENV-004,ENV-016,SEED-007"
+_SUMMARY = re.compile(r"(\d+) (passed|failed|skipped|errors?)\b")
+
+
+def _summary_line(output: str) -> str:
+    """pytest's final tally ("3 failed, 20 passed in 4.2s"), wherever in the output it is."""
+    lines = [line for line in output.splitlines() if re.search(r" in [\d.]+s\b", line) and _SUMMARY.search(line)]
+    return lines[-1] if lines else ""
+
+
+@dataclass(frozen=True)
+class _Attack:
+    run: SuiteRun
+    seconds: float
+    pids: Path
+
+
+def _attack(tmp: Path, which: str, parallel: bool) -> _Attack:
+    pids = tmp / "pids"
+    pids.mkdir()
+    targets = [hostile.spec for hostile in HOSTILE if hostile.run == which]
+    args = [arg for spec in (*targets, _WALK) for arg in ("--env", spec)]
+    if which == "main":
+        args += ["--conformance-timeout", "1", "--rules", _MAIN_RULES]
+    else:
+        # A 1 GiB observation costs the env itself a second a step: its stepping rule is left out to save minutes.
+        args += ["--conformance-memory", "3GiB", "--rules", _MEMORY_RULES, "-k", "not (ENV-016 and HugeObservation)"]
+    args += ["--conformance-profile", "quick", *(["-n", "2"] if parallel else [])]
+    started = time.monotonic()
+    run = run_suite(args, tmp / "report.json", timeout=600, env={PID_DIR: str(pids)})
+    return _Attack(run, time.monotonic() - started, pids)
+
+
+_RUNS = [("main", False), ("main", True), ("memory", False)]
+
+
+@pytest.fixture(scope="module", params=_RUNS, ids=[f"{w}{'-xdist' if p else ''}" for w, p in _RUNS])
+def attack(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, _Attack]:
+    which, parallel = request.param
+    if parallel and not has_xdist():
+        pytest.skip("pytest-xdist is not installed")
+    return which, _attack(tmp_path_factory.mktemp(which), which, parallel)
+
+
+def test_each_hostile_target_gets_its_rule_tagged_outcome(attack: tuple[str, _Attack]) -> None:
+    which, attacked = attack
+    run = attacked.run
+    for hostile in (h for h in HOSTILE if h.run == which):
+        outcomes = run.outcomes(hostile.spec)
+        assert "CONSTRUCT" in outcomes, (hostile.target, outcomes)
+        records = [r for r in run.report["results"] if r["target"] == hostile.spec]
+        if hostile.rule:
+            record = run.result(hostile.spec, hostile.rule)
+            assert record["outcome"] == "failed", (hostile.target, record)
+            assert hostile.message in record["message"], (hostile.target, record["message"])
+        elif hostile.message:
+            assert any(r["outcome"] == "failed" and hostile.message in r["message"] for r in records), hostile
+        for record in records:
+            if record["rule"] == (hostile.rule or None):
+                continue
+            assert record["outcome"] in hostile.others, (hostile.target, record)
+            if record["outcome"] == "failed":
+                assert hostile.message in record["message"] or "hung earlier" in record["message"], record
+            assert record["message"].startswith((record["rule"], "CONSTRUCT")) or not record["message"], record
+
+
+def test_the_correct_target_beside_them_passes(attack: tuple[str, _Attack]) -> None:
+    _, attacked = attack
+    assert set(attacked.run.outcomes(_WALK).values()) <= {"passed", "skipped"}
+
+
+def test_the_report_agrees_with_pytest(attack: tuple[str, _Attack]) -> None:
+    _, attacked = attack
+    run = attacked.run
+    assert run.returncode == pytest.ExitCode.TESTS_FAILED, run.output[-3000:]
+    tail = run.output.strip().splitlines()[-1]
+    counted = {kind.rstrip("s") if kind.startswith("error") else kind: int(n) for n, kind in _SUMMARY.findall(tail)}
+    reported = run.report["summary"]["pytest"]
+    assert {kind: n for kind, n in reported.items() if n} == counted, tail
+    assert run.report["summary"]["total"] == len(run.report["results"])
+
+
+def test_nothing_outlives_the_run(attack: tuple[str, _Attack]) -> None:
+    _, attacked = attack
+    alive = []
+    for entry in attacked.pids.iterdir():
+        try:
+            os.kill(int(entry.name), 0)
+        except ProcessLookupError:
+            continue
+        alive.append(int(entry.name))
+    assert not alive, f"processes started by targets outlived the run: {alive}"
+    assert attacked.seconds < 300, f"the run took {attacked.seconds:.0f} s"
+
+
+def test_ctrl_c_stops_at_once_and_the_report_says_so(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    report = tmp_path / "report.json"
+    command = [sys.executable, "-m", "pytest", *BASE_ARGS, "--conformance-report", str(report),
+               "--env", f"{_PACKAGE}.hostile:SleepsOnStep", "--conformance-timeout", "120", "--rules", "ENV-016"]
+    env = {**suite_env(), PID_DIR: str(pids)}
+    child = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not any(pids.iterdir()) and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.05)
+        assert any(pids.iterdir()), "the target never reached its hanging call"
+        os.killpg(child.pid, signal.SIGINT)  # what a terminal does on Ctrl-C: the whole foreground group
+        output, _ = child.communicate(timeout=20)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+    text = output.decode(errors="replace")
+    assert child.returncode == pytest.ExitCode.INTERRUPTED, text[-3000:]
+    data = json.loads(report.read_text(encoding="utf-8"))
+    interrupted = [r for r in data["results"] if r["rule"] == "ENV-016"]
+    assert interrupted and interrupted[0]["outcome"] == "error", data["results"]
+    assert "interrupted" in interrupted[0]["message"], interrupted[0]
+    assert data["summary"]["run"]["interrupted"] is True
+    assert "1 error" in _summary_line(text), text[-2000:]
+    for entry in pids.iterdir():
+        with pytest.raises(ProcessLookupError):
+            os.kill(int(entry.name), 0)
+
+
+def test_suite_run_leaves_global_generators_alone() -> None:
+    random.seed(1234)
+    np.random.seed(1234)
+    before = (random.getstate(), np.random.get_state())
+    args = ["--pyargs", "conformance", "-p", "no:cacheprovider", "-o", "addopts=", "-q", "--tb=no",
+            "--env", f"{_PACKAGE}.seeding:Seed008AdvancesGlobal",
+            "--env", f"{_PACKAGE}.space:space_008_global_generator",
+            "--conformance-profile", "quick", "--rules", "SEED-00[18],SPACE-00[478],ENV-009"]
+    code = pytest.main(args)
+    after = (random.getstate(), np.random.get_state())
+    assert code == pytest.ExitCode.TESTS_FAILED  # the two envs do touch the global generators
+    assert before[0] == after[0]
+    assert all(np.array_equal(np.asarray(x), np.asarray(y)) for x, y in zip(before[1], after[1]))
+
+
+def test_imports_have_no_side_effects() -> None:
+    script = """
+import random, numpy as np, hypothesis
+random.seed(5); np.random.seed(5)
+state = (random.getstate(), np.random.get_state()[1].copy())
+profile = hypothesis.settings._current_profile
+import conformance, conformance.plugin, conformance._engine.case, conformance._kit.strategies, conformance._engine.profiles
+import conformance.test_env, conformance.test_space, conformance.test_seeding, conformance.test_render
+import conformance.test_wrapper, conformance._engine.report, conformance.__main__
+assert random.getstate() == state[0]
+assert (np.random.get_state()[1] == state[1]).all()
+assert hypothesis.settings._current_profile == profile
+assert hypothesis.settings().max_examples == hypothesis.settings.default.max_examples
+print("clean")
+"""
+    completed = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, check=False)
+    assert completed.stdout.strip() == "clean", completed.stderr
+
+
+def _plain_run(tmp_path: Path, *options: str) -> subprocess.CompletedProcess[str]:
+    # Without conformance options nothing of the suite beyond the plugin may be imported; with one (here
+    # --conformance-report) the options are validated, which needs the target parser but still no target.
+    watched = "('reference', 'gymnasium')" if options else "('reference', 'gymnasium', 'conformance._engine.targets')"
+    (tmp_path / "test_plain.py").write_text(
+        "import sys\n\n"
+        "def test_plain():\n"
+        f"    loaded = [m for m in {watched} if m in sys.modules]\n"
+        "    assert not loaded, loaded\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", *options, str(tmp_path)],
+        cwd=tmp_path, capture_output=True, text=True, check=False,
+    )
+
+
+def test_plugin_is_inert_outside_the_suite(tmp_path: Path) -> None:
+    completed = _plain_run(tmp_path)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    assert "conformance" not in completed.stdout
+
+
+def test_plugin_writes_no_report_without_conformance_items(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    completed = _plain_run(tmp_path, "-p", "no:hypothesispytest", "--conformance-report", str(report))
+    assert "1 passed" in completed.stdout, completed.stdout + completed.stderr
+    assert "conformance summary" not in completed.stdout
+    assert not report.exists()
+
+
+def _records(run: SuiteRun) -> set[tuple[str, str, str]]:
+    return {(r["target"], r["rule"], r["outcome"]) for r in run.report["results"]}
+
+
+@pytest.mark.skipif(not has_xdist(), reason="pytest-xdist is not installed")
+def test_report_aggregates_across_xdist_workers(tmp_path: Path) -> None:
+    args = ["--env", _WALK, "--env", f"{_PACKAGE}.env:Env009StepOutside", "--rules", "ENV-00*",
+            "--conformance-profile", "quick"]
+    single = run_inprocess(args, tmp_path / "single.json")
+    parallel = run_suite([*args, "-n", "2"], tmp_path / "parallel.json")
+    assert _records(single) == _records(parallel)
+    assert parallel.report["summary"]["failed"] == 1
+    assert "conformance summary" in parallel.output
