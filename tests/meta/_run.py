@@ -53,6 +53,17 @@ BASE_ARGS = ("--pyargs", "conformance", "-p", "no:cacheprovider", "-o", "addopts
 """How the meta-tests call the suite (no cache, no project addopts)."""
 
 
+_PATIENT_TIMEOUT = "60"
+
+
+def _patient(args: Sequence[str]) -> list[str]:
+    """``args`` with a long call timeout unless they set one: the meta-tests run beside each other on a busy
+    machine, where a correct call can stall for seconds, and only the hostile corpus is about hangs."""
+    if "--conformance-timeout" in args:
+        return list(args)
+    return [*args, "--conformance-timeout", _PATIENT_TIMEOUT]
+
+
 def suite_env(**extra: str) -> dict[str, str]:
     """The environment of a child run: this one, the repository importable, no CONFORMANCE_ENV, plus ``extra``."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]), **extra}
@@ -74,7 +85,7 @@ def run_suite(
     Returns:
         The run.
     """
-    command = [sys.executable, "-m", "pytest", *BASE_ARGS, "--conformance-report", str(report), *args]
+    command = [sys.executable, "-m", "pytest", *BASE_ARGS, "--conformance-report", str(report), *_patient(args)]
     completed = subprocess.run(
         command, cwd=REPO, env=suite_env(**(env or {})), capture_output=True, text=True, timeout=timeout,
         check=False,
@@ -89,7 +100,7 @@ def run_inprocess(args: Sequence[str], report: Path) -> SuiteRun:
     """
     import pytest
 
-    code = pytest.main([*BASE_ARGS, "--conformance-report", str(report), *args])
+    code = pytest.main([*BASE_ARGS, "--conformance-report", str(report), *_patient(args)])
     return _read(int(code), "", report)
 
 

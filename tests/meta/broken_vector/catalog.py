@@ -76,7 +76,7 @@ BROKEN: tuple[Broken, ...] = (
     _auto("AUTORESET-006", "Autoreset006NoFinalObs", "AUTORESET-002", "AUTORESET-012", "VEC-018"),
     _auto("AUTORESET-007", "Autoreset007FinalInfoUnmasked", "AUTORESET-012", "VEC-018"),
     _auto("AUTORESET-008", "Autoreset008ResetsByItself", "VEC-018"),
-    _auto("AUTORESET-009", "Autoreset009ResetsEverything", "AUTORESET-010", "AUTORESET-012", "VEC-018"),
+    _auto("AUTORESET-009", "Autoreset009ResetsEverything", "AUTORESET-002", "AUTORESET-010", "AUTORESET-012", "VEC-018"),
     _auto("AUTORESET-010", "Autoreset010AnyMask"),
     _auto("AUTORESET-011", "Autoreset011PopsMask"),
     _auto("AUTORESET-012", "Autoreset012UnseededResetReplays"),
