@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CASE_KEY",
     "get_session",
+    "item_param",
     "pytest_addoption",
     "pytest_collection_modifyitems",
     "pytest_configure",
@@ -120,6 +121,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     chosen = [target for target in session.targets if target.kind in kinds]
     params = [CaseParam(rule_id, target, owns) for target in chosen]
     metafunc.parametrize("conformance_case", params, ids=[f"{rule_id}-{t.id}" for t in chosen], indirect=True)
+
+
+def item_param(item: pytest.Item) -> CaseParam | None:
+    """The (rule, target) parameter of a conformance item (``None`` for any other item)."""
+    return _param(item)
 
 
 def _param(item: pytest.Item) -> CaseParam | None:
@@ -215,13 +221,15 @@ def _skip_reason(report: pytest.TestReport) -> str:
 
 def _record(
     item: pytest.Item, param: CaseParam, report: pytest.TestReport, call: pytest.CallInfo[None]
-) -> dict[str, str]:
+) -> dict[str, Any]:
     from conformance._engine.outcomes import RuleFailure
 
     case = item.stash.get(CASE_KEY, None)
     rule = getattr(case, "rule", None)
     level = rule.level.value if rule is not None else _level(param.rule_id)
-    record = {"target": param.target.id, "rule": param.rule_id or _CONSTRUCT, "level": level, "nodeid": item.nodeid}
+    record: dict[str, Any] = {"target": param.target.id, "rule": param.rule_id or _CONSTRUCT, "level": level,
+                              "nodeid": item.nodeid, "examples": getattr(case, "examples", 0),
+                              "steps": getattr(case, "steps", 0), "seconds": round(report.duration, 4)}
     message, reproducer = "", ""
     if report.skipped:
         outcome, message = "skipped", _skip_reason(report)

@@ -12,6 +12,7 @@ from conformance._engine.case import Case
 from conformance._engine.describe import summarize, type_name
 from conformance._engine.handles import TargetError
 from conformance._engine.marks import rule
+from conformance._engine.observe import View, Watch, observer, watcher
 from conformance._kit import rollout
 from conformance._kit.assertions import (
     SPACE_MEMBERS,
@@ -23,11 +24,11 @@ from conformance._kit.assertions import (
     is_mapping,
     is_real_scalar,
     plans_for,
-    read,
     space_label,
 )
 from conformance._kit.rollout import Record
 from conformance._kit.strategies import Plan, elements, seeds
+from conformance.equality import difference
 
 
 @rule("ENV-001")
@@ -67,39 +68,38 @@ def _unchanged(case: Case, now: Any, original: Any, snapshot: Any) -> bool:
 _OBJECT_EQ: Any = object.__eq__
 
 
-@rule("ENV-002")
-def test_spaces_stay_fixed(conformance_case: Case) -> None:
-    case = conformance_case
+class _SpacesStayFixed(Watch):
+    """ENV-002: the spaces read after every reset and step equal what the env was constructed with."""
 
     names = ("action_space", "observation_space")
 
-    def example(plan: Plan) -> None:
-        env = case.make()
-        originals = {name: read(case, env, name) for name in names}
-        snapshots = {name: deep_copy(case, space, f"env.{name}") for name, space in originals.items()}
-        case.set_seed(plan.seed)
+    def __init__(self, view: View) -> None:
+        super().__init__(view)
+        case = view.case
+        self.originals = {name: view.space(name) for name in self.names}
+        self.snapshots = {name: deep_copy(case, space, f"env.{name}") for name, space in self.originals.items()}
 
-        def verify(record: Record) -> None:
-            for name in names:
-                try:
-                    now = env.get(name)
-                except TargetError as error:
-                    # Readable when constructed, unreadable now: the attribute did not stay what it was.
-                    case.fail(
-                        f"env.{name} cannot be read any more, found after the {record.where()}",
-                        expected=f"{space_label(snapshots[name])} (as constructed)",
-                        actual=str(error),
-                    )
-                if not _unchanged(case, now, originals[name], snapshots[name]):
-                    case.fail(
-                        f"env.{name} changed, found after the {record.where()}",
-                        expected=f"{space_label(snapshots[name])} (as constructed)",
-                        actual=space_label(now),
-                    )
+    def record(self, record: Record) -> None:
+        view = self.view
+        for name in self.names:
+            try:
+                now = view.env.get(name)
+            except TargetError as error:
+                # Readable when constructed, unreadable now: the attribute did not stay what it was.
+                view.fail(
+                    f"env.{name} cannot be read any more, found after the {record.where()}",
+                    expected=f"{space_label(self.snapshots[name])} (as constructed)",
+                    actual=str(error),
+                )
+            if not _unchanged(view.case, now, self.originals[name], self.snapshots[name]):
+                view.fail(
+                    f"env.{name} changed, found after the {record.where()}",
+                    expected=f"{space_label(self.snapshots[name])} (as constructed)",
+                    actual=space_label(now),
+                )
 
-        rollout.run(env, plan.seed, plan.actions(), on_record=verify)
 
-    case.explore(example, plans_for(case))
+test_spaces_stay_fixed = watcher("ENV-002", _SpacesStayFixed, name="test_spaces_stay_fixed")
 
 
 @rule("ENV-003")
@@ -156,182 +156,95 @@ def test_reset_accepts_seed_and_options(conformance_case: Case) -> None:
     case.explore(example, seeds(), max_examples=min(case.profile.max_examples, 5))
 
 
-def _reset_rule(case: Case, check: Any) -> None:
-    """Run rollouts (seeded first reset, unseeded resets after episode ends) and check every reset result."""
-
-    def example(plan: Plan) -> None:
-        env = case.make()
-        space = read(case, env, "observation_space")
-        case.set_seed(plan.seed)
-
-        def on_result(index: int, kind: str, result: Any) -> None:
-            if kind == "reset":
-                check(case, space, index, result)
-
-        rollout.run(env, plan.seed, plan.actions(), on_result=on_result)
-
-    case.explore(example, plans_for(case))
+@observer("ENV-005", on="reset", raw=True)
+def test_reset_returns_pair(view: View, result: tuple[int, Any]) -> None:
+    index, value = result
+    if not isinstance(value, tuple) or len(value) != 2:
+        view.fail(f"the reset at position {index} returned {type_name(value)}",
+                  expected="a 2-tuple (observation, info)", actual=summarize(value))
 
 
-def _check_reset_tuple(case: Case, space: Any, index: int, result: Any) -> None:
-    if not isinstance(result, tuple) or len(result) != 2:
-        case.fail(
-            f"the reset at position {index} returned {type_name(result)}",
-            expected="a 2-tuple (observation, info)",
-            actual=summarize(result),
-        )
-
-
-def _check_reset_obs(case: Case, space: Any, index: int, result: Any) -> None:
-    obs, _ = rollout.unpack_reset(result)
-    ok, note = contains(case, space, obs)
+@observer("ENV-006", on="reset")
+def test_reset_observation_in_space(view: View, record: Record) -> None:
+    space = view.space("observation_space")
+    ok, note = contains(view.case, space, record.obs)
     if not ok:
-        case.fail(
-            f"the reset at position {index} returned an observation outside observation_space{note}",
-            expected=f"an element of {space_label(space)}",
-            actual=summarize(obs),
-        )
+        view.fail(f"the {record.where()} returned an observation outside observation_space{note}",
+                  expected=f"an element of {space_label(space)}", actual=summarize(record.obs))
 
 
-def _check_reset_info(case: Case, space: Any, index: int, result: Any) -> None:
-    _, info = rollout.unpack_reset(result)
-    if not isinstance(info, dict):
-        case.fail(f"the reset at position {index} returned a non-dict info", expected="a dict", actual=summarize(info))
+@observer("ENV-007", on="reset")
+def test_reset_info_is_dict(view: View, record: Record) -> None:
+    if not isinstance(record.info, dict):
+        view.fail(f"the {record.where()} returned a non-dict info", expected="a dict", actual=summarize(record.info))
 
 
-@rule("ENV-005")
-def test_reset_returns_pair(conformance_case: Case) -> None:
-    _reset_rule(conformance_case, _check_reset_tuple)
+@observer("ENV-008", on="step", raw=True)
+def test_step_returns_five_tuple(view: View, result: tuple[int, Any]) -> None:
+    index, value = result
+    if not isinstance(value, tuple) or len(value) != 5:
+        view.fail(f"the step at position {index} returned {type_name(value)}",
+                  expected="a 5-tuple (observation, reward, terminated, truncated, info)", actual=summarize(value))
 
 
-@rule("ENV-006")
-def test_reset_observation_in_space(conformance_case: Case) -> None:
-    _reset_rule(conformance_case, _check_reset_obs)
+@observer("ENV-009")
+def test_step_observation_in_space(view: View, record: Record) -> None:
+    space = view.space("observation_space")
+    ok, note = contains(view.case, space, record.obs)
+    if not ok:
+        view.fail(f"the {record.where()} returned an observation outside observation_space{note}",
+                  expected=f"an element of {space_label(space)}", actual=summarize(record.obs))
 
 
-@rule("ENV-007")
-def test_reset_info_is_dict(conformance_case: Case) -> None:
-    _reset_rule(conformance_case, _check_reset_info)
+@observer("ENV-010")
+def test_observation_dtype_and_shape(view: View, record: Record) -> None:
+    space = view.space("observation_space")
+    problem = dtype_shape_problem(space, record.obs)
+    if problem is not None:
+        view.fail(f"the {record.where()}: {problem}", expected=space_label(space), actual=summarize(record.obs))
 
 
-def _step_rule(case: Case, check: Any, *, raw: bool = False) -> None:
-    """Run rollouts and check every step (raw results when ``raw``, else unpacked records)."""
-
-    def example(plan: Plan) -> None:
-        env = case.make()
-        space = read(case, env, "observation_space")
-        case.set_seed(plan.seed)
-
-        def on_result(index: int, kind: str, result: Any) -> None:
-            if kind == "step":
-                check(case, space, index, result)
-
-        def on_record(record: Record) -> None:
-            if record.kind == "step":
-                check(case, space, record.index, record)
-
-        if raw:
-            rollout.run(env, plan.seed, plan.actions(), on_result=on_result)
-        else:
-            rollout.run(env, plan.seed, plan.actions(), on_record=on_record)
-
-    case.explore(example, plans_for(case))
+@observer("ENV-011")
+def test_reward_is_real_scalar(view: View, record: Record) -> None:
+    if not is_real_scalar(record.reward):
+        view.fail(f"the {record.where()} returned a reward of type {type_name(record.reward)}",
+                  expected="int, float, or a NumPy integer/floating scalar (not bool, not an array)",
+                  actual=summarize(record.reward))
 
 
-@rule("ENV-008")
-def test_step_returns_five_tuple(conformance_case: Case) -> None:
-    def check(case: Case, space: Any, index: int, result: Any) -> None:
-        if not isinstance(result, tuple) or len(result) != 5:
-            case.fail(
-                f"the step at position {index} returned {type_name(result)}",
-                expected="a 5-tuple (observation, reward, terminated, truncated, info)",
-                actual=summarize(result),
-            )
-
-    _step_rule(conformance_case, check, raw=True)
+@observer("ENV-012")
+def test_reward_is_finite(view: View, record: Record) -> None:
+    if not is_finite(record.reward):
+        view.fail(f"the {record.where()} returned a non-finite reward", expected="a finite number",
+                  actual=summarize(record.reward))
 
 
-@rule("ENV-009")
-def test_step_observation_in_space(conformance_case: Case) -> None:
-    def check(case: Case, space: Any, index: int, record: Record) -> None:
-        ok, note = contains(case, space, record.obs)
-        if not ok:
-            case.fail(
-                f"the {record.where()} returned an observation outside observation_space{note}",
-                expected=f"an element of {space_label(space)}",
-                actual=summarize(record.obs),
-            )
-
-    _step_rule(conformance_case, check)
+def _flag(view: View, record: Record, name: str) -> None:
+    value = getattr(record, name)
+    if not is_flag(value):
+        view.fail(f"the {record.where()} returned {name} of type {type_name(value)}",
+                  expected="bool or numpy.bool_", actual=summarize(value))
 
 
-@rule("ENV-010")
-def test_observation_dtype_and_shape(conformance_case: Case) -> None:
-    def check(case: Case, space: Any, index: int, record: Record) -> None:
-        problem = dtype_shape_problem(space, record.obs)
-        if problem is not None:
-            case.fail(f"the {record.where()}: {problem}", expected=space_label(space), actual=summarize(record.obs))
-
-    _step_rule(conformance_case, check)
+@observer("ENV-013")
+def test_terminated_is_bool(view: View, record: Record) -> None:
+    _flag(view, record, "terminated")
 
 
-@rule("ENV-011")
-def test_reward_is_real_scalar(conformance_case: Case) -> None:
-    def check(case: Case, space: Any, index: int, record: Record) -> None:
-        if not is_real_scalar(record.reward):
-            case.fail(
-                f"the {record.where()} returned a reward of type {type_name(record.reward)}",
-                expected="int, float, or a NumPy integer/floating scalar (not bool, not an array)",
-                actual=summarize(record.reward),
-            )
-
-    _step_rule(conformance_case, check)
+@observer("ENV-014")
+def test_truncated_is_bool(view: View, record: Record) -> None:
+    _flag(view, record, "truncated")
 
 
-@rule("ENV-012")
-def test_reward_is_finite(conformance_case: Case) -> None:
-    def check(case: Case, space: Any, index: int, record: Record) -> None:
-        if not is_finite(record.reward):
-            case.fail(f"the {record.where()} returned a non-finite reward", expected="a finite number",
-                      actual=summarize(record.reward))
-
-    _step_rule(conformance_case, check)
+@observer("ENV-015")
+def test_step_info_is_dict(view: View, record: Record) -> None:
+    if not isinstance(record.info, dict):
+        view.fail(f"the {record.where()} returned a non-dict info", expected="a dict", actual=summarize(record.info))
 
 
-def _flag_rule(case: Case, name: str) -> None:
-    def check(case: Case, space: Any, index: int, record: Record) -> None:
-        value = getattr(record, name)
-        if not is_flag(value):
-            case.fail(f"the {record.where()} returned {name} of type {type_name(value)}",
-                      expected="bool or numpy.bool_", actual=summarize(value))
-
-    _step_rule(case, check)
-
-
-@rule("ENV-013")
-def test_terminated_is_bool(conformance_case: Case) -> None:
-    _flag_rule(conformance_case, "terminated")
-
-
-@rule("ENV-014")
-def test_truncated_is_bool(conformance_case: Case) -> None:
-    _flag_rule(conformance_case, "truncated")
-
-
-@rule("ENV-015")
-def test_step_info_is_dict(conformance_case: Case) -> None:
-    def check(case: Case, space: Any, index: int, record: Record) -> None:
-        if not isinstance(record.info, dict):
-            case.fail(
-                f"the {record.where()} returned a non-dict info", expected="a dict", actual=summarize(record.info)
-            )
-
-    _step_rule(conformance_case, check)
-
-
-@rule("ENV-016", owns=("step",))
-def test_step_accepts_every_action(conformance_case: Case) -> None:
-    _step_rule(conformance_case, lambda case, space, index, record: None)
+@observer("ENV-016", owns=("step",))
+def test_step_accepts_every_action(view: View, record: Record) -> None:
+    """A step that raises is the violation; the translation of the exception reports it."""
 
 
 _ALIAS_WINDOW = 8
@@ -351,51 +264,50 @@ def _nbytes(value: Any) -> int:
     return 0
 
 
-def _unaliased(case: Case, part: str) -> None:
+class _Unaliased(Watch):
     """Every returned ``obs``/``info`` keeps the value it had when returned, through later calls.
 
     The previous result is verified after every call, the last :data:`_ALIAS_WINDOW` results every
     :data:`_ALIAS_WINDOW` calls and at the end of the rollout.
     """
-    from conformance.equality import difference
 
-    def verify(record: Record, now: str) -> None:
-        found = difference(getattr(record, part), getattr(record, f"{part}_copy"), part)
+    part = "obs"
+
+    def __init__(self, view: View) -> None:
+        super().__init__(view)
+        self.seen: collections.deque[Record] = collections.deque()
+
+    def verify(self, record: Record, now: str) -> None:
+        part = self.part
+        returned, copy = getattr(record, part), getattr(record, f"{part}_copy")
+        found = difference(returned, copy, part)
         if found is not None:
-            case.fail(
+            self.view.fail(
                 f"the {part} returned by the {record.where()} changed later, by {now} ({found})",
                 expected=f"the {part} keeps the value it was returned with",
-                actual=f"{summarize(getattr(record, part))}, was {summarize(getattr(record, f'{part}_copy'))}",
+                actual=f"{summarize(returned)}, was {summarize(copy)}",
             )
 
-    def example(plan: Plan) -> None:
-        env = case.make()
-        case.set_seed(plan.seed)
-        seen: collections.deque[Record] = collections.deque()
+    def record(self, record: Record) -> None:
+        seen = self.seen
+        for earlier in seen if record.index % _ALIAS_WINDOW == 0 else list(seen)[-1:]:
+            self.verify(earlier, f"the {record.where()}")
+        seen.append(record)
+        size = max(1, _nbytes(getattr(record, self.part)))
+        while len(seen) > max(1, min(_ALIAS_WINDOW, _ALIAS_BYTES // size)):
+            seen.popleft()
 
-        def on_record(record: Record) -> None:
-            for earlier in seen if record.index % _ALIAS_WINDOW == 0 else list(seen)[-1:]:
-                verify(earlier, f"the {record.where()}")
-            seen.append(record)
-            size = max(1, _nbytes(getattr(record, part)))
-            while len(seen) > max(1, min(_ALIAS_WINDOW, _ALIAS_BYTES // size)):
-                seen.popleft()
-
-        rollout.run(env, plan.seed, plan.actions(), on_record=on_record)
-        for record in seen:
-            verify(record, "the end of the rollout")
-
-    case.explore(example, plans_for(case))
+    def end(self) -> None:
+        for record in self.seen:
+            self.verify(record, "the end of the rollout")
 
 
-@rule("ENV-017")
-def test_observations_not_mutated_later(conformance_case: Case) -> None:
-    _unaliased(conformance_case, "obs")
+class _InfosUnaliased(_Unaliased):
+    part = "info"
 
 
-@rule("ENV-018")
-def test_infos_not_mutated_later(conformance_case: Case) -> None:
-    _unaliased(conformance_case, "info")
+test_observations_not_mutated_later = watcher("ENV-017", _Unaliased, name="test_observations_not_mutated_later")
+test_infos_not_mutated_later = watcher("ENV-018", _InfosUnaliased, name="test_infos_not_mutated_later")
 
 
 @rule("ENV-019")

@@ -136,6 +136,16 @@ class Case:
         self._trace = Trace(self.target.imports)
         self._handles: list[Handle] = []
         self._seed: int | None = None
+        self.scratch: dict[str, Any] = {}
+        """Per-example memory of the check (cleared by :meth:`new_example`)."""
+        self.examples = 0
+        """How many examples the item ran."""
+        self._steps_before = 0
+
+    @property
+    def steps(self) -> int:
+        """How many ``step`` calls the item's examples made."""
+        return self._steps_before + self._trace.steps
 
     # --- facts about the target ------------------------------------------------------------------------------
 
@@ -227,12 +237,12 @@ class Case:
 
     # --- outcomes ------------------------------------------------------------------------------------------------
 
-    def fail(self, problem: str, *, expected: str = "", actual: str = "") -> NoReturn:
-        """Report a violation of the item's rule (with the current example's reproducer)."""
-        raise RuleFailure(
-            self.rule.id,
-            self.rule.level.value,
-            self.rule.text,
+    def failure(self, rule: Rule, problem: str, *, expected: str = "", actual: str = "") -> RuleFailure:
+        """A violation of ``rule`` in the current example (with its reproducer), to raise."""
+        return RuleFailure(
+            rule.id,
+            rule.level.value,
+            rule.text,
             self.target.id,
             problem,
             expected=expected,
@@ -241,11 +251,23 @@ class Case:
             seed=self._seed,
         )
 
+    def fail(self, problem: str, *, expected: str = "", actual: str = "") -> NoReturn:
+        """Report a violation of the item's rule (with the current example's reproducer)."""
+        raise self.failure(self.rule, problem, expected=expected, actual=actual)
+
     def not_checkable(self, reason: str) -> NoReturn:
         """Give up on this item: something else (named in ``reason``) prevents checking the rule."""
         raise NotCheckable(reason)
 
     def _from_target_error(self, error: TargetError) -> BaseException:
+        return self.translate(error, self.rule, self.owns)
+
+    def translate(self, error: TargetError, rule: Rule, owns: Iterable[str]) -> BaseException:
+        """What an exception the target raised means for ``rule`` (which owns the call kinds ``owns``).
+
+        Returns:
+            A :class:`RuleFailure` when the rule owns the call, else a :class:`NotCheckable` naming who reports it.
+        """
         # Human rendering that never worked on this instance, on a machine with no display, is the machine's
         # limit, not the env's (unless the env draws with pygame, which SDL's dummy driver serves headless).
         if error.mode == "human" and not error.worked and headless() and not _drawing_through_sdl_dummy():
@@ -253,17 +275,12 @@ class Case:
                 f"{error}, in render mode 'human' on a machine with no display (DISPLAY/WAYLAND_DISPLAY unset); "
                 "check human rendering under a display, e.g. xvfb-run -a pytest --pyargs conformance ..."
             )
-        if error.method in self.owns:
-            failure = RuleFailure(
-                self.rule.id,
-                self.rule.level.value,
-                self.rule.text,
-                self.target.id,
+        if error.method in owns:
+            failure = self.failure(
+                rule,
                 f"{error.call} raised {describe_exception(error.error)}",
                 expected="the call returns normally",
                 actual=f"{describe_exception(error.error)}",
-                reproducer=self._trace.script(),
-                seed=self._seed,
             )
             failure.__cause__ = error.error
             return failure
@@ -284,9 +301,12 @@ class Case:
 
         Call before each example when driving examples yourself; :meth:`once` and :meth:`explore` already do.
         """
+        self._steps_before += self._trace.steps
+        self.examples += 1
         self._trace = Trace(self.target.imports)
         self._handles = []
         self._seed = None
+        self.scratch = {}
 
     def close_all(self) -> None:
         """Close every instance :meth:`make` built since :meth:`new_example`, newest first.
@@ -364,7 +384,11 @@ class Case:
         self.conclude(lambda: self._example(body, ()))
 
     def explore(
-        self, body: Callable[..., None], *strategies: st.SearchStrategy[Any], max_examples: int | None = None
+        self,
+        body: Callable[..., None],
+        *strategies: st.SearchStrategy[Any],
+        max_examples: int | None = None,
+        then: Callable[[], None] | None = None,
     ) -> None:
         """Run ``body`` under Hypothesis, drawing one value from each strategy per example, and conclude the item.
 
@@ -372,6 +396,7 @@ class Case:
             body: The check of one example; it takes one positional argument per strategy.
             *strategies: What to draw.
             max_examples: Overrides the profile's example count.
+            then: Runs after every example passed (it may still fail the item).
         """
 
         @hypothesis_settings(self.profile, max_examples=max_examples)
@@ -379,7 +404,12 @@ class Case:
         def example(drawn: tuple[Any, ...]) -> None:
             self._example(body, drawn)
 
-        self.conclude(example)
+        def run() -> None:
+            example()
+            if then is not None:
+                then()
+
+        self.conclude(run)
 
 
 def _close(obj: Any) -> None:

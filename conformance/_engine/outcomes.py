@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import traceback
+from collections.abc import Mapping
+from typing import Any
 
 __all__ = ["NotCheckable", "RuleFailure"]
 
@@ -49,6 +51,7 @@ class RuleFailure(AssertionError):
         self.actual = actual
         self.reproducer = reproducer
         self.seed = seed
+        self.detail = ""
         super().__init__(self.render())
 
     def render(self) -> str:
@@ -69,14 +72,53 @@ class RuleFailure(AssertionError):
         if self.actual:
             lines.append(f"  actual:   {self.actual}")
         cause = self.__cause__
+        detail = self.detail
         if cause is not None:
             detail = "".join(traceback.format_exception(type(cause), cause, cause.__traceback__, limit=-4))
+        if detail:
             lines.append("  raised by the target:")
             lines += [_INDENT + row for row in detail.rstrip().splitlines()]
         return "\n".join(lines)
 
     def __str__(self) -> str:
         return self.render()
+
+    def to_report(self) -> dict[str, Any]:
+        """The failure as JSON data (what crosses from a job process to the supervisor and back)."""
+        cause = self.__cause__
+        detail = ""
+        if cause is not None:
+            detail = "".join(traceback.format_exception(type(cause), cause, cause.__traceback__, limit=-4))
+        return {
+            "rule_id": self.rule_id,
+            "level": self.level,
+            "rule_text": self.rule_text,
+            "target": self.target,
+            "problem": self.problem,
+            "expected": self.expected,
+            "actual": self.actual,
+            "reproducer": self.reproducer,
+            "seed": self.seed,
+            "detail": self.detail or detail,
+            "message": self.message(),
+        }
+
+    @classmethod
+    def from_report(cls, data: Mapping[str, Any]) -> RuleFailure:
+        """The failure :meth:`to_report` described (the target's exception survives as text)."""
+        failure = cls(
+            str(data["rule_id"]),
+            str(data["level"]),
+            str(data["rule_text"]),
+            str(data["target"]),
+            str(data["problem"]),
+            expected=str(data.get("expected", "")),
+            actual=str(data.get("actual", "")),
+            reproducer=str(data.get("reproducer", "")),
+            seed=data.get("seed"),
+        )
+        failure.detail = str(data.get("detail", ""))
+        return failure
 
 
 class NotCheckable(BaseException):

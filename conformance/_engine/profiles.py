@@ -6,16 +6,22 @@ loading a global Hypothesis profile, so importing or running the suite leaves Hy
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from dataclasses import dataclass
 
 from hypothesis import HealthCheck, Phase, settings
 
-__all__ = ["DEFAULT_PROFILE", "PROFILES", "Profile", "hypothesis_settings"]
+__all__ = ["DEFAULT_PROFILE", "PROFILES", "Costs", "Profile", "demand", "hypothesis_settings", "scaled"]
 
 
 @dataclass(frozen=True)
 class Profile:
-    """A budget for one (rule, target) item.
+    """How much effort each (rule, target) item gets, and the time budget of a target.
+
+    A profile is a budget: its example counts and rollout lengths are what a cheap target gets; a target whose
+    steps, resets or constructions are costly gets fewer and shorter ones (:func:`scaled`), never fewer than the
+    floors, so the whole target stays near ``budget`` seconds of target time.
 
     Attributes:
         name: ``quick``, ``default`` or ``thorough``.
@@ -24,6 +30,9 @@ class Profile:
         max_prefix: How many leading actions of a rollout Hypothesis draws (and shrinks) itself; the rest come
             from a seeded sampler, which keeps long rollouts cheap to generate.
         derandomize: Whether Hypothesis draws the same examples on every run (reproducible verdicts).
+        budget: Seconds of target time (constructions, resets, steps) a target's items may spend in all.
+        min_examples: The fewest examples an item gets, however costly the target.
+        min_steps: The shortest rollout, however costly the target.
     """
 
     name: str
@@ -31,13 +40,51 @@ class Profile:
     max_steps: int
     max_prefix: int
     derandomize: bool
+    budget: float = 30.0
+    min_examples: int = 3
+    min_steps: int = 20
 
 
 PROFILES: dict[str, Profile] = {
-    "quick": Profile("quick", max_examples=5, max_steps=50, max_prefix=10, derandomize=True),
-    "default": Profile("default", max_examples=15, max_steps=200, max_prefix=20, derandomize=True),
-    "thorough": Profile("thorough", max_examples=100, max_steps=1000, max_prefix=50, derandomize=False),
+    "quick": Profile("quick", max_examples=5, max_steps=50, max_prefix=10, derandomize=True,
+                     budget=10.0, min_examples=2, min_steps=20),
+    "default": Profile("default", max_examples=15, max_steps=200, max_prefix=20, derandomize=True,
+                       budget=30.0, min_examples=4, min_steps=50),
+    "thorough": Profile("thorough", max_examples=100, max_steps=1000, max_prefix=50, derandomize=False,
+                        budget=300.0, min_examples=20, min_steps=200),
 }
+
+
+@dataclass(frozen=True)
+class Costs:
+    """What a target's calls cost, measured in a fresh job (seconds, the suite's own overhead included)."""
+
+    construct: float
+    reset: float
+    step: float
+
+
+_ROLLOUTS_PER_EXAMPLE = 2  # a typical intervening rule constructs and resets twice per example
+
+
+def demand(profile: Profile, costs: Costs, items: int) -> float:
+    """Seconds of target time ``items`` rollout items would take under ``profile``'s nominal effort."""
+    per_example = _ROLLOUTS_PER_EXAMPLE * (costs.construct + costs.reset) + profile.max_steps * costs.step
+    return items * profile.max_examples * per_example
+
+
+def scaled(profile: Profile, costs: Costs, items: int) -> Profile:
+    """``profile`` with examples and rollout lengths cut (equally, by the square root of the excess) so that
+    ``items`` items of a target with ``costs`` fit the budget; never below the floors, never above the profile."""
+    needed = demand(profile, costs, max(1, items))
+    if needed <= profile.budget:
+        return profile
+    factor = math.sqrt(profile.budget / needed)
+    examples = max(min(profile.min_examples, profile.max_examples), math.ceil(profile.max_examples * factor))
+    steps = max(min(profile.min_steps, profile.max_steps), int(profile.max_steps * factor))
+    return dataclasses.replace(
+        profile, max_examples=examples, max_steps=steps, max_prefix=min(profile.max_prefix, steps)
+    )
 DEFAULT_PROFILE = "default"
 
 

@@ -53,6 +53,8 @@ class Trace:
     def __init__(self, imports: tuple[str, ...] = ()) -> None:
         self._imports = ["import numpy as np", *imports]
         self._entries: list[_Entry] = []
+        self.steps = 0
+        """How many ``step`` calls were recorded (for the run's statistics)."""
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -68,6 +70,8 @@ class Trace:
 
     def call(self, var: str, method: str, *args: Any, **kwargs: Any) -> None:
         """Record ``var.method(*args, **kwargs)`` (arguments are snapshotted)."""
+        if method == "step":
+            self.steps += 1
         self._entries.append(_Entry("call", var=var, method=method, args=snapshot(args), kwargs=snapshot(kwargs)))
 
     def line(self, text: str) -> None:

@@ -12,6 +12,7 @@ import os
 import tempfile
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+import dataclasses
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,9 @@ class Result:
         message: The failure text without the reproducer, the skip reason, or the warning text.
         reproducer: The replay script of a failure or warning ("" otherwise).
         nodeid: The pytest node id.
+        examples: Examples the item ran (a rule checked on the shared trace: the trace's).
+        steps: ``step`` calls its examples made.
+        seconds: Its wall time.
     """
 
     target: str
@@ -57,6 +61,9 @@ class Result:
     message: str = ""
     reproducer: str = ""
     nodeid: str = ""
+    examples: int = 0
+    steps: int = 0
+    seconds: float = 0.0
 
     @property
     def area(self) -> str:
@@ -64,10 +71,14 @@ class Result:
         return self.rule.split("-")[0]
 
     def merge(self, other: Result) -> Result:
-        """Combine the records of two phases of one item: the more severe outcome wins."""
-        if _SEVERITY[other.outcome] > _SEVERITY[self.outcome]:
-            return other
-        return self
+        """Combine the records of two phases of one item: the more severe outcome wins; statistics add up."""
+        worse = other if _SEVERITY[other.outcome] > _SEVERITY[self.outcome] else self
+        return dataclasses.replace(
+            worse,
+            examples=max(self.examples, other.examples),
+            steps=max(self.steps, other.steps),
+            seconds=self.seconds + other.seconds,
+        )
 
     def as_dict(self) -> dict[str, str]:
         """The record as stored in the JSON report."""

@@ -14,21 +14,25 @@ In the zygote, :func:`warm_target` imports, constructs and probes the target onc
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
 import sys
+import time
 import warnings
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+import numpy as np
 import pytest
 from _pytest.runner import runtestprotocol
 from _pytest.warnings import catch_warnings_for_item
 
 from conformance._engine.board import BoardGuard, Snapshot, current_board
-from conformance._engine.case import CONSTRUCT, headless, owner_of, owner_text
+from conformance._engine.case import CONSTRUCT, Case, headless, owner_of, owner_text
 from conformance._engine.options import CaseParam
+from conformance._engine.profiles import Costs, Profile
 from conformance._engine.supervisor import (
     JSON,
     Died,
@@ -66,19 +70,28 @@ class TargetFacts:
         hang: The first call of the target that did not return within the timeout, and the item it hung.
         close_probe: Whether the zygote closes the instance it probed (not when closing it killed or hung one;
             ENV-020 reports that).
+        trace: What the target's shared run found (:func:`run_trace`): the verdicts of its observers, the
+            measured costs, the profile scaled to the budget, and the examples and steps it took.
     """
 
     construct_error: str | None = None
     hang: tuple[Hung, str] | None = None
     close_probe: bool = True
+    trace: dict[str, Any] | None = None
 
     def as_payload(self) -> dict[str, JSON]:
-        return {"construct_error": self.construct_error, "close_probe": self.close_probe}
+        trace = self.trace or {}
+        return {
+            "construct_error": self.construct_error,
+            "close_probe": self.close_probe,
+            "profile": trace.get("profile"),
+            "verdicts": trace.get("verdicts", {}),
+        }
 
 
 @dataclass(frozen=True)
 class _Verdict:
-    kind: Literal["failed", "skipped"]
+    kind: Literal["passed", "failed", "skipped"]
     outcome: str  # the record's outcome: failed, skipped or error
     message: str
 
@@ -88,6 +101,9 @@ def _apply(session: ConformanceSession, param_target: str, facts: Mapping[str, J
     state = session.state(target)
     if facts.get("construct_error"):
         state.mark_unconstructible(str(facts["construct_error"]))
+    if facts.get("profile"):
+        session.profile = Profile(**facts["profile"])
+    state.verdicts = dict(facts.get("verdicts") or {})
     return state
 
 
@@ -140,6 +156,70 @@ def _warm_hypothesis(session: ConformanceSession) -> None:
         providers._get_local_constants()  # noqa: SLF001
     except Exception:  # noqa: BLE001, S110
         pass
+
+
+def run_trace(payload: Mapping[str, JSON]) -> JSON:
+    """Job: measure what the target's calls cost, scale the profile to the budget, run the shared observers."""
+    from conformance._engine.observe import run_shared
+    from conformance._engine.profiles import scaled
+    from conformance.plugin import get_session
+
+    config: pytest.Config = _CONTEXT["config"]
+    session = get_session(config)
+    state = _apply(session, str(payload["target"]), payload["facts"])
+    rules = [str(rule_id) for rule_id in payload["rules"]]
+    result: dict[str, JSON] = {"verdicts": {}}
+    try:
+        case = session.case(CaseParam(rules[0] if rules else "ENV-001", state.target))
+        costs = _measure(case)
+        if costs is not None:
+            session.profile = case.profile = scaled(session.profile, costs, int(payload["items"]))
+            result["costs"] = dataclasses.asdict(costs)
+        result["profile"] = dataclasses.asdict(session.profile)
+        if rules:
+            case.examples = 0
+            result["verdicts"] = run_shared(case, rules)
+            result["examples"], result["steps"] = case.examples, case.steps
+    except BaseException as exc:  # noqa: BLE001 - no shared verdicts: each observer runs on its own
+        result["error"] = f"{type(exc).__name__}: {exc}"
+    return result
+
+
+_MEASURE_STEPS = 16
+_MEASURE_SECONDS = 2.0
+
+
+def _measure(case: Case) -> Costs | None:
+    """Time one construction, reset and a few random steps of a fresh instance (``None`` if any fails)."""
+    from conformance._engine.profiles import Costs
+    from conformance._kit.strategies import sampler
+
+    state = case.probe()
+    space = state.action_space
+    if space is None:
+        return None
+    try:
+        draw = sampler(space)
+        rng = np.random.default_rng(0)
+        case.new_example()
+        started = time.perf_counter()
+        env = case.make("measured")
+        constructed = time.perf_counter()
+        env.reset(seed=0)
+        reset = time.perf_counter() - constructed
+        steps, stepping, begun = 0, 0.0, time.perf_counter()
+        while steps < _MEASURE_STEPS and time.perf_counter() - begun < _MEASURE_SECONDS:
+            tick = time.perf_counter()
+            result = env.step(draw(rng))
+            stepping += time.perf_counter() - tick
+            steps += 1
+            if isinstance(result, tuple) and len(result) == 5 and (bool(result[2]) or bool(result[3])):
+                env.reset()
+        return Costs(constructed - started, reset, stepping / max(1, steps))
+    except Exception:  # noqa: BLE001 - the items themselves report what went wrong
+        return None
+    finally:
+        case.close_all()
 
 
 class _WarningLog:
@@ -221,44 +301,83 @@ class ItemRunner:
     supervisor: Supervisor
     facts: MutableMapping[str, TargetFacts] = field(default_factory=dict)
     interrupted: str | None = None
+    _params: list[CaseParam] = field(default_factory=list)
 
     def bind(self, items: list[pytest.Item]) -> None:
         """Make the run's items known to the processes forked from now on."""
+        from conformance.plugin import item_param
+
         _CONTEXT["config"] = self.config
         _CONTEXT["items"] = {item.nodeid: item for item in items}
+        self._params = [param for param in map(item_param, items) if param is not None]
 
     def run(self, item: pytest.Item, param: CaseParam) -> list[pytest.TestReport]:
         """Run one item; its reports (as pytest would have made them, or written here for a crash)."""
         target = param.target
         facts = self.facts.setdefault(target.id, TargetFacts())
+        if param.rule_id is not None and facts.trace is None:
+            interrupted = self._trace(param, facts)
+            if interrupted is not None:
+                return [self._report(item, param, _verdict(param, interrupted, None), interrupted.seconds)]
         if facts.hang is not None and param.rule_id is not None:
             # A call of this target hangs: every item that would make it again is decided here, without waiting
             # for the timeout once more (the construction check still runs: the probe never made that call).
             hang, first = facts.hang
             return [self._report(item, param, _verdict(param, hang, first), 0.0)]
-        warm = Job("conformance._engine.runner:warm_target", {"target": target.id, "facts": facts.as_payload()})
-        job = Job("conformance._engine.runner:run_item",
-                  {"nodeid": item.nodeid, "target": target.id, "facts": facts.as_payload()})
-        outcome = self.supervisor.run(target.id, warm, job)
+        shared = (facts.trace or {}).get("verdicts", {}).get(param.rule_id)
+        if shared is not None and shared["outcome"] in ("passed", "skipped"):
+            trace = facts.trace or {}
+            verdict = _Verdict(shared["outcome"], shared["outcome"], shared.get("message", ""))
+            return [self._report(item, param, verdict, 0.0, trace.get("examples", 0), trace.get("steps", 0))]
+        outcome = self._supervised(param, facts, "conformance._engine.runner:run_item", {"nodeid": item.nodeid})
         if isinstance(outcome, Finished):
             return self._finished(item, outcome)
-        if outcome.stage == "warm" and not isinstance(outcome, Interrupted):
-            # The zygote ended while constructing and probing the target. When closing the probe did it, a new
-            # zygote leaves it open (ENV-020 reports close). Otherwise the constructor (or a property of a fresh
-            # instance) kills or hangs a process: items learn it as a construction error, from a new zygote that
-            # does not construct again.
-            if outcome.board.method == "close" and facts.close_probe:
-                facts.close_probe = False
-                return self.run(item, param)
-            if facts.construct_error is None:
-                facts.construct_error = _ending(outcome)
-                return self.run(item, param)
         if isinstance(outcome, Hung) and facts.hang is None:
             facts.hang = (outcome, param.rule_id or CONSTRUCT)
         verdict = _verdict(param, outcome, None)
         if isinstance(outcome, Interrupted):
             self.interrupted = verdict.message
         return [self._report(item, param, verdict, outcome.seconds)]
+
+    def _supervised(self, param: CaseParam, facts: TargetFacts, function: str, payload: dict[str, JSON]) -> Outcome:
+        """Run ``function`` for ``param``'s target in a job; learn from a zygote that could not warm up."""
+        target = param.target
+        warm = Job("conformance._engine.runner:warm_target", {"target": target.id, "facts": facts.as_payload()})
+        job = Job(function, {**payload, "target": target.id, "facts": facts.as_payload()})
+        outcome = self.supervisor.run(target.id, warm, job)
+        if isinstance(outcome, Finished) or outcome.stage != "warm" or isinstance(outcome, Interrupted):
+            return outcome
+        # The zygote ended while constructing and probing the target. When closing the probe did it, a new zygote
+        # leaves it open (ENV-020 reports close). Otherwise the constructor (or a property of a fresh instance)
+        # kills or hangs a process: items learn it as a construction error, from a new zygote that does not
+        # construct again.
+        if outcome.board.method == "close" and facts.close_probe:
+            facts.close_probe = False
+            return self._supervised(param, facts, function, payload)
+        if facts.construct_error is None:
+            facts.construct_error = _ending(outcome)
+            return self._supervised(param, facts, function, payload)
+        return outcome
+
+    def _trace(self, param: CaseParam, facts: TargetFacts) -> Interrupted | None:
+        """Measure the target's costs and run its observers on one shared trace (once per target)."""
+        from conformance._engine.observe import OBSERVERS
+
+        mine = [p for p in self._params if p.target.id == param.target.id and p.rule_id is not None]
+        observers = sorted({p.rule_id for p in mine if p.rule_id in OBSERVERS})
+        payload: dict[str, JSON] = {"rules": observers, "items": len(mine) - max(0, len(observers) - 1)}
+        outcome = self._supervised(param, facts, "conformance._engine.runner:run_trace", payload)
+        if isinstance(outcome, Interrupted):
+            return outcome
+        if isinstance(outcome, Finished):
+            facts.trace = dict(outcome.value)
+            return None
+        # The shared run crashed, hung or overflowed: every observer runs on its own (and meets the problem, which
+        # is then attributed as for any item); a hang is remembered as any hang is.
+        facts.trace = {"verdicts": {}, "error": _ending(outcome)}
+        if isinstance(outcome, Hung) and facts.hang is None:
+            facts.hang = (outcome, "the shared rollouts")
+        return None
 
     def _finished(self, item: pytest.Item, outcome: Finished) -> list[pytest.TestReport]:
         value: Mapping[str, Any] = outcome.value
@@ -280,13 +399,16 @@ class ItemRunner:
         return reports
 
     @staticmethod
-    def _report(item: pytest.Item, param: CaseParam, verdict: _Verdict, seconds: float) -> pytest.TestReport:
+    def _report(
+        item: pytest.Item, param: CaseParam, verdict: _Verdict, seconds: float, examples: int = 0, steps: int = 0
+    ) -> pytest.TestReport:
         rule_id = param.rule_id or CONSTRUCT
-        longrepr: Any = verdict.message
+        longrepr: Any = verdict.message or None
         if verdict.kind == "skipped":
             longrepr = (str(item.path), (item.location[1] or 0) + 1, f"Skipped: {verdict.message}")
         record = {"target": param.target.id, "rule": rule_id, "level": _level(rule_id), "nodeid": item.nodeid,
-                  "outcome": verdict.outcome, "message": verdict.message, "reproducer": ""}
+                  "outcome": verdict.outcome, "message": verdict.message, "reproducer": "",
+                  "examples": examples, "steps": steps, "seconds": round(seconds, 4)}
         return pytest.TestReport(
             item.nodeid,
             item.location,

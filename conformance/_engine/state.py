@@ -144,6 +144,8 @@ class TargetState:
         self.construct_traceback: str = ""
         self.hung: str | None = None
         self._probed = target.unavailable is not None
+        self.verdicts: dict[str, dict[str, Any]] = {}
+        """Shared verdicts of the target's observers (:mod:`conformance._engine.observe`), by rule id."""
 
     def mark_unconstructible(self, reason: str) -> None:
         """Record that constructing the target cannot work (learnt elsewhere: its constructor killed a process)."""
