@@ -1,4 +1,8 @@
-"""Fixtures of the conformance suite (the plugin in :mod:`conformance.plugin` parametrizes them)."""
+"""Fixtures of the conformance suite (the plugin in :mod:`conformance.plugin` parametrizes them).
+
+PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
+(which costs every run where the installed package's bytecode cannot be cached).
+"""
 
 from __future__ import annotations
 

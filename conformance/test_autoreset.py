@@ -4,6 +4,9 @@ The mode is ``metadata["autoreset_mode"]`` (an enum of any library or its string
 ``"NextStep"``). Rules of the other modes skip as not applicable. Exact predictions need the target's sub-env
 factories (``env_fns``); without them, only the structural predictions of the model are checked, and rules that
 are only observable exactly skip with that reason.
+
+PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
+(which costs every run where the installed package's bytecode cannot be cached).
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""ENV rules: the shape and types of ``reset``/``step``/``close`` results, on every step of long rollouts."""
+"""ENV rules: the shape and types of ``reset``/``step``/``close`` results, on every step of long rollouts.
+
+PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
+(which costs every run where the installed package's bytecode cannot be cached).
+"""
 
 from __future__ import annotations
 

@@ -3,6 +3,9 @@
 A target is a factory of ``FuncEnv`` instances. Episodes are driven by direct calls (``initial``, then
 ``transition``/``reward``/``terminal``/``observation`` per action) with NumPy ``Generator`` s as ``rng`` and the
 functions' default params, unless a rule needs explicit params.
+
+PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
+(which costs every run where the installed package's bytecode cannot be cached).
 """
 
 from __future__ import annotations

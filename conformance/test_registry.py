@@ -2,6 +2,9 @@
 
 They apply to targets made from a registered id (``--env-id``, ``--vector-env-id`` and the embedded defaults),
 through the registry that made them (``--registry``); REG-001 applies to any target that carries a spec.
+
+PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
+(which costs every run where the installed package's bytecode cannot be cached).
 """
 
 from __future__ import annotations

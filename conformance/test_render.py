@@ -3,6 +3,9 @@
 Which rules apply is decided by the target's own ``metadata["render_modes"]``; an env is constructed once per
 declared mode (``render_mode=`` is passed to the factory, or to ``make`` for ids). ``"human"`` rollouts are kept
 to a few steps, since such envs usually pace themselves to ``render_fps``.
+
+PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
+(which costs every run where the installed package's bytecode cannot be cached).
 """
 
 from __future__ import annotations

@@ -3,6 +3,9 @@
 Comparisons are exact (types included) over observations, rewards, flags and infos. Rules about the *first*
 episode compare only that episode, so an env that breaks one seeding rule does not fail the others as well.
 Targets whose spec declares ``nondeterministic=True`` skip the determinism rules.
+
+PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
+(which costs every run where the installed package's bytecode cannot be cached).
 """
 
 from __future__ import annotations

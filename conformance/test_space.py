@@ -1,4 +1,8 @@
-"""SPACE rules, applied to the target's ``action_space`` and ``observation_space`` and every nested subspace."""
+"""SPACE rules, applied to the target's ``action_space`` and ``observation_space`` and every nested subspace.
+
+PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
+(which costs every run where the installed package's bytecode cannot be cached).
+"""
 
 from __future__ import annotations
 

@@ -2,6 +2,9 @@
 
 Every rule item of a target that cannot be constructed skips with a pointer here, so a broken constructor shows up
 as one clear error instead of one failure per rule.
+
+PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
+(which costs every run where the installed package's bytecode cannot be cached).
 """
 
 from __future__ import annotations

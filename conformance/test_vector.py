@@ -2,6 +2,9 @@
 
 Rollouts reset with the plan's seed and step with batched actions drawn from ``action_space``; under the
 ``"Disabled"`` autoreset mode they reset the ended sub-envs with ``reset_mask`` (the caller's part).
+
+PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
+(which costs every run where the installed package's bytecode cannot be cached).
 """
 
 from __future__ import annotations

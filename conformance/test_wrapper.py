@@ -3,6 +3,9 @@
 A target counts as wrapped when following ``.env`` from it reaches other objects before ``unwrapped``; envs made
 from ids usually are (``TimeLimit``, ``OrderEnforcing``, ...). Layers are driven directly (``env.env.env.step``),
 each with actions drawn from its own ``action_space``.
+
+PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
+(which costs every run where the installed package's bytecode cannot be cached).
 """
 
 from __future__ import annotations
