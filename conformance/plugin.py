@@ -87,6 +87,10 @@ def pytest_configure(config: pytest.Config) -> None:
         from conformance._engine.session import validate_options
 
         validate_options(config)
+    if (given or "conformance" in config.args) and getattr(config.option, "dist", None) == "load":
+        # Under pytest-xdist, keep a target's items on one worker: its zygote, measured costs and shared trace
+        # are built once per worker that runs it (items of other tests are not grouped, so they spread as usual).
+        config.option.dist = "loadgroup"
     config.pluginmanager.register(_Reporter(config), "conformance-reporter")
 
 
@@ -118,7 +122,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     rule_id = str(marker.args[0])
     kinds = tuple(marker.kwargs.get("kinds", ("env",)))
     owns = tuple(marker.kwargs.get("owns", ()))
-    chosen = [target for target in session.targets if target.kind in kinds]
+    # A target that cannot exist (an id a sweep could not import) has only its construction check, which skips.
+    chosen = [target for target in session.targets if target.kind in kinds and target.unavailable is None]
     params = [CaseParam(rule_id, target, owns) for target in chosen]
     metafunc.parametrize("conformance_case", params, ids=[f"{rule_id}-{t.id}" for t in chosen], indirect=True)
 
@@ -274,7 +279,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 
 def _own_record(report: pytest.TestReport) -> dict[str, Any] | None:
-    for name, value in report.user_properties:
+    for name, value in getattr(report, "user_properties", ()):
         if name == _PROPERTY and isinstance(value, dict):
             return value
     return None
@@ -372,12 +377,17 @@ class _Reporter:
         results = list(self.records.values())
         if not results or self._worker():
             return
-        from conformance._engine.report import format_table
+        from conformance._engine.report import format_effort, format_table
 
         profile = option(self.config, "profile") or "default"
         terminalreporter.write_sep("=", f"conformance summary (profile {profile})")
         for line in format_table(results):
             terminalreporter.write_line(line)
+        effort = format_effort(results)
+        if effort:
+            terminalreporter.write_line("effort (steps and examples by rule area; costly targets get fewer):")
+            for line in effort:
+                terminalreporter.write_line(f"  {line}")
         failing = sorted({f"{r.rule} [{r.target}]" for r in results if r.outcome in ("failed", "error")})
         if failing:
             terminalreporter.write_line("violated MUST rules or errors: " + ", ".join(failing), red=True)

@@ -72,7 +72,7 @@ def current_board() -> Board | None:
     return _CURRENT[-1] if _CURRENT else None
 
 
-def tracked(label: str, fn: Callable[[], T], method: str = "") -> T:
+def tracked(label: str, fn: Callable[[], T], method: str = "", limit: float = 0.0) -> T:
     """Call ``fn`` as a call into the target on this process's board (plainly when there is none).
 
     For code with no :class:`~conformance._engine.case.Case` at hand — strategies drawing from a target's
@@ -81,7 +81,7 @@ def tracked(label: str, fn: Callable[[], T], method: str = "") -> T:
     board = current_board()
     if board is None:
         return fn()
-    board.begin(label, method or label.rsplit(".", 1)[-1], "")
+    board.begin(label, method or label.rsplit(".", 1)[-1], "", limit)
     try:
         return fn()
     finally:

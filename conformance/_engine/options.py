@@ -46,6 +46,7 @@ OPTION_NAMES: dict[str, str] = {
     "timeout": "conformance_timeout",
     "memory": "conformance_memory",
     "isolation": "conformance_isolation",
+    "shard": "conformance_shard",
 }
 """Option name → its destination and ini key (they are the same string)."""
 
@@ -65,7 +66,10 @@ TARGET_OPTIONS: tuple[str, ...] = (
 
 OPTION_HELP: dict[str, tuple[str, str]] = {
     "env": ("pkg.mod:attr", "an Env class or factory to check (repeatable); also CONFORMANCE_ENV"),
-    "env_id": ("[module:]ID", "a registered env id, made with --registry's make (repeatable)"),
+    "env_id": (
+        "[module:]ID",
+        "a registered env id, made with --registry's make (repeatable); a glob (ALE/*, '*') checks every matching id",
+    ),
     "registry": (
         "NAME|MODULE",
         "whose make/make_vec resolve ids: reference, gymnasium or the path of a module defining them "
@@ -73,7 +77,7 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
     ),
     "env_kwargs": ("JSON", "keyword arguments for every env construction, as a JSON object"),
     "vector_env": ("pkg.mod:attr", "a VectorEnv factory, called with num_envs=N (repeatable)"),
-    "vector_env_id": ("ID", "a registered id, made with make_vec (repeatable)"),
+    "vector_env_id": ("[module:]ID", "a registered id (or a glob of ids), made with make_vec (repeatable)"),
     "vectorization_mode": ("sync|async|vector_entry_point", "make_vec's vectorization_mode for --vector-env-id"),
     "func_env": ("pkg.mod:attr", "a FuncEnv instance factory (repeatable)"),
     "report": ("PATH", "write the JSON report of the run to PATH"),
@@ -84,6 +88,11 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
         "SIZE",
         "resident memory one item may hold before it fails, e.g. 2GiB or 512MiB; 0 for no cap "
         "(default: 4GiB or half the machine's memory, whichever is less)",
+    ),
+    "shard": (
+        "I/N",
+        "check only shard I of N (1 <= I <= N): every N-th target in id order, for splitting a registry sweep "
+        "across CI jobs",
     ),
     "isolation": (
         "process|thread",
@@ -99,6 +108,7 @@ _FLAGS = {
     "timeout": "--conformance-timeout",
     "memory": "--conformance-memory",
     "isolation": "--conformance-isolation",
+    "shard": "--conformance-shard",
 }
 
 

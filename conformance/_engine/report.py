@@ -22,6 +22,7 @@ __all__ = [
     "PROPERTY",
     "Result",
     "build_report",
+    "format_effort",
     "format_table",
     "write_report",
 ]
@@ -147,30 +148,54 @@ def write_report(path: str | Path, results: Sequence[Result], meta: Mapping[str,
     return target
 
 
-def format_table(results: Sequence[Result]) -> list[str]:
-    """One row per target × rule area with the outcome counts, as aligned text lines."""
-    unsorted: dict[tuple[str, str], Counter[str]] = {}
-    first_seen: dict[str, int] = {}
-    for result in results:
-        first_seen.setdefault(result.target, len(first_seen))
-        unsorted.setdefault((result.target, result.area), Counter())[result.outcome] += 1
-
-    def order(key: tuple[str, str]) -> tuple[int, int, str]:
-        area_rank = _AREA_ORDER.index(key[1]) if key[1] in _AREA_ORDER else len(_AREA_ORDER)
-        return first_seen[key[0]], area_rank, key[1]
-
-    rows = {key: unsorted[key] for key in sorted(unsorted, key=order)}
-    headers = ["target", "area", *OUTCOMES]
-    table = [headers]
-    previous = None
-    for (target, area), counter in rows.items():
-        shown = target if target != previous else ""
-        previous = target
-        table.append([shown, area, *(str(counter.get(outcome, 0)) for outcome in OUTCOMES)])
-    widths = [max(len(row[i]) for row in table) for i in range(len(headers))]
+def _align(table: list[list[str]], left: int) -> list[str]:
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     lines = []
     for row in table:
-        left = [cell.ljust(width) for cell, width in zip(row[:2], widths[:2])]
-        right = [cell.rjust(width) for cell, width in zip(row[2:], widths[2:])]
-        lines.append("  ".join(left + right))
+        cells = [cell.ljust(width) for cell, width in zip(row[:left], widths[:left])]
+        cells += [cell.rjust(width) for cell, width in zip(row[left:], widths[left:])]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def _area_rank(area: str) -> tuple[int, str]:
+    return (_AREA_ORDER.index(area) if area in _AREA_ORDER else len(_AREA_ORDER), area)
+
+
+def format_table(results: Sequence[Result]) -> list[str]:
+    """One row per target, sorted by id: the outcome counts, the examples and steps its items ran, its seconds."""
+    by_target: dict[str, list[Result]] = {}
+    for result in results:
+        by_target.setdefault(result.target, []).append(result)
+    table = [["target", *OUTCOMES, "examples", "steps", "seconds"]]
+    for target in sorted(by_target):
+        items = by_target[target]
+        counts = _counts(items)
+        table.append([
+            target,
+            *(str(counts[outcome]) for outcome in OUTCOMES),
+            str(sum(r.examples for r in items)),
+            str(sum(r.steps for r in items)),
+            f"{sum(r.seconds for r in items):.1f}",
+        ])
+    return _align(table, 1)
+
+
+def format_effort(results: Sequence[Result]) -> list[str]:
+    """Per target, the steps and examples each rule area got (a shared trace counts once per area)."""
+    effort: dict[str, dict[str, set[tuple[int, int, str]]]] = {}
+    for result in results:
+        if result.rule == "CONSTRUCT" or not (result.examples or result.steps):
+            continue
+        # Observers of one shared trace report the same run: count it once per area.
+        key = (result.examples, result.steps, result.rule if result.seconds else "shared")
+        effort.setdefault(result.target, {}).setdefault(result.area, set()).add(key)
+    lines = []
+    for target in sorted(effort):
+        areas = effort[target]
+        parts = []
+        for area in sorted(areas, key=_area_rank):
+            runs = areas[area]
+            parts.append(f"{area} {sum(s for _, s, _ in runs)} steps/{sum(e for e, _, _ in runs)} examples")
+        lines.append(f"{target}: " + ", ".join(parts))
     return lines

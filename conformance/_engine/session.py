@@ -16,13 +16,16 @@ from typing import Any
 import pytest
 
 from conformance._engine.options import ENV_VAR, CaseParam, option, rule_areas, rules_select_any
+from conformance._engine.sweep import Match, expand
 from conformance._engine.targets import (
+    Expander,
     Target,
     TargetSpecError,
     TargetsRequest,
     parse_kwargs,
     registry_module,
     resolve_targets,
+    shard,
 )
 from conformance._engine.watchdog import Guard
 
@@ -40,7 +43,7 @@ def _env_var_targets() -> list[str]:
     return [part for part in re.split(r"[\s,]+", os.environ.get(ENV_VAR, "")) if part]
 
 
-def _request(config: pytest.Config) -> TargetsRequest:
+def _request(config: pytest.Config, expander: Expander | None = None) -> TargetsRequest:
     registry = option(config, "registry") or "reference"
     # An unusable --registry is a usage error even when no id target needs it.
     registry_module(registry, vector=bool(option(config, "vector_env_id")))
@@ -57,7 +60,31 @@ def _request(config: pytest.Config) -> TargetsRequest:
         registry=registry,
         vectorization_mode=mode,
         env_kwargs=parse_kwargs(option(config, "env_kwargs")),
+        expander=expander,
     )
+
+
+def _shard(config: pytest.Config) -> tuple[int, int] | None:
+    raw = option(config, "shard")
+    if raw is None:
+        return None
+    index, _, count = str(raw).partition("/")
+    if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+        raise TargetSpecError(f"--conformance-shard must be I/N with 1 <= I <= N, e.g. 2/4, got {raw!r}")
+    return int(index), int(count)
+
+
+_RESOLVED = pytest.StashKey[list[Target]]()
+
+
+def _expander(run_limits: Limits) -> Expander:
+    """Glob expansion in a supervised child under process isolation (in this process otherwise)."""
+
+    def run(registry_path: str, module: str | None, pattern: str, vector: bool) -> list[Match]:
+        isolated = run_limits.isolation == "process"
+        return expand(registry_path, module, pattern, vector=vector, isolated=isolated, timeout=run_limits.timeout)
+
+    return run
 
 
 def _timeout(config: pytest.Config) -> float:
@@ -171,12 +198,15 @@ def validate_options(config: pytest.Config) -> None:
     from conformance._engine.profiles import PROFILES
 
     try:
-        request = _request(config)
-        limits(config)
+        run_limits = limits(config)
+        request = _request(config, _expander(run_limits))
+        _shard(config)
         named = (request.envs, request.env_var_envs, request.env_ids, request.vector_envs, request.vector_env_ids,
                  request.func_envs)
         if any(named):  # with no target named, resolving would import the reference's envs: not at configure time
-            resolve_targets(request)
+            # Globs are expanded now (in a supervised child), so a sweep that matches nothing is a usage error;
+            # the session reuses the result.
+            config.stash[_RESOLVED] = resolve_targets(request)
         report = option(config, "report")
         if report:
             _check_report_path(str(report))
@@ -204,8 +234,12 @@ class ConformanceSession:
         self.config = config
         self.profile = PROFILES[option(config, "profile") or DEFAULT_PROFILE]
         try:
-            self.targets = resolve_targets(_request(config))
             self.limits = limits(config)
+            resolved = config.stash.get(_RESOLVED, None)
+            self.targets = resolved if resolved is not None else resolve_targets(_request(config, _expander(self.limits)))
+            sharding = _shard(config)
+            if sharding is not None:
+                self.targets = shard(self.targets, *sharding)
         except TargetSpecError as exc:
             raise pytest.UsageError(str(exc)) from None
         self.watchdog: Guard = Watchdog(self.limits.timeout)

@@ -11,6 +11,7 @@ Target kinds: ``env`` (``--env``, ``--env-id``, ``CONFORMANCE_ENV``), ``vector``
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import re
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
 from conformance._engine.source import source
+from conformance._engine.sweep import Match, is_glob
 
 __all__ = [
     "REGISTRIES",
@@ -30,10 +32,13 @@ __all__ = [
     "parse_kwargs",
     "registry_module",
     "resolve_targets",
+    "shard",
 ]
 
 _Kwargs: TypeAlias = dict[str, Any]
 Kind: TypeAlias = Literal["env", "vector", "func"]
+Expander: TypeAlias = Callable[[str, "str | None", str, bool], "list[Match]"]
+"""``(registry module, module to import first, id pattern, vector) -> matches`` (see :mod:`.sweep`)."""
 
 REGISTRIES: dict[str, str] = {"reference": "reference.registration", "gymnasium": "gymnasium"}
 """Registry name → the module whose ``make``/``make_vec`` resolve ids (``--registry`` also takes a module path)."""
@@ -107,6 +112,9 @@ class TargetsRequest:
     registry: str = "reference"
     vectorization_mode: str | None = None
     env_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    expander: Expander | None = None
+    """How id globs are expanded (:func:`conformance._engine.sweep.expand`, isolated or not); ``None``: globs
+    are only checked for form (when validating options before the run)."""
 
 
 def parse_kwargs(text: str | None) -> _Kwargs:
@@ -250,6 +258,52 @@ def _id_target(spec: str, registry: str, kwargs: Mapping[str, Any], *, vector_mo
     )
 
 
+def _id_targets(spec: str, request: TargetsRequest, *, vector_mode: str | None = None) -> list[Target]:
+    """The targets of one ``--env-id``/``--vector-env-id``: one id, or every id a glob matches."""
+    kwargs = request.env_kwargs
+    module, env_id = _split_id(spec)
+    if not is_glob(env_id):
+        return [_id_target(spec, request.registry, kwargs, vector_mode=vector_mode)]
+    flag = "--vector-env-id" if vector_mode is not None else "--env-id"
+    if request.expander is None:
+        return []  # only validating: the sweep runs when the session resolves its targets
+    registry_path = registry_module(request.registry, vector=vector_mode is not None)
+    try:
+        matches = request.expander(registry_path, module, env_id, vector_mode is not None)
+    except LookupError as exc:
+        raise TargetSpecError(f"{flag} {spec!r} could not be expanded: {exc}") from None
+    if not matches:
+        raise TargetSpecError(
+            f"{flag} must match at least one registered id, got {spec!r} (no id of {registry_path!r} matches "
+            f"{env_id!r}{' after importing ' + repr(module) if module else ''})"
+        )
+    targets = []
+    for match in matches:
+        found = _id_target(f"{module}:{match.env_id}" if module else match.env_id, request.registry, kwargs,
+                           vector_mode=vector_mode)
+        if match.unavailable:
+            found = dataclasses.replace(found, unavailable=f"{match.env_id} is left out: {match.unavailable}")
+        targets.append(found)
+    return targets
+
+
+def _without_repeats(targets: Iterable[Target]) -> list[Target]:
+    """Targets in order, an id met again (a sweep overlapping another, or a named id) kept once."""
+    seen: set[str] = set()
+    kept = []
+    for target in targets:
+        if target.id not in seen:
+            seen.add(target.id)
+            kept.append(target)
+    return kept
+
+
+def shard(targets: Sequence[Target], index: int, count: int) -> list[Target]:
+    """The targets of shard ``index`` (1-based) of ``count``: every ``count``-th target in id order."""
+    ordered = sorted(targets, key=lambda target: target.id)
+    return [target for position, target in enumerate(ordered) if position % count == index - 1]
+
+
 def _unique(targets: Iterable[Target]) -> list[Target]:
     seen: dict[str, int] = {}
     out = []
@@ -314,13 +368,18 @@ def resolve_targets(request: TargetsRequest) -> list[Target]:
     targets: list[Target] = [_attr_target(spec, "env", kwargs) for spec in request.envs]
     targets += [_attr_target(spec, "env", kwargs, "the CONFORMANCE_ENV environment variable")
                 for spec in request.env_var_envs]
-    targets += [_id_target(spec, request.registry, kwargs) for spec in request.env_ids]
+    targets += _without_repeats(
+        [found for spec in request.env_ids for found in _id_targets(spec, request)]
+    )
     targets += [_attr_target(spec, "vector", kwargs) for spec in request.vector_envs]
-    targets += [
-        _id_target(spec, request.registry, kwargs, vector_mode=request.vectorization_mode or "")
-        for spec in request.vector_env_ids
-    ]
+    targets += _without_repeats(
+        [
+            found
+            for spec in request.vector_env_ids
+            for found in _id_targets(spec, request, vector_mode=request.vectorization_mode or "")
+        ]
+    )
     targets += [_attr_target(spec, "func", kwargs) for spec in request.func_envs]
-    if not targets:
+    if not targets and not (request.env_ids or request.vector_env_ids):
         targets = default_targets(kwargs)
     return _unique(targets)

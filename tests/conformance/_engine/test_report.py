@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conformance._engine.report import OUTCOMES, Result, build_report, format_table, write_report
+from conformance._engine.report import OUTCOMES, Result, build_report, format_effort, format_table, write_report
 
 
 def _results() -> list[Result]:
@@ -41,9 +41,16 @@ def test_merge_keeps_the_most_severe_phase() -> None:
     assert teardown.merge(call).outcome == "error"
 
 
-def test_table_rows_follow_targets_then_catalog_areas() -> None:
+def test_table_has_one_sorted_row_per_target() -> None:
     lines = format_table(list(reversed(_results())))
-    assert lines[0].split() == ["target", "area", *OUTCOMES]
+    assert lines[0].split() == ["target", *OUTCOMES, "examples", "steps", "seconds"]
     rows = [line.split() for line in lines[1:]]
-    assert rows[0][:2] == ["env-b", "CONSTRUCT"] and rows[1][0] == "SEED"
-    assert rows[2][:2] == ["env-a", "ENV"] and rows[3][0] == "RENDER"
+    assert [row[0] for row in rows] == ["env-a", "env-b"]
+    assert rows[0][1:6] == ["1", "1", "1", "0", "0"]
+    assert rows[1][1:6] == ["0", "0", "0", "1", "1"]
+
+
+def test_effort_counts_a_shared_trace_once_per_area() -> None:
+    shared = [Result("t", f"ENV-00{i}", "MUST", "passed", examples=15, steps=1200) for i in (5, 6, 7)]
+    own = Result("t", "SEED-001", "MUST", "passed", examples=4, steps=300, seconds=0.5)
+    assert format_effort([*shared, own]) == ["t: ENV 1200 steps/15 examples, SEED 300 steps/4 examples"]
