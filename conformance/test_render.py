@@ -234,7 +234,9 @@ def test_list_mode_collects_one_frame_per_call(conformance_case: Case) -> None:
                 case.fail(f"{mode}: a second render() straight away is not empty", expected="[]",
                           actual=summarize(again))
 
-    case.explore(example, plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES))
+    case.explore(
+        example, plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES)
+    )
 
 
 @rule("RENDER-012")
@@ -289,7 +291,9 @@ def test_frames_not_mutated_later(conformance_case: Case) -> None:
 
             _render_rollout(case, mode, plan, keep)
 
-    case.explore(example, plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES))
+    case.explore(
+        example, plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES)
+    )
 
 
 @rule("RENDER-014")
@@ -312,7 +316,9 @@ def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
             case.fail(f"render() between steps changed the trajectory at position {found[0]} ({found[1]})",
                       expected="the same trajectory as without render()", actual=found[1])
 
-    case.explore(example, plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES))
+    case.explore(
+        example, plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES)
+    )
 
 
 @rule("RENDER-015", owns=("close",))

@@ -72,7 +72,9 @@ def test_pickled_space_samples_alike(conformance_case: Case) -> None:
         copy_ = case.wrap(restored, "restored", "pickle.loads(pickle.dumps(space))", imports=("import pickle",))
         original.call("seed", seed)
         copy_.call("seed", seed)
-        compare_samples(case, expression, draw_samples(original), draw_samples(copy_), "the pickled copy samples differently")
+        compare_samples(
+            case, expression, draw_samples(original), draw_samples(copy_), "the pickled copy samples differently"
+        )
 
     per_space_seeded(case, check)
 

@@ -293,8 +293,8 @@ class Case:
         return NotCheckable(f"{error} (reported by {owner_text(owner)})")
 
     # --- running examples ------------------------------------------------------------------------------------
-    # once() and explore() drive these three; a driver that draws its own examples (conformance._kit.stateful) calls them
-    # directly: conclude(run) around the whole run, new_example() before and close_all() after each example.
+    # once() and explore() drive these three; a driver that draws its own examples (conformance._kit.stateful)
+    # calls them directly: conclude(run) around the whole run, new_example() before and close_all() after each example.
 
     def new_example(self) -> None:
         """Start an example: an empty reproducer, no seed named and no open instances.

@@ -179,7 +179,9 @@ def _plans(case: Case) -> Any:
     return plans_for(case)
 
 
-def _example(case: Case, observers: Mapping[str, Observer], plan: Any, verdicts: MutableMapping[str, Any] | None) -> None:
+def _example(
+    case: Case, observers: Mapping[str, Observer], plan: Any, verdicts: MutableMapping[str, Any] | None
+) -> None:
     """One example: a fresh env, one rollout, every observer in ``observers`` watching.
 
     With ``verdicts`` (shared mode), an observer's violation or reason to stop is stored there and ends its watch

@@ -1,7 +1,7 @@
 """The record of what one check did to its target, rendered as a script that replays it.
 
-Every construction and every call the suite makes through an :class:`~conformance._engine.handles.EnvHandle` is appended to
-the current :class:`Trace`. When a rule fails, the trace *of the shrunk example* becomes the reproducer: imports,
+Every construction and every call the suite makes through a :class:`~conformance._engine.handles.Handle` is appended
+to the current :class:`Trace`. When a rule fails, the trace *of the shrunk example* becomes the reproducer: imports,
 constructions, then the calls, with runs of ``step`` calls folded into a ``for`` loop over literal actions.
 """
 

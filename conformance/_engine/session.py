@@ -236,7 +236,9 @@ class ConformanceSession:
         try:
             self.limits = limits(config)
             resolved = config.stash.get(_RESOLVED, None)
-            self.targets = resolved if resolved is not None else resolve_targets(_request(config, _expander(self.limits)))
+            if resolved is None:
+                resolved = resolve_targets(_request(config, _expander(self.limits)))
+            self.targets = resolved
             sharding = _shard(config)
             if sharding is not None:
                 self.targets = shard(self.targets, *sharding)

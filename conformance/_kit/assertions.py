@@ -1,8 +1,8 @@
 """Rule-agnostic building blocks the test modules compose: reading attributes, membership, type predicates.
 
 Everything here reads the target through a :class:`~conformance._engine.handles.Handle` or the item's
-:class:`~conformance._engine.case.Case`, so each call is recorded, timed, and attributed (a failure to read an attribute the
-check depends on stops the item as not checkable, naming the rule that reports it).
+:class:`~conformance._engine.case.Case`, so each call is recorded, timed, and attributed (a failure to read an
+attribute the check depends on stops the item as not checkable, naming the rule that reports it).
 """
 
 from __future__ import annotations

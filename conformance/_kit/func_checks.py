@@ -1,9 +1,9 @@
 """Driving a ``FuncEnv`` by direct calls, with a reproducer that names every state it passes along.
 
 A functional env is driven with NumPy ``Generator`` s as ``rng`` (what the reference adapter passes). Each call
-goes through the target's :class:`~conformance._engine.handles.Handle` unrecorded, and the :class:`Driver` writes its own
-reproducer lines instead (``state_1 = func.transition(state_0, np.int64(1), rng)``), because states and generators
-are not literals but variables of the script.
+goes through the target's :class:`~conformance._engine.handles.Handle` unrecorded, and the :class:`Driver` writes
+its own reproducer lines instead (``state_1 = func.transition(state_0, np.int64(1), rng)``), because states and
+generators are not literals but variables of the script.
 
 Exceptions of a function are violations of the rule that owns that function (``OWNERS['func']`` in
 :mod:`conformance._engine.case`) and make the

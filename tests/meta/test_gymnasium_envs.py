@@ -32,7 +32,8 @@ def _ids() -> list[str]:
     return ids
 
 
-# One env per space family in the regular run (Discrete/Box actions, Box/Tuple/Discrete observations); all under -m slow.
+# One env per space family in the regular run (Discrete/Box actions, Box/Tuple/Discrete observations); all under
+# -m slow.
 _REPRESENTATIVE = ("CartPole-v1", "Pendulum-v1", "Blackjack-v1", "FrozenLake-v1")
 
 

@@ -176,7 +176,8 @@ import random, numpy as np, hypothesis
 random.seed(5); np.random.seed(5)
 state = (random.getstate(), np.random.get_state()[1].copy())
 profile = hypothesis.settings._current_profile
-import conformance, conformance.plugin, conformance._engine.case, conformance._kit.strategies, conformance._engine.profiles
+import conformance, conformance.plugin, conformance._engine.case, conformance._kit.strategies
+import conformance._engine.profiles
 import conformance.test_env, conformance.test_space, conformance.test_seeding, conformance.test_render
 import conformance.test_wrapper, conformance._engine.report, conformance.__main__
 assert random.getstate() == state[0]

@@ -1,4 +1,5 @@
-"""Tests for :mod:`conformance._kit.autoreset_model`: the model agrees with correct vector envs and catches broken ones."""
+"""Tests for :mod:`conformance._kit.autoreset_model`: the model agrees with correct vector envs and catches broken
+ones."""
 
 from __future__ import annotations
 
