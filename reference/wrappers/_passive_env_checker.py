@@ -9,13 +9,13 @@ import numpy as np
 from reference import logger
 from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
-from reference.wrappers.env_checker import (
+from reference.utils._space_checks import (
     check_action_space,
     check_observation_space,
     explain_observation,
     observation_fast_test,
 )
-from reference.wrappers.result_checks import (
+from reference.utils._result_checks import (
     check_flag,
     check_info,
     check_render_metadata,
