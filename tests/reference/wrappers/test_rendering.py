@@ -19,7 +19,7 @@ from reference.wrappers import (
     RenderCollection,
     TimeLimit,
 )
-from reference.wrappers.rendering import capped_cubic_video_schedule
+from reference.utils.save_video import capped_cubic_video_schedule
 from tests.reference.wrappers._envs import BoxEnv, DiscreteEnv
 
 _ZERO = np.zeros(2, np.float32)
@@ -87,7 +87,10 @@ def _recorded(folder: Path) -> dict[str, list[str]]:
 
 
 def test_record_video_episode_trigger(tmp_path: Path) -> None:
-    env = RecordVideo(BoxEnv(length=3, render_mode="rgb_array"), str(tmp_path), episode_trigger=lambda ep: ep % 2 == 0)
+    env = RecordVideo(
+        BoxEnv(length=3, render_mode="rgb_array"), str(tmp_path), episode_trigger=lambda ep: ep % 2 == 0,
+        video_format="png",
+    )
     for _ in range(3):
         env.reset()
         for _ in range(3):
@@ -103,7 +106,7 @@ def test_record_video_episode_trigger(tmp_path: Path) -> None:
 def test_record_video_step_trigger_and_length(tmp_path: Path) -> None:
     env = RecordVideo(
         BoxEnv(length=100, render_mode="rgb_array"), str(tmp_path), step_trigger=lambda s: s == 2, video_length=3,
-        name_prefix="clip", fps=5,
+        name_prefix="clip", fps=5, video_format="png",
     )
     env.reset()
     for _ in range(10):
@@ -116,7 +119,10 @@ def test_record_video_step_trigger_and_length(tmp_path: Path) -> None:
 
 def test_record_video_frames_hold_the_rendered_pixels(tmp_path: Path) -> None:
     pygame = pytest.importorskip("pygame")
-    env = RecordVideo(TimeLimit(CartPoleEnv(render_mode="rgb_array"), 2), str(tmp_path), episode_trigger=lambda e: True)
+    env = RecordVideo(
+        TimeLimit(CartPoleEnv(render_mode="rgb_array"), 2), str(tmp_path), episode_trigger=lambda e: True,
+        video_format="png",
+    )
     env.reset(seed=0)
     expected = env.env.render()
     env.close()
