@@ -47,7 +47,12 @@ class BoxGrid:
             raise ValueError(
                 f"{owner} env.{role}_space must be bounded (finite low and high), got low={self.low} high={self.high}"
             )
-        counts = [bins] * self.n_dims if is_int(bins) else list(bins)
+        if is_int(bins):
+            counts = [bins] * self.n_dims
+        elif isinstance(bins, (tuple, list, np.ndarray)):
+            counts = list(np.ravel(bins))
+        else:
+            raise TypeError(f"{owner} bins must be an int or a tuple of ints, got {bins!r}")
         if len(counts) != self.n_dims:
             raise ValueError(f"{owner} bins must have one count per dimension ({self.n_dims}), got {bins!r}")
         if not all(is_int(count) for count in counts):

@@ -58,8 +58,9 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConst
         env: The environment to wrap.
 
     Raises:
+        AttributeError: If the environment has no action or observation space.
         TypeError: If a space is not a space.
-        ValueError: If a space is structurally broken.
+        AssertionError: If a space is structurally broken (also a ``ValueError``).
 
     Example:
         >>> import warnings
@@ -75,6 +76,13 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConst
     """
 
     def __init__(self, env: Env[ObsType, ActType]) -> None:
+        for space in ("action_space", "observation_space"):
+            # Gymnasium's checker reports a missing space as an AttributeError, before any other check.
+            if not hasattr(env, space):
+                raise AttributeError(
+                    f"PassiveEnvChecker env must specify an {space}, got {type(env).__name__} without one; set it "
+                    "in the environment's __init__ (see https://gymnasium.farama.org/introduction/create_custom_env/)"
+                )
         RecordConstructorArgs.__init__(self)
         Wrapper.__init__(self, env)
         check_action_space(env.action_space)

@@ -155,6 +155,9 @@ def test_pprint_registry_matches_gymnasium(num_cols: int, capsys: pytest.Capture
     }
     ours = {i: EnvSpec(i, entry_point=e) for i, e in ids.items()}
     theirs = {i: gym_registration.EnvSpec(i, entry_point=e) for i, e in ids.items()}
+    # A callable entry point names no package: both group it under "None".
+    ours["Callable-v0"] = EnvSpec("Callable-v0", entry_point=_make_nothing)
+    theirs["Callable-v0"] = gym_registration.EnvSpec("Callable-v0", entry_point=_make_nothing)
     for exclude in (None, ["classic_control"]):
         text = pprint_registry(ours, num_cols=num_cols, exclude_namespaces=exclude, disable_print=True)
         assert text == gym_registration.pprint_registry(
