@@ -243,7 +243,8 @@ def check_returned_data_not_reused(env: _AnyEnv, seed: int = 123) -> None:
             break
     calls.append((f"env.reset() (call {len(calls) + 1})", *env.reset(seed=seed)))
     for (source_1, obs_1, info_1), (source_2, obs_2, info_2) in combinations(calls, 2):
-        for noun, kind, value_1, value_2 in (("observations", "observation", obs_1, obs_2), ("infos", "info", info_1, info_2)):
+        pairs = (("observations", "observation", obs_1, obs_2), ("infos", "info", info_1, info_2))
+        for noun, kind, value_1, value_2 in pairs:
             _require(
                 not data_shares_objects(value_1, value_2),
                 f"The {noun} returned by `{source_1}` and `{source_2}` share an object, therefore, modifying one "

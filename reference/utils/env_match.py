@@ -34,7 +34,9 @@ def _require(condition: object, message: str) -> None:
 
 def _compare_infos(info_a: _Info, info_b: _Info, how: str, when: str) -> None:
     if how == "equivalence":
-        _require(data_equivalence(info_a, info_b), f"{when} info is not equivalent, info_a = {info_a}, info_b = {info_b}")
+        _require(
+            data_equivalence(info_a, info_b), f"{when} info is not equivalent, info_a = {info_a}, info_b = {info_b}"
+        )
     elif how == "superset":
         for key in info_a:
             _require(
@@ -126,7 +128,8 @@ def check_environments_match(
             f"{when} observation is not equivalent, observation_a = {obs_a}, observation_b = {obs_b}",
         )
         _require(
-            skip_rew or data_equivalence(rew_a, rew_b), f"{when} reward is not equivalent, reward_a = {rew_a}, reward_b = {rew_b}"
+            skip_rew or data_equivalence(rew_a, rew_b),
+            f"{when} reward is not equivalent, reward_a = {rew_a}, reward_b = {rew_b}",
         )
         _require(
             skip_terminal or terminal_a == terminal_b,

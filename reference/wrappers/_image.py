@@ -55,7 +55,9 @@ def _numpy_resize(image: _Array, height: int, width: int) -> _Array:
     shrinking = source_height >= height and source_width >= width
     weights = _area_weights if shrinking else _linear_weights
     rows, cols = weights(source_height, height), weights(source_width, width)
-    resized: _Array = np.einsum("ah,hw...,bw->ab...", rows, image.astype(np.float64), cols)
+    # Two matrix products (rows, then columns); a three-operand einsum would loop over every index at once.
+    by_rows = np.tensordot(rows, image.astype(np.float64), axes=(1, 0))  # (height, source_width, ...)
+    resized: _Array = np.moveaxis(np.tensordot(cols, by_rows, axes=(1, 1)), 0, 1)  # (height, width, ...)
     result: _Array = np.clip(np.rint(resized), 0, 255).astype(np.uint8)
     return result
 

@@ -267,7 +267,9 @@ class RecordVideo(VectorWrapper[ObsType, ActType, ObsType, ActType, _Batch], Rec
                 f"RecordVideo env.render_mode must produce image arrays (e.g. 'rgb_array'), got {env.render_mode!r}"
             )
         if not is_int(video_length) or video_length < 0:
-            raise ValueError(f"RecordVideo video_length must be a non-negative int (0: whole episodes), got {video_length!r}")
+            raise ValueError(
+                f"RecordVideo video_length must be a non-negative int (0: whole episodes), got {video_length!r}"
+            )
         self.video_format = check_video_format("RecordVideo", video_format)
         self.autoreset_mode = declared_autoreset_mode("RecordVideo", env)
         if self.autoreset_mode == AutoresetMode.SAME_STEP:

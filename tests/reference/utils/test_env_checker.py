@@ -95,7 +95,9 @@ def _outcome(check: Any, env: Any) -> type[BaseException] | None:
 
 @pytest.mark.parametrize("defect", list(DEFECTS))
 def test_check_env_fails_where_gymnasium_fails_with_its_exception_type(defect: str) -> None:
-    ours = _outcome(lambda e: check_env(e, skip_render_check=True), make_env(reference, reference.spaces, **DEFECTS[defect]))
+    ours = _outcome(
+        lambda e: check_env(e, skip_render_check=True), make_env(reference, reference.spaces, **DEFECTS[defect])
+    )
     theirs = _outcome(
         lambda e: gym_checker.check_env(e, skip_render_check=True),
         make_env(gymnasium, gymnasium.spaces, **DEFECTS[defect]),

@@ -187,7 +187,9 @@ def test_record_video_records_what_gymnasium_records(tmp_path: Path, triggers: d
 
     ours = RecordVideo(_tiny_env(Env, Box, Discrete)(), str(tmp_path / "ours"), video_format="png", **triggers)
     theirs = gymnasium.wrappers.RecordVideo(
-        _tiny_env(gymnasium.Env, gymnasium.spaces.Box, gymnasium.spaces.Discrete)(), str(tmp_path / "theirs"), **triggers
+        _tiny_env(gymnasium.Env, gymnasium.spaces.Box, gymnasium.spaces.Discrete)(),
+        str(tmp_path / "theirs"),
+        **triggers,
     )
     flags: list[tuple[bool, bool]] = []
     for env in (ours, theirs):

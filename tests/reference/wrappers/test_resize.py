@@ -35,7 +35,8 @@ def _image_env(shape: tuple[int, ...], seed: int = 0) -> TransformObservation[An
 @given(image=_images(), height=_SIZES, width=_SIZES)
 def test_numpy_resize_is_opencvs_area_interpolation(image: np.ndarray[Any, Any], height: int, width: int) -> None:
     cv2 = pytest.importorskip("cv2")
-    expected = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA).reshape((height, width) + image.shape[2:])
+    expected = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+    expected = expected.reshape((height, width) + image.shape[2:])
     ours = _image._numpy_resize(image, height, width)
     assert ours.shape == expected.shape and ours.dtype == np.uint8
     assert int(np.abs(ours.astype(int) - expected.astype(int)).max()) <= 1

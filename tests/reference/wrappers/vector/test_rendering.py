@@ -113,7 +113,9 @@ def _drive(envs: Any, mode: AutoresetMode, steps: int, seed: int = 123) -> None:
     ],
     ids=["both", "default", "steps", "episodes"],
 )
-def test_record_video_records_what_gymnasium_records(tmp_path: Path, mode: AutoresetMode, triggers: dict[str, Any]) -> None:
+def test_record_video_records_what_gymnasium_records(
+    tmp_path: Path, mode: AutoresetMode, triggers: dict[str, Any]
+) -> None:
     pytest.importorskip("moviepy")  # Gymnasium's wrapper needs MoviePy
     gym_vector = pytest.importorskip("gymnasium.wrappers.vector")
     ours = RecordVideo(_ours(4, mode, tiny=True), str(tmp_path / "ours"), video_format="png", **triggers)
