@@ -22,7 +22,7 @@ from reference.registration import (
 from reference.spaces import Space
 
 # Imported for their side effect (registering ids) and so that ``reference.envs`` etc. resolve as attributes.
-from reference import envs, vector, wrappers  # noqa: E402  isort: skip
+from reference import envs, experimental, vector, wrappers  # noqa: E402  isort: skip
 
 __all__ = [
     "ActionWrapper",
@@ -34,6 +34,7 @@ __all__ = [
     "Wrapper",
     "envs",
     "error",
+    "experimental",
     "logger",
     "make",
     "make_vec",

@@ -20,16 +20,16 @@ _TOY = "reference.envs.toy_text"
 register(
     id="CartPole-v0",
     entry_point=f"{_CLASSIC}.cartpole:CartPoleEnv",
-    # Like Gymnasium's hand-vectorised CartPoleVectorEnv: one batched NumPy step for all sub-envs.
-    vector_entry_point="reference.envs.functional.cartpole:CartPoleFunctionalVectorEnv",
+    # Like Gymnasium's: one batched NumPy step for all sub-envs.
+    vector_entry_point=f"{_CLASSIC}.cartpole:CartPoleVectorEnv",
     max_episode_steps=200,
     reward_threshold=195.0,
 )
 register(
     id="CartPole-v1",
     entry_point=f"{_CLASSIC}.cartpole:CartPoleEnv",
-    # Like Gymnasium's hand-vectorised CartPoleVectorEnv: one batched NumPy step for all sub-envs.
-    vector_entry_point="reference.envs.functional.cartpole:CartPoleFunctionalVectorEnv",
+    # Like Gymnasium's: one batched NumPy step for all sub-envs.
+    vector_entry_point=f"{_CLASSIC}.cartpole:CartPoleVectorEnv",
     max_episode_steps=500,
     reward_threshold=475.0,
 )

@@ -192,11 +192,14 @@ def load_env_creator(name: str) -> EnvCreator | VectorEnvCreator:
 
 
 def _display_namespace(env_spec: EnvSpec) -> str:
-    """Group un-namespaced specs by the package their entry point lives in (e.g. ``classic_control``)."""
+    """Group un-namespaced specs by the package their entry point lives in (e.g. ``classic_control``).
+
+    A callable entry point names no package: such specs are grouped under ``None``, as Gymnasium prints them.
+    """
     if env_spec.namespace is not None:
         return env_spec.namespace
     if not isinstance(env_spec.entry_point, str):
-        return env_spec.name
+        return "None"
     parts = re.sub(r":\w+", "", env_spec.entry_point).split(".")
     if len(parts) >= 3:
         return parts[2]

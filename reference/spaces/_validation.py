@@ -30,12 +30,16 @@ _ArrayLike: TypeAlias = Any
 _SampleArg: TypeAlias = Any  # a mask or probability, nested like the space
 
 
-class MaskError(Error, ValueError):
-    """A sampling mask or probability of the wrong form: Gymnasium's ``Error`` and a ``ValueError`` at once."""
+class MaskError(Error, ValueError, AssertionError):
+    """A sampling mask or probability of the wrong form: a ``ValueError``.
+
+    It is also each type Gymnasium raises for such an argument (its ``Error`` for some checks, an
+    ``AssertionError`` from ``assert`` for others), so code written against Gymnasium catches it unchanged.
+    """
 
 
-class MaskTypeError(Error, TypeError):
-    """A sampling mask or probability of the wrong type: Gymnasium's ``Error`` and a ``TypeError`` at once."""
+class MaskTypeError(Error, TypeError, AssertionError):
+    """A sampling mask or probability of the wrong type: a ``TypeError`` (and Gymnasium's types, as MaskError)."""
 
 
 def both_given_error(owner: str, mask: object, probability: object) -> MaskError:

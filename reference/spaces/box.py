@@ -16,7 +16,7 @@ from reference.spaces._box_sampling import SamplePlan, plan_sampling
 from reference.spaces._validation import MaskError, describe
 from reference.spaces.space import SpaceArg, SpaceState
 
-__all__ = ["Box", "array_short_repr", "can_cast"]
+__all__ = ["Box", "array_short_repr", "can_cast", "is_float_integer"]
 
 _ScalarT_co = TypeVar("_ScalarT_co", bound=np.generic, covariant=True, default=Any)
 _ScalarT = TypeVar("_ScalarT", bound=np.generic)
@@ -27,6 +27,23 @@ _Array: TypeAlias = NDArray[Any]
 
 _MIN = np.minimum.reduce
 _MAX = np.maximum.reduce
+
+
+
+def is_float_integer(var: object) -> bool:
+    """Whether ``var`` is a Python or NumPy int or float (``bool`` excluded), i.e. usable as a scalar bound.
+
+    Args:
+        var: The value.
+
+    Returns:
+        ``True`` for ``1``, ``2.5``, ``np.float32(1)``; ``False`` for ``True``, ``"1"`` or arrays.
+
+    Example:
+        >>> is_float_integer(np.int8(3)), is_float_integer(True)
+        (True, False)
+    """
+    return isinstance(var, (int, float, np.integer, np.floating)) and not isinstance(var, bool)
 
 
 class Box(ArraySpace[NDArray[_ScalarT_co]]):

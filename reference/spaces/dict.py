@@ -86,8 +86,6 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
             if key in spaces_dict:
                 raise ValueError(f"Dict keyword {key!r} must not repeat a key of spaces, got it in both")
             spaces_dict[key] = space
-        if not spaces_dict:
-            raise ValueError("Dict spaces must not be empty, got no subspaces")
         for key, space in spaces_dict.items():
             if not isinstance(space, Space):
                 raise TypeError(f"Dict spaces[{key!r}] must be a reference Space, got {describe(space)}")

@@ -22,24 +22,25 @@ _SubSeeds: TypeAlias = int | typing.Sequence[Any] | None
 INT32_MAX = int(np.iinfo(np.int32).max)
 
 
-def check_subspaces(owner: str, spaces: object) -> tuple[Space[Any], ...]:
+def check_subspaces(owner: str, spaces: object, *, allow_empty: bool = False) -> tuple[Space[Any], ...]:
     """Validate the subspaces of a composite space.
 
     Args:
         owner: The composite's name for messages.
         spaces: The candidate subspaces.
+        allow_empty: Accept no subspaces (a Tuple may be empty, as in Gymnasium; a OneOf may not).
 
     Returns:
         The subspaces as a tuple.
 
     Raises:
         TypeError: ``spaces`` is not iterable or holds a non-space.
-        ValueError: ``spaces`` is empty.
+        ValueError: ``spaces`` is empty and ``allow_empty`` is false.
     """
     if isinstance(spaces, (str, bytes, Space)) or not isinstance(spaces, Iterable):
         raise TypeError(f"{owner} spaces must be an iterable of spaces, got {describe(spaces)}")  # pyright: ignore[reportUnknownArgumentType]
     result = tuple(spaces)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
-    if not result:
+    if not result and not allow_empty:
         raise ValueError(f"{owner} spaces must not be empty, got {describe(spaces)}")  # pyright: ignore[reportUnknownArgumentType]
     for index, space in enumerate(result):  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
         if not isinstance(space, Space):
@@ -58,7 +59,7 @@ class Tuple(Space[tuple[_T_co, ...]], typing.Sequence[Any]):
 
     Raises:
         TypeError: ``spaces`` is not an iterable of spaces.
-        ValueError: ``spaces`` is empty.
+        ValueError: ``spaces`` is empty and ``allow_empty`` is false.
     """
 
     spaces: tuple[Space[Any], ...]
@@ -66,7 +67,7 @@ class Tuple(Space[tuple[_T_co, ...]], typing.Sequence[Any]):
     _derived_attrs = ("_flat_plan",)
 
     def __init__(self, spaces: Iterable[Space[_T_co]], seed: _Seed | typing.Sequence[Any] = None) -> None:
-        self.spaces = check_subspaces("Tuple", spaces)
+        self.spaces = check_subspaces("Tuple", spaces, allow_empty=True)
         # Space.__init__ hands per-subspace seeds on to ``seed``, which needs the subspaces set first.
         super().__init__(None, None, seed)
 

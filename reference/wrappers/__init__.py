@@ -4,10 +4,15 @@
   :class:`RecordEpisodeStatistics`
 * rendering: :class:`RenderCollection`, :class:`HumanRendering`, :class:`RecordVideo` (PNG frames),
   :class:`AddWhiteNoise`, :class:`ObstructView`
-* transform_action: :class:`TransformAction`, :class:`ClipAction`, :class:`RescaleAction`
+* transform_action: :class:`TransformAction`, :class:`ClipAction`, :class:`RescaleAction`, :class:`DiscretizeAction`
 * transform_observation: :class:`TransformObservation`, :class:`FlattenObservation`, :class:`FilterObservation`,
   :class:`DtypeObservation`, :class:`ReshapeObservation`, :class:`RescaleObservation`,
-  :class:`GrayscaleObservation`, :class:`AddRenderObservation`
+  :class:`GrayscaleObservation`, :class:`AddRenderObservation`, :class:`ResizeObservation`,
+  :class:`DiscretizeObservation`
+* atari_preprocessing: :class:`AtariPreprocessing`
+* array_conversion, numpy_to_torch, jax_to_numpy, jax_to_torch: :class:`ArrayConversion`, :class:`NumpyToTorch`,
+  :class:`JaxToNumpy`, :class:`JaxToTorch` (they need array-api-compat and PyTorch or JAX; importing them from
+  here without those raises :class:`~reference.error.DependencyNotInstalled`)
 * transform_reward: :class:`TransformReward`, :class:`ClipReward`
 * stateful_observation: :class:`TimeAwareObservation`, :class:`FrameStackObservation`,
   :class:`NormalizeObservation`, :class:`DelayObservation`, :class:`MaxAndSkipObservation`
@@ -18,6 +23,10 @@
 
 from __future__ import annotations
 
+import importlib
+from typing import Any, TypeAlias
+
+from reference.wrappers.atari_preprocessing import AtariPreprocessing
 from reference.wrappers.common import Autoreset, OrderEnforcing, PassiveEnvChecker, RecordEpisodeStatistics, TimeLimit
 from reference.wrappers.rendering import AddWhiteNoise, HumanRendering, ObstructView, RecordVideo, RenderCollection
 from reference.wrappers.stateful_action import RepeatAction, StickyAction
@@ -29,15 +38,17 @@ from reference.wrappers.stateful_observation import (
     TimeAwareObservation,
 )
 from reference.wrappers.stateful_reward import NormalizeReward
-from reference.wrappers.transform_action import ClipAction, RescaleAction, TransformAction
+from reference.wrappers.transform_action import ClipAction, DiscretizeAction, RescaleAction, TransformAction
 from reference.wrappers.transform_observation import (
     AddRenderObservation,
+    DiscretizeObservation,
     DtypeObservation,
     FilterObservation,
     FlattenObservation,
     GrayscaleObservation,
     ReshapeObservation,
     RescaleObservation,
+    ResizeObservation,
     TransformObservation,
 )
 from reference.wrappers.transform_reward import ClipReward, TransformReward
@@ -48,19 +59,26 @@ from reference.wrappers import vector
 __all__ = [
     "AddRenderObservation",
     "AddWhiteNoise",
+    "ArrayConversion",
+    "AtariPreprocessing",
     "Autoreset",
     "ClipAction",
     "ClipReward",
     "DelayObservation",
+    "DiscretizeAction",
+    "DiscretizeObservation",
     "DtypeObservation",
     "FilterObservation",
     "FlattenObservation",
     "FrameStackObservation",
     "GrayscaleObservation",
     "HumanRendering",
+    "JaxToNumpy",
+    "JaxToTorch",
     "MaxAndSkipObservation",
     "NormalizeObservation",
     "NormalizeReward",
+    "NumpyToTorch",
     "ObstructView",
     "OrderEnforcing",
     "PassiveEnvChecker",
@@ -71,6 +89,7 @@ __all__ = [
     "RescaleAction",
     "RescaleObservation",
     "ReshapeObservation",
+    "ResizeObservation",
     "StickyAction",
     "TimeAwareObservation",
     "TimeLimit",
@@ -79,3 +98,29 @@ __all__ = [
     "TransformReward",
     "vector",
 ]
+
+_Wrapper: TypeAlias = Any  # the class named by the attribute, known only once its module is imported
+
+# These need PyTorch, JAX or array-api-compat, so they are imported on first access (as in Gymnasium): a missing
+# backend raises DependencyNotInstalled then, not on ``import reference``.
+_LAZY = {
+    "ArrayConversion": "array_conversion",
+    "JaxToNumpy": "jax_to_numpy",
+    "JaxToTorch": "jax_to_torch",
+    "NumpyToTorch": "numpy_to_torch",
+}
+_RENAMED = {
+    "AutoResetWrapper": "Autoreset",
+    "FrameStack": "FrameStackObservation",
+    "PixelObservationWrapper": "AddRenderObservation",
+    "VectorListInfo": "vector.DictInfoToList",
+}
+
+
+def __getattr__(name: str) -> _Wrapper:
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    if name in _RENAMED:
+        # Gymnasium's wording, which code may parse to find the new name.
+        raise AttributeError(f"{name!r} has been renamed with `wrappers.{_RENAMED[name]}`")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -3,7 +3,7 @@
 * :class:`TimeLimit` truncates episodes after a number of steps.
 * :class:`OrderEnforcing` raises :class:`~reference.error.ResetNeeded` for ``step``/``render`` before ``reset``.
 * :class:`PassiveEnvChecker` checks every ``reset``, ``step`` and ``render`` result against the API (defined in
-  :mod:`reference.wrappers.passive_env_checker`, re-exported here where Gymnasium has it).
+  :mod:`reference.wrappers._passive_env_checker`, re-exported here where Gymnasium has it).
 * :class:`Autoreset` resets on the step after an episode ends (next-step semantics).
 * :class:`RecordEpisodeStatistics` adds episode return, length and time to the final step's ``info``.
 
@@ -23,7 +23,7 @@ from reference import error
 from reference.core import ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._shared import is_int
-from reference.wrappers.passive_env_checker import PassiveEnvChecker
+from reference.wrappers._passive_env_checker import PassiveEnvChecker
 from reference.wrappers.utils import derived_spec, read_only_spec
 
 if TYPE_CHECKING:

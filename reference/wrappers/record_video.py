@@ -1,8 +1,7 @@
-"""The :class:`RecordVideo` wrapper: episodes saved as numbered PNG frames (re-exported by ``rendering``)."""
+"""The :class:`RecordVideo` wrapper: chosen episodes or step ranges saved as videos (re-exported by ``rendering``)."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable
 from typing import cast
@@ -13,57 +12,53 @@ import gymspec
 from gymspec import RenderResult
 from reference import logger
 from reference.core import ActType, ObsType, RenderFrame, Wrapper
-from reference.envs._rendering import import_pygame
 from reference.utils.record_constructor import RecordConstructorArgs
+from reference.utils.save_video import capped_cubic_video_schedule
 from reference.wrappers._shared import AfterCallWrapper
+from reference.wrappers._video import VideoWriter, check_video_format
 
-__all__ = ["RecordVideo", "capped_cubic_video_schedule"]
-
-
-def capped_cubic_video_schedule(episode_id: int) -> bool:
-    """Record episodes 0, 1, 8, 27, ..., 729 (perfect cubes below 1000), then every 1000th.
-
-    Args:
-        episode_id: The episode number, from 0.
-
-    Returns:
-        Whether to record that episode.
-    """
-    if episode_id < 1000:
-        return int(round(episode_id ** (1.0 / 3))) ** 3 == episode_id
-    return episode_id % 1000 == 0
+__all__ = ["RecordVideo"]
 
 
 class RecordVideo(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs):
-    """Record chosen episodes (or step ranges) as numbered PNG frames, without a video-codec dependency.
+    """Record chosen episodes (or step ranges) as videos, as Gymnasium's ``RecordVideo`` does.
 
-    Same constructor as Gymnasium's ``RecordVideo``; the output format differs: each recording is a directory
-    ``{video_folder}/{name}/`` holding ``frame_000000.png``, ``frame_000001.png``, ... and ``video.json``
-    (``{"fps": ..., "frames": ...}``), where ``name`` is ``{name_prefix}-episode-{i}`` or
-    ``{name_prefix}-step-{i}``. Turn it into a video with e.g.
-    ``ffmpeg -framerate FPS -i frame_%06d.png video.mp4``. The triggers are consulted after each inner ``reset``
-    (episode) and ``step``; while recording, a frame is captured after each.
+    The triggers are consulted after each inner ``reset`` (episode) and ``step``; while recording, a frame is
+    captured after each. A recording ends with its episode (``video_length=0``), once it holds
+    ``video_length`` frames (it stops at the next call, so :attr:`recording` stays ``True`` until then, as in
+    Gymnasium), when another one starts, or at :meth:`close`.
+
+    Output (``video_format``): ``"mp4"`` writes ``{video_folder}/{name}.mp4`` with MoviePy, exactly as Gymnasium
+    does; ``"png"`` needs no codec and writes ``{video_folder}/{name}/frame_000000.png, ...`` plus ``video.json``
+    (``{"fps": ..., "frames": ...}``; ``ffmpeg -framerate FPS -i frame_%06d.png video.mp4`` makes the MP4). The
+    default is ``"mp4"`` when MoviePy is installed and ``"png"`` otherwise. ``name`` is
+    ``{name_prefix}-episode-{i}`` or ``{name_prefix}-step-{i}``.
 
     Args:
         env: The environment to wrap; its render mode must produce arrays (``rgb_array`` or ``rgb_array_list``).
         video_folder: Where recordings go (created if needed).
         episode_trigger: ``episode_id -> bool``: start recording at this episode's reset. Defaults to
-            :func:`capped_cubic_video_schedule` when neither trigger is given.
+            :func:`~reference.utils.save_video.capped_cubic_video_schedule` when neither trigger is given.
         step_trigger: ``step_id -> bool``: start recording at this step.
         video_length: Frames per recording; ``0`` records whole episodes.
         name_prefix: Prefix of the recording names.
-        fps: Frames per second written to ``video.json``; defaults to ``metadata["render_fps"]`` or 30.
-        disable_logger: Accepted for compatibility; nothing is logged per frame.
-        gc_trigger: Accepted for compatibility; frames are written as they come, so nothing accumulates.
+        fps: Frames per second of the video; defaults to ``metadata["render_fps"]`` or 30.
+        disable_logger: Silence MoviePy's progress bar.
+        gc_trigger: ``episode_id -> bool``: run ``gc.collect()`` after a recording saved in this episode.
+        video_format: ``"mp4"``, ``"png"`` or ``None`` (the default described above).
 
     Raises:
-        ValueError: If the render mode cannot produce frames or ``video_length`` is negative.
+        ValueError: If the render mode cannot produce frames, ``video_length`` is negative or ``video_format``
+            is unknown.
+        DependencyNotInstalled: If ``video_format="mp4"`` and MoviePy is not installed.
 
     Example:
         >>> import os, tempfile
         >>> from reference.envs.classic_control.cartpole import CartPoleEnv
         >>> folder = tempfile.mkdtemp()
-        >>> env = RecordVideo(CartPoleEnv(render_mode="rgb_array"), folder, episode_trigger=lambda ep: True)
+        >>> env = RecordVideo(
+        ...     CartPoleEnv(render_mode="rgb_array"), folder, episode_trigger=lambda ep: True, video_format="png"
+        ... )
         >>> _ = env.reset(seed=0)
         >>> _ = env.step(0)
         >>> env.close()
@@ -82,6 +77,8 @@ class RecordVideo(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs):
         fps: int | None = None,
         disable_logger: bool = True,
         gc_trigger: Callable[[int], bool] | None = lambda episode: True,
+        *,
+        video_format: str | None = None,
     ) -> None:
         RecordConstructorArgs.__init__(
             self,
@@ -93,6 +90,7 @@ class RecordVideo(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs):
             fps=fps,
             disable_logger=disable_logger,
             gc_trigger=gc_trigger,
+            video_format=video_format,
         )
         Wrapper.__init__(self, env)
         if env.render_mode in (None, "human", "ansi", "ansi_list"):
@@ -107,6 +105,7 @@ class RecordVideo(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs):
         self.step_trigger = step_trigger
         self.disable_logger = disable_logger
         self.gc_trigger = gc_trigger
+        self.video_format = check_video_format("RecordVideo", video_format)
         self.video_folder = os.path.abspath(video_folder)
         if os.path.isdir(self.video_folder) and os.listdir(self.video_folder):
             logger.warn(
@@ -118,16 +117,16 @@ class RecordVideo(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs):
         self.frames_per_sec: float = fps if fps is not None else inner_metadata.get("render_fps", 30)
         self.name_prefix = name_prefix
         self.video_length: float = video_length if video_length != 0 else float("inf")
-        self.recording = False
-        self._video_name: str | None = None
-        self._frame_count = 0
+        self._writer: VideoWriter | None = None
         self.step_id = -1
         self.episode_id = -1
         # Frames taken from an inner *_list render while capturing, handed back by the next render() call.
         self.render_history: list[RenderFrame] = []
 
-    def _frame_path(self, index: int) -> str:
-        return os.path.join(self.video_folder, str(self._video_name), f"frame_{index:06d}.png")
+    @property
+    def recording(self) -> bool:
+        """Whether a recording is in progress."""
+        return self._writer is not None
 
     def _capture_frame(self) -> None:
         frame = self.env.render()
@@ -143,16 +142,15 @@ class RecordVideo(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs):
                 f"Recording stopped: RecordVideo frames must be (height, width, 3) arrays, got {type(frame).__name__}"
             )
             return
-        pygame = import_pygame()
-        surface = pygame.surfarray.make_surface(np.ascontiguousarray(np.transpose(frame, (1, 0, 2)), dtype=np.uint8))
-        pygame.image.save(surface, self._frame_path(self._frame_count))
-        self._frame_count += 1
-        if self._frame_count >= self.video_length:
-            self.stop_recording()
+        if self._writer is not None:
+            self._writer.add(frame)
+
+    def _full(self) -> bool:
+        return self._writer is not None and self._writer.frames >= self.video_length
 
     def _after_reset(self) -> None:
         self.episode_id += 1
-        if self.recording and self.video_length == float("inf"):
+        if self.video_length == float("inf") or self._full():
             self.stop_recording()  # a whole-episode recording ends with its episode
         if self.episode_trigger is not None and self.episode_trigger(self.episode_id):
             self.start_recording(f"{self.name_prefix}-episode-{self.episode_id}")
@@ -161,6 +159,8 @@ class RecordVideo(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs):
 
     def _after_step(self) -> None:
         self.step_id += 1
+        if self._full():
+            self.stop_recording()
         if self.step_trigger is not None and self.step_trigger(self.step_id):
             self.start_recording(f"{self.name_prefix}-step-{self.step_id}")
         if self.recording:
@@ -182,27 +182,19 @@ class RecordVideo(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs):
         """Start a new recording (finishing the current one first).
 
         Args:
-            video_name: The recording's directory name inside ``video_folder``.
+            video_name: The recording's name (file or folder name in ``video_folder``).
         """
-        if self.recording:
-            self.stop_recording()
-        os.makedirs(os.path.join(self.video_folder, video_name), exist_ok=True)
-        self.recording = True
-        self._video_name = video_name
-        self._frame_count = 0
+        self.stop_recording()
+        self._writer = VideoWriter(
+            self.video_folder, video_name, self.frames_per_sec, self.video_format, self.disable_logger
+        )
 
     def stop_recording(self) -> None:
-        """Finish the current recording: write its ``video.json``. Does nothing when not recording."""
-        if not self.recording:
+        """Finish the current recording and write it. Does nothing when not recording."""
+        if self._writer is None:
             return
-        if self._frame_count == 0:
-            logger.warn("Ignored saving a video as there were zero frames to save.")
-        else:
-            with open(os.path.join(self.video_folder, str(self._video_name), "video.json"), "w") as file:
-                json.dump({"fps": self.frames_per_sec, "frames": self._frame_count}, file)
-        self.recording = False
-        self._video_name = None
-        self._frame_count = 0
+        writer, self._writer = self._writer, None
+        writer.finish(collect_garbage=self.gc_trigger is not None and self.gc_trigger(self.episode_id))
 
     def close(self) -> None:
         """Finish any recording, then close the inner environment."""

@@ -2,7 +2,7 @@
 
 * :class:`RenderCollection` turns a mode ``X`` into ``X_list``: ``render`` returns every frame since the last call.
 * :class:`HumanRendering` shows an ``rgb_array`` environment in a pygame window (``render_mode="human"``).
-* :class:`RecordVideo` saves episodes as numbered PNG frames (no video codec dependency; :mod:`.record_video`).
+* :class:`RecordVideo` saves episodes as MP4 videos (MoviePy) or numbered PNG frames (:mod:`.record_video`).
 * :class:`AddWhiteNoise` and :class:`ObstructView` corrupt rendered frames (:mod:`.frame_noise`).
 """
 
@@ -21,9 +21,9 @@ from reference.wrappers._shared import AfterCallWrapper
 
 # Defined in their own modules, re-exported here where Gymnasium has them.
 from reference.wrappers.frame_noise import AddWhiteNoise, ObstructView
-from reference.wrappers.record_video import RecordVideo, capped_cubic_video_schedule
+from reference.wrappers.record_video import RecordVideo
 
-__all__ = ["AddWhiteNoise", "HumanRendering", "ObstructView", "RecordVideo", "RenderCollection", "capped_cubic_video_schedule"]
+__all__ = ["AddWhiteNoise", "HumanRendering", "ObstructView", "RecordVideo", "RenderCollection"]
 
 _Surface: TypeAlias = Any  # pygame.Surface; pygame ships no type information
 

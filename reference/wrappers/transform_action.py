@@ -3,6 +3,7 @@
 * :class:`TransformAction` applies any function (and may declare the new action space).
 * :class:`ClipAction` clips to the inner Box bounds (the wrapper accepts any real action).
 * :class:`RescaleAction` maps ``[min_action, max_action]`` affinely onto the inner Box.
+* :class:`DiscretizeAction` offers the centres of a uniform grid over a bounded inner Box as discrete actions.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from reference.spaces._guards import is_box
 from reference.spaces.box import Box
 from reference.spaces.space import Space
 from reference.utils.record_constructor import RecordConstructorArgs
+from reference.wrappers._discretize import BoxGrid
 from reference.wrappers.utils import BoundError, rescale_box
 
-__all__ = ["ClipAction", "RescaleAction", "TransformAction"]
+__all__ = ["ClipAction", "DiscretizeAction", "RescaleAction", "TransformAction"]
 
 _Array: TypeAlias = "np.ndarray[Any, Any]"
 
@@ -144,3 +146,62 @@ class RescaleAction(TransformAction[ObsType, _Array, _Array], RecordConstructorA
                 f"are equal), got min_action={min_action!r} max_action={max_action!r}"
             )
         TransformAction.__init__(self, env=env, func=to_inner, action_space=action_space)
+
+
+class DiscretizeAction(TransformAction[ObsType, Any, _Array], RecordConstructorArgs):
+    """Offer a uniform grid over a bounded Box action space as discrete actions (each cell's centre).
+
+    Each dimension is split into ``bins`` equal cells; an action is one flat cell index (``Discrete``, row-major:
+    the first dimension is the most significant) or, with ``multidiscrete``, per-dimension indices
+    (``MultiDiscrete``). The inner environment receives the centre of the chosen cell.
+
+    Args:
+        env: The environment to wrap; its action space must be a Box with finite bounds.
+        bins: Cells per dimension: one int for all, or a tuple with one per dimension.
+        multidiscrete: Use a ``MultiDiscrete`` space instead of one flat ``Discrete`` index.
+
+    Raises:
+        TypeError: If the action space is not a Box or ``bins`` holds non-integers.
+        ValueError: If the Box is unbounded or ``bins`` has the wrong length or a count below 1.
+
+    Example:
+        >>> from reference.envs.classic_control.pendulum import PendulumEnv
+        >>> env = DiscretizeAction(PendulumEnv(), bins=10)
+        >>> env.action_space
+        Discrete(10)
+        >>> env.action(3).round(3)
+        array([-0.6], dtype=float32)
+        >>> env.revert_action(np.array([-0.6], dtype=np.float32))
+        3
+    """
+
+    def __init__(
+        self, env: gymspec.Env[ObsType, _Array], bins: int | tuple[int, ...], multidiscrete: bool = False
+    ) -> None:
+        grid = BoxGrid("DiscretizeAction", env.action_space, "action", bins, multidiscrete)
+        RecordConstructorArgs.__init__(self, bins=bins, multidiscrete=multidiscrete)
+        self._grid = grid
+        self.bins, self.multidiscrete, self.n_dims = grid.bins, multidiscrete, grid.n_dims
+        self.low, self.high = grid.low, grid.high
+        inner: Box[Any] = env.action_space  # type: ignore[assignment]  # BoxGrid checked it
+
+        def to_centre(action: Any) -> _Array:
+            centre = grid.centres(grid.decode(action))
+            return centre.astype(inner.dtype).reshape(inner.shape)
+
+        TransformAction.__init__(self, env=env, func=to_centre, action_space=grid.space)
+
+    def revert_action(self, action: object) -> Any:
+        """The discrete action whose cell centres are closest to a continuous ``action``.
+
+        Args:
+            action: An action of the inner Box.
+
+        Returns:
+            A flat cell index (Python int), or per-dimension indices with ``multidiscrete``.
+        """
+        flat = np.ravel(np.asarray(action))
+        cells = np.array(
+            [int(np.argmin(np.abs(self._grid.centres_of(i) - flat[i]))) for i in range(self.n_dims)], dtype=np.int64
+        )
+        return self._grid.encode(cells)

@@ -1,7 +1,8 @@
 """Stateless wrappers that transform each observation and update ``observation_space`` to match.
 
 Any function (:class:`TransformObservation`); flatten, filter keys, cast, reshape, rescale and greyscale; and
-:class:`AddRenderObservation`, which adds (or substitutes) the rendered frame.
+:class:`AddRenderObservation`, which adds (or substitutes) the rendered frame. :class:`ResizeObservation` and
+:class:`DiscretizeObservation` are defined in their own modules and re-exported here, where Gymnasium has them.
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ from reference.wrappers.utils import rescale_box, space_kind
 
 __all__ = [
     "AddRenderObservation",
+    "DiscretizeObservation",
     "DtypeObservation",
     "FilterObservation",
     "FlattenObservation",
     "GrayscaleObservation",
     "ReshapeObservation",
     "RescaleObservation",
+    "ResizeObservation",
     "TransformObservation",
 ]
 
@@ -401,3 +404,8 @@ class AddRenderObservation(TransformObservation[_Value, ActType, ObsType], Recor
                 obs_space = Dict({obs_key: inner, render_key: pixel_space})
                 func = lambda obs: {obs_key: obs, render_key: self.render()}  # noqa: E731
         TransformObservation.__init__(self, env=env, func=func, observation_space=obs_space)
+
+
+# Last: these subclass TransformObservation above.
+from reference.wrappers._discretize_observation import DiscretizeObservation  # noqa: E402
+from reference.wrappers._resize import ResizeObservation  # noqa: E402

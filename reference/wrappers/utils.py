@@ -185,9 +185,12 @@ def create_zero_array(space: object) -> _Element:
 
 
 def _zero_graph(space: object) -> _Element:
-    def one_node(sub: object) -> _Array:
-        zero = create_zero_array(sub)
-        return np.asarray(zero)[None, ...]
+    # One node (and one edge): the zero of the node space batched once, so composite node spaces (Dict, Tuple)
+    # give a dict or tuple of length-1 arrays, as Graph elements hold them.
+    batch_space = importlib.import_module("reference.vector.utils").batch_space
+
+    def one_node(sub: object) -> _Element:
+        return create_zero_array(batch_space(sub, 1))
 
     graph_instance = importlib.import_module("reference.spaces.graph").GraphInstance
     edge_space = getattr(space, "edge_space")

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, TypeAlias
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from reference._narrowing import is_tuple
 from reference.core import Env
@@ -23,7 +23,7 @@ from reference.envs.classic_control.utils import maybe_parse_reset_bounds
 from reference.spaces.box import Box
 from reference.spaces.discrete import Discrete
 
-__all__ = ["AcrobotEnv", "bound", "wrap"]
+__all__ = ["AcrobotEnv", "bound", "rk4", "wrap"]
 
 _Info: TypeAlias = dict[str, Any]
 _Options: TypeAlias = dict[str, Any]
@@ -93,6 +93,41 @@ def _rk4_step(derivs: Callable[[_Vector], _Vector], y0: _Vector, dt: float) -> _
     k4 = derivs(tuple(y + dt * k for y, k in zip(y0, k3)))
     sixth = dt / 6.0
     return tuple(y + sixth * (a + 2 * b + 2 * c + d) for y, a, b, c, d in zip(y0, k1, k2, k3, k4))
+
+
+def rk4(derivs: Callable[[NDArray[np.float64]], ArrayLike], y0: ArrayLike, t: ArrayLike) -> NDArray[np.float64]:
+    """Integrate ``y' = derivs(y)`` with classic fourth-order Runge-Kutta over the sample times ``t``.
+
+    Gymnasium's public integrator, with its Acrobot-specific result: the *final* state, cut to its first four
+    entries (the Acrobot state without the appended action). :class:`AcrobotEnv` takes one step of it with the
+    same arithmetic.
+
+    Args:
+        derivs: The time-invariant derivative, mapping a state array to its derivative (any array-like).
+        y0: The initial state, a 1-D sequence.
+        t: The sample times; ``t[0]`` is the time of ``y0``.
+
+    Returns:
+        The state at ``t[-1]``, first four entries.
+
+    Example:
+        >>> rk4(lambda y: -y, [1.0, 2.0], [0.0, 0.1]).round(6).tolist()
+        [0.904838, 1.809675]
+    """
+    times = np.asarray(t, dtype=np.float64)
+    start = np.asarray(y0, dtype=np.float64)
+    out = np.zeros((len(times),) + start.shape, dtype=np.float64)
+    out[0] = start
+    for i in range(len(times) - 1):
+        dt = times[i + 1] - times[i]
+        y = out[i]
+        k1 = np.asarray(derivs(y))
+        k2 = np.asarray(derivs(y + dt / 2.0 * k1))
+        k3 = np.asarray(derivs(y + dt / 2.0 * k2))
+        k4 = np.asarray(derivs(y + dt * k3))
+        out[i + 1] = y + dt / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4)
+    final: NDArray[np.float64] = out[-1][:4]
+    return final
 
 
 class AcrobotEnv(CanvasRenderer[tuple[float, float]], Env[_Obs, DiscreteAction]):

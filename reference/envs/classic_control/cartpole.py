@@ -18,10 +18,11 @@ from reference.core import Env
 from reference.envs._checks import DiscreteAction, discrete_action, step_before_reset
 from reference.envs._rendering import Canvas, CanvasRenderer, validate_render_mode
 from reference.envs.classic_control.utils import maybe_parse_reset_bounds
+from reference.envs.functional.cartpole import CartPoleFunctionalVectorEnv
 from reference.spaces.box import Box
 from reference.spaces.discrete import Discrete
 
-__all__ = ["CartPoleEnv"]
+__all__ = ["CartPoleEnv", "CartPoleVectorEnv"]
 
 _Info: TypeAlias = dict[str, Any]
 _Options: TypeAlias = dict[str, Any]
@@ -228,3 +229,39 @@ class CartPoleEnv(CanvasRenderer[_State], Env[_Obs, DiscreteAction]):
         gfxdraw.filled_polygon(surface, pole, (202, 152, 101))
         gfxdraw.aacircle(surface, int(cart_x), int(axle_y), int(half), (129, 132, 203))
         gfxdraw.filled_circle(surface, int(cart_x), int(axle_y), int(half), (129, 132, 203))
+
+
+class CartPoleVectorEnv(CartPoleFunctionalVectorEnv):
+    """``num_envs`` carts stepped as one NumPy batch: the vector entry point of ``CartPole-v0``/``-v1``.
+
+    Gymnasium's name and constructor for its hand-vectorised CartPole; the dynamics are the functional
+    CartPole's (:class:`~reference.envs.functional.cartpole.CartPoleFunctionalVectorEnv`), which match
+    :class:`CartPoleEnv` step for step. Renders ``rgb_array`` frames, one per sub-environment.
+
+    Args:
+        num_envs: The number of carts.
+        max_episode_steps: Truncate episodes after this many steps.
+        render_mode: ``None`` or ``"rgb_array"``.
+        sutton_barto_reward: Use Sutton & Barto's reward (0 per step, -1 on termination).
+
+    Example:
+        >>> envs = CartPoleVectorEnv(num_envs=3)
+        >>> obs, info = envs.reset(seed=0)
+        >>> obs.shape, envs.single_action_space
+        ((3, 4), Discrete(2))
+        >>> envs.close()
+    """
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        max_episode_steps: int = 500,
+        render_mode: str | None = None,
+        sutton_barto_reward: bool = False,
+    ) -> None:
+        super().__init__(
+            num_envs,
+            render_mode=render_mode,
+            max_episode_steps=max_episode_steps,
+            sutton_barto_reward=sutton_barto_reward,
+        )

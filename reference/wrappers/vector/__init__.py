@@ -4,12 +4,15 @@
 * dict_info_to_list: :class:`DictInfoToList`
 * vectorize_observation: :class:`TransformObservation`, :class:`VectorizeTransformObservation`,
   :class:`FilterObservation`, :class:`FlattenObservation`, :class:`GrayscaleObservation`,
-  :class:`ReshapeObservation`, :class:`RescaleObservation`, :class:`DtypeObservation`
+  :class:`ReshapeObservation`, :class:`RescaleObservation`, :class:`ResizeObservation`, :class:`DtypeObservation`
 * vectorize_action: :class:`TransformAction`, :class:`VectorizeTransformAction`, :class:`ClipAction`,
   :class:`RescaleAction`
 * vectorize_reward: :class:`TransformReward`, :class:`VectorizeTransformReward`, :class:`ClipReward`
 * stateful_observation: :class:`NormalizeObservation`
 * stateful_reward: :class:`NormalizeReward`
+* rendering: :class:`HumanRendering`, :class:`RecordVideo`
+* array_conversion, numpy_to_torch, jax_to_numpy, jax_to_torch: :class:`ArrayConversion`, :class:`NumpyToTorch`,
+  :class:`JaxToNumpy`, :class:`JaxToTorch` (loaded on first use; they need array-api-compat and PyTorch or JAX)
 
 Every wrapper works over :class:`~reference.vector.SyncVectorEnv` and :class:`~reference.vector.AsyncVectorEnv`.
 Observation wrappers reject ``SameStep`` autoreset (its final observations would escape them), and
@@ -30,8 +33,12 @@ Example:
 
 from __future__ import annotations
 
+import importlib
+from typing import Any, TypeAlias
+
 from reference.wrappers.vector.common import RecordEpisodeStatistics
 from reference.wrappers.vector.dict_info_to_list import DictInfoToList
+from reference.wrappers.vector.rendering import HumanRendering, RecordVideo
 from reference.wrappers.vector.stateful_observation import NormalizeObservation
 from reference.wrappers.vector.stateful_reward import NormalizeReward
 from reference.wrappers.vector.vectorize_action import (
@@ -47,12 +54,14 @@ from reference.wrappers.vector.vectorize_observation import (
     GrayscaleObservation,
     RescaleObservation,
     ReshapeObservation,
+    ResizeObservation,
     TransformObservation,
     VectorizeTransformObservation,
 )
 from reference.wrappers.vector.vectorize_reward import ClipReward, TransformReward, VectorizeTransformReward
 
 __all__ = [
+    "ArrayConversion",
     "ClipAction",
     "ClipReward",
     "DictInfoToList",
@@ -60,12 +69,18 @@ __all__ = [
     "FilterObservation",
     "FlattenObservation",
     "GrayscaleObservation",
+    "HumanRendering",
+    "JaxToNumpy",
+    "JaxToTorch",
     "NormalizeObservation",
     "NormalizeReward",
+    "NumpyToTorch",
     "RecordEpisodeStatistics",
+    "RecordVideo",
     "RescaleAction",
     "RescaleObservation",
     "ReshapeObservation",
+    "ResizeObservation",
     "TransformAction",
     "TransformObservation",
     "TransformReward",
@@ -73,3 +88,19 @@ __all__ = [
     "VectorizeTransformObservation",
     "VectorizeTransformReward",
 ]
+
+_Wrapper: TypeAlias = Any  # the class named by the attribute, known only once its module is imported
+
+# These need PyTorch, JAX or array-api-compat, so they are imported on first access (as in Gymnasium).
+_LAZY = {
+    "ArrayConversion": "array_conversion",
+    "JaxToNumpy": "jax_to_numpy",
+    "JaxToTorch": "jax_to_torch",
+    "NumpyToTorch": "numpy_to_torch",
+}
+
+
+def __getattr__(name: str) -> _Wrapper:
+    if name in _LAZY:
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

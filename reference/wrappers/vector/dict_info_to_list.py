@@ -21,6 +21,11 @@ _Seed: TypeAlias = "int | list[int | None] | None"
 _Value: TypeAlias = Any
 
 
+
+class _InfoLayoutError(ValueError, AssertionError):
+    """An info value without one entry per sub-environment; also an ``AssertionError``, which Gymnasium raises."""
+
+
 class DictInfoToList(VectorWrapper[ObsType, ActType, ObsType, ActType, ArrayType]):
     """Return ``info`` as a list of ``num_envs`` dicts instead of one dict of batched arrays.
 
@@ -91,13 +96,13 @@ class DictInfoToList(VectorWrapper[ObsType, ActType, ObsType, ActType, ArrayType
             elif isinstance(value, np.ndarray) and value.ndim >= 1 and len(value) == n:  # pyright: ignore[reportUnknownArgumentType]
                 per_env = value  # pyright: ignore[reportUnknownVariableType]
             else:
-                raise ValueError(
+                raise _InfoLayoutError(
                     f"DictInfoToList info[{key!r}] must be a dict or an array with num_envs={n} rows, got "
                     f"{describe(value)}"  # pyright: ignore[reportUnknownArgumentType]
                 )
             mask = vector_infos.get(f"_{key}")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
             if mask is not None and len(mask) != n:  # pyright: ignore[reportUnknownArgumentType]
-                raise ValueError(
+                raise _InfoLayoutError(
                     f"DictInfoToList info['_{key}'] must have num_envs={n} entries, got {describe(mask)}"  # pyright: ignore[reportUnknownArgumentType]
                 )
             for i in range(n):

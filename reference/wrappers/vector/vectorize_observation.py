@@ -4,7 +4,7 @@
 * :class:`VectorizeTransformObservation` applies a single-env observation wrapper to each sub-env's observation;
   the named wrappers below are that, for the single-env wrapper of the same name:
   :class:`FilterObservation`, :class:`FlattenObservation`, :class:`GrayscaleObservation`,
-  :class:`ReshapeObservation`, :class:`RescaleObservation`, :class:`DtypeObservation`.
+  :class:`ReshapeObservation`, :class:`RescaleObservation`, :class:`ResizeObservation`, :class:`DtypeObservation`.
 
 All of them are :class:`~reference.vector.VectorObservationWrapper` s, which reject ``SameStep`` autoreset: its
 final observations travel in ``info["final_obs"]`` and would not be transformed.
@@ -35,6 +35,7 @@ __all__ = [
     "GrayscaleObservation",
     "RescaleObservation",
     "ReshapeObservation",
+    "ResizeObservation",
     "TransformObservation",
     "VectorizeTransformObservation",
 ]
@@ -258,6 +259,42 @@ class GrayscaleObservation(VectorizeTransformObservation[ActType, ArrayType]):
 
     def __init__(self, env: _AnyVectorEnv, keep_dim: bool = False) -> None:
         super().__init__(env, transform_observation.GrayscaleObservation, keep_dim=keep_dim)
+
+
+class ResizeObservation(VectorizeTransformObservation[ActType, ArrayType]):
+    """Resize uint8 image observations to ``shape`` (height, width), as the single-env wrapper of that name does.
+
+    Args:
+        env: The vector environment to wrap; its single observation space must be a uint8 Box of 2 or 3
+            dimensions with bounds 0..255.
+        shape: The new ``(height, width)``.
+
+    Raises:
+        TypeError: The space is not a Box, or ``shape`` is not a tuple of ints.
+        ValueError: The space is not a uint8 0..255 image, or ``shape`` does not hold two positive ints.
+
+    Example:
+        >>> import numpy as np
+        >>> from reference.envs.classic_control.cartpole import CartPoleEnv
+        >>> from reference.spaces import Box
+        >>> from reference.vector import SyncVectorEnv
+        >>> from reference.wrappers import TransformObservation as SingleTransform
+        >>> image = Box(0, 255, (60, 80, 3), dtype=np.uint8)
+        >>> envs = VectorizeTransformObservation(
+        ...     SyncVectorEnv([CartPoleEnv] * 2), SingleTransform,
+        ...     func=lambda o: np.full((60, 80, 3), 7, np.uint8), observation_space=image,
+        ... )
+        >>> envs = ResizeObservation(envs, (30, 40))
+        >>> envs.observation_space
+        Box(0, 255, (2, 30, 40, 3), uint8)
+        >>> obs, _ = envs.reset(seed=0)
+        >>> obs.shape, int(obs.max())
+        ((2, 30, 40, 3), 7)
+        >>> envs.close()
+    """
+
+    def __init__(self, env: _AnyVectorEnv, shape: tuple[int, ...]) -> None:
+        super().__init__(env, transform_observation.ResizeObservation, shape=shape)
 
 
 class ReshapeObservation(VectorizeTransformObservation[ActType, ArrayType]):

@@ -65,9 +65,9 @@ def _as_ours(gym_spec: Any) -> EnvSpec:
         disable_env_checker=gym_spec.disable_env_checker,
         kwargs=dict(gym_spec.kwargs),
     )
-    # Gymnasium points CartPole at its hand-vectorised CartPoleVectorEnv; ours at the functional vector env.
+    # Both point CartPole at a CartPoleVectorEnv at the same module path (ours runs the functional CartPole).
     ours.vector_entry_point = (
-        "reference.envs.functional.cartpole:CartPoleFunctionalVectorEnv" if gym_spec.vector_entry_point else None
+        gym_spec.vector_entry_point.replace("gymnasium.envs", "reference.envs") if gym_spec.vector_entry_point else None
     )
     return ours
 

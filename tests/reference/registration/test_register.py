@@ -8,6 +8,7 @@ import pytest
 
 import reference.registration as registration
 from reference import error
+from reference.envs.classic_control.cartpole import CartPoleEnv
 from reference.registration import (
     EnvSpec,
     find_highest_version,
@@ -155,6 +156,9 @@ def test_pprint_registry_matches_gymnasium(num_cols: int, capsys: pytest.Capture
     }
     ours = {i: EnvSpec(i, entry_point=e) for i, e in ids.items()}
     theirs = {i: gym_registration.EnvSpec(i, entry_point=e) for i, e in ids.items()}
+    # A callable entry point names no package: both group it under "None".
+    ours["Callable-v0"] = EnvSpec("Callable-v0", entry_point=CartPoleEnv)
+    theirs["Callable-v0"] = gym_registration.EnvSpec("Callable-v0", entry_point=CartPoleEnv)
     for exclude in (None, ["classic_control"]):
         text = pprint_registry(ours, num_cols=num_cols, exclude_namespaces=exclude, disable_print=True)
         assert text == gym_registration.pprint_registry(

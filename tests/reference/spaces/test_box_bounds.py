@@ -119,7 +119,7 @@ def test_out_of_float32_range_bound_is_a_clear_value_error(low: _Bound) -> None:
 
 def test_box_module_still_exports_the_moved_helpers() -> None:
     assert box_module.can_cast is can_cast and box_module.array_short_repr is array_short_repr
-    assert set(box_module.__all__) == {"Box", "array_short_repr", "can_cast"}
+    assert set(box_module.__all__) == {"Box", "array_short_repr", "can_cast", "is_float_integer"}
 
 
 @pytest.mark.parametrize(

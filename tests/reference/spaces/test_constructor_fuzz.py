@@ -108,9 +108,7 @@ def test_constructors_raise_only_value_or_type_errors(name: str, args: list[_Val
         (lambda: spaces.Text(-1), ValueError),
         (lambda: spaces.Text(3, min_length=4), ValueError),
         (lambda: spaces.Text(3, charset=["ab"]), ValueError),  # type: ignore[arg-type]
-        (lambda: spaces.Tuple([]), ValueError),
         (lambda: spaces.Tuple([1]), TypeError),  # type: ignore[arg-type]
-        (lambda: spaces.Dict({}), ValueError),
         (lambda: spaces.Dict({"a": 1}), TypeError),
         (lambda: spaces.OneOf([]), ValueError),
         (lambda: spaces.Sequence(3), TypeError),  # type: ignore[arg-type]
@@ -126,6 +124,14 @@ def test_invalid_arguments_raise_design_style_errors(factory: Callable[[], objec
     message = str(info.value)
     assert "\n" not in message
     assert " must " in message and ", got " in message, message
+
+
+@pytest.mark.parametrize("space", [spaces.Tuple([]), spaces.Dict({}), spaces.Dict()], ids=repr)
+def test_empty_composites_are_valid_spaces(space: spaces.Space[Any]) -> None:
+    # Gymnasium allows them (its tests build Tuple([]) and Dict()); they hold exactly one element.
+    element = space.sample()
+    assert element in space and len(element) == 0
+    assert space.seed(0) == type(element)()
 
 
 def test_box_does_not_write_into_caller_bounds() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 from pathlib import Path
@@ -10,7 +11,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from reference.core import Env
 from reference.envs.classic_control.cartpole import CartPoleEnv
+from reference.error import DependencyNotInstalled
+from reference.spaces import Box, Discrete
 from reference.wrappers import (
     AddWhiteNoise,
     HumanRendering,
@@ -19,7 +23,7 @@ from reference.wrappers import (
     RenderCollection,
     TimeLimit,
 )
-from reference.wrappers.rendering import capped_cubic_video_schedule
+from reference.utils.save_video import capped_cubic_video_schedule
 from tests.reference.wrappers._envs import BoxEnv, DiscreteEnv
 
 _ZERO = np.zeros(2, np.float32)
@@ -87,7 +91,10 @@ def _recorded(folder: Path) -> dict[str, list[str]]:
 
 
 def test_record_video_episode_trigger(tmp_path: Path) -> None:
-    env = RecordVideo(BoxEnv(length=3, render_mode="rgb_array"), str(tmp_path), episode_trigger=lambda ep: ep % 2 == 0)
+    env = RecordVideo(
+        BoxEnv(length=3, render_mode="rgb_array"), str(tmp_path), episode_trigger=lambda ep: ep % 2 == 0,
+        video_format="png",
+    )
     for _ in range(3):
         env.reset()
         for _ in range(3):
@@ -103,7 +110,7 @@ def test_record_video_episode_trigger(tmp_path: Path) -> None:
 def test_record_video_step_trigger_and_length(tmp_path: Path) -> None:
     env = RecordVideo(
         BoxEnv(length=100, render_mode="rgb_array"), str(tmp_path), step_trigger=lambda s: s == 2, video_length=3,
-        name_prefix="clip", fps=5,
+        name_prefix="clip", fps=5, video_format="png",
     )
     env.reset()
     for _ in range(10):
@@ -116,7 +123,10 @@ def test_record_video_step_trigger_and_length(tmp_path: Path) -> None:
 
 def test_record_video_frames_hold_the_rendered_pixels(tmp_path: Path) -> None:
     pygame = pytest.importorskip("pygame")
-    env = RecordVideo(TimeLimit(CartPoleEnv(render_mode="rgb_array"), 2), str(tmp_path), episode_trigger=lambda e: True)
+    env = RecordVideo(
+        TimeLimit(CartPoleEnv(render_mode="rgb_array"), 2), str(tmp_path), episode_trigger=lambda e: True,
+        video_format="png",
+    )
     env.reset(seed=0)
     expected = env.env.render()
     env.close()
@@ -158,3 +168,61 @@ def test_noise_wrappers_validate() -> None:
         AddWhiteNoise(DiscreteEnv(), probability_of_noise_per_pixel=1.0)
     with pytest.raises(ValueError, match="obstruction_width must be >= 1"):
         ObstructView(DiscreteEnv(), obstructed_pixels_ratio=0.1, obstruction_width=0)
+
+
+@pytest.mark.parametrize(
+    "triggers",
+    [
+        {"episode_trigger": lambda e: e in (0, 2, 3), "step_trigger": lambda s: s in (5, 30)},
+        {"step_trigger": lambda s: s % 9 == 0, "video_length": 4},
+        {},
+    ],
+    ids=["both", "steps", "default"],
+)
+def test_record_video_records_what_gymnasium_records(tmp_path: Path, triggers: dict[str, Any]) -> None:
+    """The same recordings, and ``recording`` flips on the same calls, as Gymnasium's (which needs MoviePy)."""
+    pytest.importorskip("moviepy")
+    gymnasium = pytest.importorskip("gymnasium")
+    from tests.reference.wrappers.vector.test_rendering import _tiny_env
+
+    ours = RecordVideo(_tiny_env(Env, Box, Discrete)(), str(tmp_path / "ours"), video_format="png", **triggers)
+    theirs = gymnasium.wrappers.RecordVideo(
+        _tiny_env(gymnasium.Env, gymnasium.spaces.Box, gymnasium.spaces.Discrete)(),
+        str(tmp_path / "theirs"),
+        **triggers,
+    )
+    flags: list[tuple[bool, bool]] = []
+    for env in (ours, theirs):
+        env.reset(seed=5)
+    for _ in range(60):
+        ended = [env.step(0)[2] for env in (ours, theirs)]
+        flags.append((ours.recording, theirs.recording))
+        if ended[0]:
+            ours.reset()
+            theirs.reset()
+    ours.close()
+    theirs.close()
+    assert all(a == b for a, b in flags)
+    names = sorted(os.listdir(tmp_path / "ours"))
+    assert names == sorted(name.removesuffix(".mp4") for name in os.listdir(tmp_path / "theirs"))
+    if "video_length" in triggers:
+        for name in names:
+            assert json.loads((tmp_path / "ours" / name / "video.json").read_text())["frames"] == 4
+
+
+@pytest.mark.skipif(importlib.util.find_spec("moviepy") is None, reason="moviepy is not installed")
+def test_record_video_writes_mp4_files_with_moviepy(tmp_path: Path) -> None:
+    env = RecordVideo(BoxEnv(length=3, render_mode="rgb_array"), str(tmp_path), episode_trigger=lambda ep: True)
+    assert env.video_format == "mp4"
+    env.reset()
+    for _ in range(3):
+        env.step(_ZERO)
+    env.close()
+    assert sorted(os.listdir(tmp_path)) == ["rl-video-episode-0.mp4"]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("moviepy") is not None, reason="moviepy is installed")
+def test_record_video_without_moviepy_writes_png_or_explains(tmp_path: Path) -> None:
+    assert RecordVideo(BoxEnv(render_mode="rgb_array"), str(tmp_path / "a")).video_format == "png"
+    with pytest.raises(DependencyNotInstalled, match=r"gymspec\[other\]"):
+        RecordVideo(BoxEnv(render_mode="rgb_array"), str(tmp_path / "b"), video_format="mp4")

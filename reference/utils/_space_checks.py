@@ -1,10 +1,11 @@
-"""Space and observation checks for :class:`~reference.wrappers.common.PassiveEnvChecker`.
+"""Space and observation checks for :class:`~reference.wrappers.PassiveEnvChecker` and the checker functions.
 
 * Space checks run once, at wrapper construction (:func:`check_action_space`, :func:`check_observation_space`).
 * Observation checks are *compiled* once per space by :func:`observation_fast_test` into a predicate whose common
   case (a correctly typed, in-bounds observation) costs a few comparisons, so it can run on every call; only when
   it fails does :func:`explain_observation` work out what is wrong and warn.
-The reset/step/render result checks live in :mod:`reference.wrappers.result_checks`.
+The reset/step/render result checks live in :mod:`reference.utils._result_checks`; structural errors are the
+:mod:`reference.utils._check_errors` classes (``AssertionError`` s, as Gymnasium's checker raises).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 from reference import logger
 from reference.spaces._guards import is_box
 from reference.spaces.box import Box
+from reference.utils._check_errors import CheckTypeError, CheckValueError
 from reference.spaces.discrete import Discrete
 from reference.spaces.space import Space
 from reference.wrappers.utils import space_kind
@@ -26,6 +28,7 @@ __all__ = [
     "ObsTest",
     "check_action_space",
     "check_observation_space",
+    "check_space",
     "describe",
     "explain_observation",
     "observation_fast_test",
@@ -68,7 +71,7 @@ def _check_space(space: object, space_type: str, warn_inverted: bool) -> None:
     if is_box(space):  # pyright: ignore[reportUnknownArgumentType]
         for name, bound in (("low", space.low), ("high", space.high)):
             if bound.shape != space.shape:
-                raise ValueError(
+                raise CheckValueError(
                     f"PassiveEnvChecker {space_type}_space Box {name} must have the space's shape {space.shape}, "
                     f"got {describe(bound)}"
                 )
@@ -78,7 +81,7 @@ def _check_space(space: object, space_type: str, warn_inverted: bool) -> None:
             logger.warn(f"A Box {space_type} space low value is greater than a high value.")
     elif isinstance(space, Discrete):
         if not space.n > 0:  # pyright: ignore[reportUnknownMemberType]
-            raise ValueError(f"PassiveEnvChecker {space_type}_space Discrete n must be positive, got {space.n!r}")  # pyright: ignore[reportUnknownMemberType]
+            raise CheckValueError(f"PassiveEnvChecker {space_type}_space Discrete n must be positive, got {space.n!r}")  # pyright: ignore[reportUnknownMemberType]
     else:
         _check_composite_space(space, space_type, warn_inverted)  # pyright: ignore[reportUnknownArgumentType]
 
@@ -88,22 +91,36 @@ def _check_composite_space(space: Space[Any], space_type: str, warn_inverted: bo
     if kind == "MultiDiscrete":
         nvec = np.asarray(getattr(space, "nvec"))
         if space.shape != nvec.shape or not np.all(nvec > 0):
-            raise ValueError(
+            raise CheckValueError(
                 f"PassiveEnvChecker {space_type}_space MultiDiscrete nvec must be positive with the space's shape "
                 f"{space.shape}, got {describe(nvec)}"
             )
     elif kind == "MultiBinary":
         if not np.all(np.asarray(space.shape) > 0):
-            raise ValueError(
+            raise CheckValueError(
                 f"PassiveEnvChecker {space_type}_space MultiBinary shape must be positive, got {space.shape!r}"
             )
     elif kind in ("Tuple", "Dict"):
         children = getattr(space, "spaces")
         subspaces = list(children.values()) if isinstance(children, Mapping) else list(children)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
         if not subspaces:
-            raise ValueError(f"PassiveEnvChecker {space_type}_space must not be an empty {kind} space")
+            raise CheckValueError(f"PassiveEnvChecker {space_type}_space must not be an empty {kind} space")
         for subspace in subspaces:  # pyright: ignore[reportUnknownVariableType]
             _check_space(subspace, space_type, warn_inverted)  # pyright: ignore[reportUnknownArgumentType]
+
+
+def check_space(space: object, space_type: str) -> None:
+    """Check an action or observation space is usable (construction-time).
+
+    Args:
+        space: The space.
+        space_type: ``"action"`` or ``"observation"`` (an inverted Box warns only for observations).
+
+    Raises:
+        TypeError: If it is not a space.
+        AssertionError: If it is structurally broken (also a ``ValueError``).
+    """
+    _check_space(space, space_type, warn_inverted=space_type == "observation")
 
 
 def check_observation_space(space: object) -> None:
@@ -114,7 +131,8 @@ def check_observation_space(space: object) -> None:
 
     Raises:
         TypeError: If it is not a space.
-        ValueError: If it is structurally broken (bound shapes, empty composite, non-positive sizes).
+        AssertionError: If it is structurally broken: bound shapes, empty composite, non-positive sizes (also a
+            ``ValueError``).
     """
     _check_space(space, "observation", warn_inverted=True)
 
@@ -127,7 +145,7 @@ def check_action_space(space: object) -> None:
 
     Raises:
         TypeError: If it is not a space.
-        ValueError: If it is structurally broken.
+        AssertionError: If it is structurally broken (also a ``ValueError``).
     """
     _check_space(space, "action", warn_inverted=False)
 
@@ -177,7 +195,7 @@ def _check_structure(obs: object, space: object, method_name: str) -> None:
         if not isinstance(obs, tuple):
             logger.warn(f"{pre} was expecting a tuple, actual type: {type(obs)}", stacklevel=4)
         if not hasattr(obs, "__len__") or len(obs) != len(children):  # pyright: ignore[reportArgumentType, reportUnknownArgumentType]
-            raise ValueError(
+            raise CheckValueError(
                 f"PassiveEnvChecker {method_name}() observation must have {len(children)} elements like the "
                 f"Tuple observation space, got {describe(obs)}"  # pyright: ignore[reportUnknownArgumentType]
             )
@@ -186,12 +204,12 @@ def _check_structure(obs: object, space: object, method_name: str) -> None:
     elif kind == "Dict":
         children_map: Mapping[str, object] = getattr(space, "spaces")
         if not isinstance(obs, dict):
-            raise TypeError(
+            raise CheckTypeError(
                 f"PassiveEnvChecker {method_name}() observation must be a dict for a Dict observation space, "
                 f"got {describe(obs)}"
             )
         if obs.keys() != children_map.keys():
-            raise ValueError(
+            raise CheckValueError(
                 f"PassiveEnvChecker {method_name}() observation keys must be the Dict space's keys "
                 f"{list(children_map)}, got {list(obs)}"  # pyright: ignore[reportUnknownArgumentType]
             )
@@ -315,8 +333,8 @@ def explain_observation(space: object, obs: object, method_name: str) -> None:
         method_name: ``"reset"`` or ``"step"``, for the message.
 
     Raises:
-        TypeError: If a Dict observation is not a dict.
-        ValueError: If a Tuple/Dict observation has the wrong arity or keys.
+        AssertionError: If a Dict observation is not a dict (also a ``TypeError``) or a Tuple/Dict observation has
+            the wrong arity or keys (also a ``ValueError``).
     """
     _check_structure(obs, space, method_name)
     _generic_contains(space, obs, method_name)  # type: ignore[arg-type]

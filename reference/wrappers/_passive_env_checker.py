@@ -10,13 +10,13 @@ from gymspec import Flag, RenderResult
 from reference import logger
 from reference.core import ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
-from reference.wrappers.env_checker import (
+from reference.utils._space_checks import (
     check_action_space,
     check_observation_space,
     explain_observation,
     observation_fast_test,
 )
-from reference.wrappers.result_checks import (
+from reference.utils._result_checks import (
     check_flag,
     check_info,
     check_render_metadata,
@@ -59,8 +59,9 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConst
         env: The environment to wrap.
 
     Raises:
+        AttributeError: If the environment has no action or observation space.
         TypeError: If a space is not a space.
-        ValueError: If a space is structurally broken.
+        AssertionError: If a space is structurally broken (also a ``ValueError``).
 
     Example:
         >>> import warnings
@@ -76,6 +77,13 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConst
     """
 
     def __init__(self, env: gymspec.Env[ObsType, ActType]) -> None:
+        for space in ("action_space", "observation_space"):
+            # Gymnasium's checker reports a missing space as an AttributeError, before any other check.
+            if not hasattr(env, space):
+                raise AttributeError(
+                    f"PassiveEnvChecker env must specify an {space}, got {type(env).__name__} without one; set it "
+                    "in the environment's __init__ (see https://gymnasium.farama.org/introduction/create_custom_env/)"
+                )
         RecordConstructorArgs.__init__(self)
         Wrapper.__init__(self, env)
         check_action_space(env.action_space)

@@ -1,8 +1,8 @@
-"""Reset, step and render result checks for :class:`~reference.wrappers.common.PassiveEnvChecker`.
+"""Reset, step and render result checks for :class:`~reference.wrappers.PassiveEnvChecker` and the checker functions.
 
-They are only reached when the wrapper's inline fast path sees something unusual, and decide between a warning
-and an error exactly where Gymnasium's passive checker does (Gymnasium asserts; here the errors are
-``TypeError``/``ValueError``/:class:`~reference.error.Error`).
+The wrapper reaches them only when its inline fast path sees something unusual. They decide between a warning
+and an error exactly where Gymnasium's passive checker does; where Gymnasium asserts, the error is one of the
+:mod:`reference.utils._check_errors` classes (an ``AssertionError`` that is also a ``TypeError``/``ValueError``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 
 from reference import error, logger
-from reference.wrappers.env_checker import describe
+from reference.utils._check_errors import CheckTypeError, CheckUnsupportedMode, CheckValueError
+from reference.utils._space_checks import describe
 
 __all__ = [
     "check_flag",
@@ -69,7 +70,7 @@ def check_info(info: object, method_name: str) -> None:
         TypeError: If ``info`` is not a dict.
     """
     if not isinstance(info, dict):
-        raise TypeError(f"PassiveEnvChecker {method_name}() info must be a dict, got {describe(info)}")
+        raise CheckTypeError(f"PassiveEnvChecker {method_name}() info must be a dict, got {describe(info)}")
 
 
 def check_reset_result(result: object) -> bool:
@@ -113,7 +114,7 @@ def check_step_result(result: object) -> None:
         Error: If it does not have five elements (the pre-0.26 4-tuple API included).
     """
     if not isinstance(result, tuple):
-        raise TypeError(
+        raise CheckTypeError(
             "PassiveEnvChecker step() result must be a tuple (obs, reward, terminated, truncated, info), "
             f"got {describe(result)}"
         )
@@ -222,9 +223,9 @@ def check_render_metadata(env: object) -> None:
         elif isinstance(fps, bool) or not isinstance(fps, (int, float, np.integer, np.floating)):
             logger.warn(f"Expects the `env.metadata['render_fps']` to be an integer or a float, actual type: {type(fps)}")  # pyright: ignore[reportUnknownArgumentType]
         elif not fps > 0:
-            raise ValueError(f"PassiveEnvChecker metadata['render_fps'] must be > 0, got {fps!r}")
+            raise CheckValueError(f"PassiveEnvChecker metadata['render_fps'] must be > 0, got {fps!r}")
     if render_mode is not None and render_mode not in modes:
-        raise error.UnsupportedMode(
+        raise CheckUnsupportedMode(
             f"PassiveEnvChecker render_mode must be None or one of metadata['render_modes'] {list(modes)}, "  # pyright: ignore[reportUnknownArgumentType]
             f"got {render_mode!r}"
         )

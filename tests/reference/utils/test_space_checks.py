@@ -1,4 +1,4 @@
-"""Tests for reference.wrappers.env_checker: the compiled per-call observation tests."""
+"""Tests for reference.utils._space_checks: the compiled per-call observation tests."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from reference.spaces import Box, Discrete
-from reference.wrappers.env_checker import observation_fast_test
+from reference.utils._space_checks import observation_fast_test
 
 _Value: TypeAlias = Any
 
