@@ -27,6 +27,7 @@ from conformance._engine.record import snapshot
 from conformance._kit.assertions import is_mapping, plans_for, read
 from conformance._kit.autoreset_model import Problem, VectorModel
 from conformance._kit.batching import SplitError, replace_rows, split
+from conformance._kit.rollout import first_difference
 from conformance._kit.stateful import begin_program, end_program, run_machine
 from conformance._kit.strategies import Plan, elements, sampler
 from conformance._kit.vector_checks import (
@@ -39,7 +40,7 @@ from conformance._kit.vector_checks import (
     static_facts,
     vector_facts,
 )
-from conformance._kit.vector_rollout import VecRecord, ended_flags, first_difference, unpack_reset, unpack_step
+from conformance._kit.vector_rollout import VecRecord, ended_flags, unpack_reset, unpack_step
 from conformance.equality import difference, value_difference
 from gymspec import AutoresetMode, autoreset_mode_of
 

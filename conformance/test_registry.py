@@ -153,7 +153,7 @@ def test_remake_from_spec(conformance_case: Case) -> None:
                     case.fail(f"the env made again from its spec has another {name}", expected=space_label(ours),
                               actual=space_label(theirs))
             actions = plan.actions()
-            compare = vector_rollout.first_difference if case.target.kind == "vector" else rollout.first_difference
+            compare = rollout.first_difference
             found = compare(_trajectory(case, env, plan, actions), _trajectory(case, remade, plan, actions))
             if found is not None:
                 case.fail(f"the env made again from its spec does not replay the seeded trajectory: position "

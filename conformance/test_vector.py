@@ -20,14 +20,21 @@ from conformance._engine.handles import Handle, TargetError
 from conformance._engine.marks import rule
 from conformance._engine.record import snapshot
 from conformance._kit import vector_rollout
-from conformance._kit.assertions import SPACE_MEMBERS, contains, is_mapping, plans_for, read, space_label
+from conformance._kit.assertions import (
+    SPACE_MEMBERS,
+    compare_rollouts,
+    contains,
+    is_mapping,
+    plans_for,
+    read,
+    space_label,
+)
 from conformance._kit.batching import batch_info_problem, mask_problem
 from conformance._kit.reference_sync import UnsupportedSpace, reference_sync
 from conformance._kit.strategies import Plan, sampler
 from conformance._kit.vector_checks import (
     VecFacts,
     batched_space_rule,
-    compare_rollouts,
     rollout_rule,
     run_plan,
     split_rows,

@@ -7,12 +7,12 @@ test report's ``user_properties``, as plain dicts, so aggregation works the same
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import tempfile
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-import dataclasses
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any

@@ -25,9 +25,9 @@ supervisor leaves one behind.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import ctypes
 import ctypes.util
+import dataclasses
 import faulthandler
 import importlib
 import json

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -18,10 +18,12 @@ from hypothesis import strategies as st
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize
 from conformance._engine.handles import Handle, TargetError
+from conformance._kit.rollout import Comparable, first_difference
 from conformance._kit.strategies import Plan, plans, space_kind
 
 __all__ = [
     "SPACE_MEMBERS",
+    "compare_rollouts",
     "contains",
     "deep_copy",
     "dtype_shape_problem",
@@ -136,3 +138,25 @@ def dtype_shape_problem(space: Any, value: Any, path: str = "observation") -> st
         if shape is not None and tuple(value.shape) != tuple(shape):
             return f"{path} has shape {value.shape}, the space declares {tuple(shape)}"
     return None
+
+
+def compare_rollouts(
+    case: Case, a: Sequence[Comparable], b: Sequence[Comparable], problem: str, names: tuple[str, str]
+) -> None:
+    """Fail with ``problem`` at the first position where two rollouts (single or vector) differ.
+
+    Args:
+        case: The item.
+        a: The expected rollout.
+        b: The rollout under check.
+        problem: What a difference means, e.g. ``"reset(seed=s) does not replay the episode"``.
+        names: How the message names the two rollouts.
+    """
+    found = first_difference(a, b)
+    if found is None:
+        return
+    index, what = found
+    left = summarize(a[index].values()) if index < len(a) else "(ended)"
+    right = summarize(b[index].values()) if index < len(b) else "(ended)"
+    case.fail(f"{problem}: position {index} differs ({what})", expected=f"{names[0]}: {left}",
+              actual=f"{names[1]}: {right}")

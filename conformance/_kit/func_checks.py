@@ -18,12 +18,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from hypothesis import strategies as st
 
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.outcomes import NotCheckable
 from conformance._engine.source import source
 from conformance.equality import difference
 

@@ -8,10 +8,10 @@ stop with :class:`~conformance._engine.outcomes.NotCheckable`, naming the rule t
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 import dataclasses
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 from conformance._engine.describe import summarize
 from conformance._engine.handles import Handle
@@ -20,7 +20,7 @@ from conformance._engine.record import snapshot
 from conformance._kit.freeze import Freezer
 from conformance.equality import difference
 
-__all__ = ["Record", "ended", "first_difference", "run", "unpack_reset", "unpack_step"]
+__all__ = ["Comparable", "Record", "ended", "first_difference", "run", "unpack_reset", "unpack_step"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,9 @@ class Record:
     truncated: Any
     info: Any
     info_copy: Any
+
+    FIELDS: ClassVar[tuple[str, ...]] = ("observation", "reward", "terminated", "truncated", "info")
+    """The names of :meth:`values`, for messages."""
 
     def values(self) -> tuple[Any, ...]:
         """The compared parts: observation, reward, flags and info (copies taken at return time)."""
@@ -161,13 +164,27 @@ def run(
     return records
 
 
-def first_difference(a: Sequence[Record], b: Sequence[Record]) -> tuple[int, str] | None:
-    """The first position where two rollouts differ, and how (``None`` when identical)."""
-    names = ("observation", "reward", "terminated", "truncated", "info")
+class Comparable(Protocol):
+    """A record of a single or vector rollout, as :func:`first_difference` compares them."""
+
+    FIELDS: ClassVar[tuple[str, ...]]
+
+    @property
+    def kind(self) -> str:
+        """``"reset"``, ``"step"``..."""
+        ...
+
+    def values(self) -> tuple[Any, ...]:
+        """The compared parts, in the order of ``FIELDS``."""
+        ...
+
+
+def first_difference(a: Sequence[Comparable], b: Sequence[Comparable]) -> tuple[int, str] | None:
+    """The first position where two rollouts (single or vector) differ, and how (``None`` when identical)."""
     for index, (x, y) in enumerate(zip(a, b)):
         if x.kind != y.kind:
             return index, f"{x.kind} != {y.kind}"
-        for name, u, v in zip(names, x.values(), y.values()):
+        for name, u, v in zip(x.FIELDS, x.values(), y.values()):
             found = difference(u, v, name)
             if found is not None:
                 return index, found

@@ -14,24 +14,21 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from hypothesis import strategies as st
 
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.outcomes import NotCheckable
 from conformance._kit import vector_rollout
 from conformance._kit.assertions import contains, plans_for, read, space_label
 from conformance._kit.autoreset_model import Problem, VectorModel
 from conformance._kit.batching import SplitError, batch_problem, split
 from conformance._kit.strategies import Plan, sampler
-from conformance._kit.vector_rollout import VecRecord, declared_mode, first_difference
+from conformance._kit.vector_rollout import VecRecord, declared_mode
 from gymspec import AutoresetMode
 
 __all__ = [
     "VecFacts",
     "batched_space_rule",
-    "compare_rollouts",
     "feed",
     "model_envs",
     "new_model",
@@ -221,20 +218,6 @@ def split_rows(case: Case, facts: VecFacts, obs: Any) -> list[Any]:
         return split(facts.single_obs, obs, facts.n, "observations")
     except SplitError as exc:
         case.not_checkable(f"{exc} (reported by VEC-011)")
-
-
-def compare_rollouts(
-    case: Case, a: Sequence[VecRecord], b: Sequence[VecRecord], problem: str, names: tuple[str, str]
-) -> None:
-    """Fail with ``problem`` at the first position where two vector rollouts differ."""
-    found = first_difference(a, b)
-    if found is None:
-        return
-    index, what = found
-    left = summarize(a[index].values()) if index < len(a) else "(ended)"
-    right = summarize(b[index].values()) if index < len(b) else "(ended)"
-    case.fail(f"{problem}: position {index} differs ({what})", expected=f"{names[0]}: {left}",
-              actual=f"{names[1]}: {right}")
 
 
 def batched_space_rule(case: Case, single_name: str, batched_name: str) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -18,7 +18,6 @@ from conformance._engine.describe import summarize
 from conformance._engine.handles import Handle
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import snapshot
-from conformance.equality import difference
 from gymspec import AutoresetMode, autoreset_mode_of
 
 __all__ = [
@@ -26,7 +25,6 @@ __all__ = [
     "comparable",
     "declared_mode",
     "ended_flags",
-    "first_difference",
     "run",
     "unpack_reset",
     "unpack_step",
@@ -61,9 +59,14 @@ class VecRecord:
     info: Any
     info_copy: Any
 
+    FIELDS: ClassVar[tuple[str, ...]] = ("observations", "rewards", "terminations", "truncations", "info")
+    """The names of :meth:`values`, for messages."""
+
     def values(self) -> tuple[Any, ...]:
-        """The compared parts (copies taken at return time)."""
-        return (self.obs_copy, self.rewards, self.terminations, self.truncations, self.info_copy)
+        """The compared parts (copies taken at return time; object arrays as lists, compared item by item)."""
+        return tuple(
+            comparable(part) for part in (self.obs_copy, self.rewards, self.terminations, self.truncations, self.info_copy)
+        )
 
     def where(self) -> str:
         """The position, for messages."""
@@ -190,18 +193,3 @@ def comparable(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: comparable(item) for key, item in value.items()}
     return value
-
-
-def first_difference(a: Sequence[VecRecord], b: Sequence[VecRecord]) -> tuple[int, str] | None:
-    """The first position where two vector rollouts differ, and how (``None`` when identical)."""
-    names = ("observations", "rewards", "terminations", "truncations", "info")
-    for index, (x, y) in enumerate(zip(a, b)):
-        if x.kind != y.kind:
-            return index, f"{x.kind} != {y.kind}"
-        for name, u, v in zip(names, x.values(), y.values()):
-            found = difference(comparable(u), comparable(v), name)
-            if found is not None:
-                return index, found
-    if len(a) != len(b):
-        return min(len(a), len(b)), f"rollout length {len(a)} != {len(b)}"
-    return None

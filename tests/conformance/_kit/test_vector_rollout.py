@@ -13,7 +13,8 @@ from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import Trace
 from conformance._engine.watchdog import Watchdog
 from conformance._kit import vector_rollout
-from conformance._kit.vector_rollout import comparable, declared_mode, ended_flags, first_difference
+from conformance._kit.rollout import first_difference
+from conformance._kit.vector_rollout import comparable, declared_mode, ended_flags
 from gymspec import AutoresetMode
 from tests.meta.broken_vector._base import HopSync
 

@@ -1,0 +1,114 @@
+"""Wall time and peak memory of the conformance suite on real targets, as a user runs it.
+
+Run: ``python benchmarks/bench_suite.py [--profile default] [--repeats 1] [--only NAME ...]``
+
+Each case is one ``pytest --pyargs conformance`` run in a child process (exactly the user's command), timed from
+start to exit; the peak resident memory is the largest of the run's processes (``wait4``'s ``ru_maxrss``). Cases
+whose packages are not installed (ALE, MuJoCo) are listed as skipped. With ``--repeats`` above one, the cases are
+run in interleaved rounds and the medians reported, so load drift on a shared machine affects every case alike.
+
+Targets (issue 13, default profile on a 2-core machine): CartPole-v1 <= 3 s, ALE/Pong-v5 <= 60 s, Humanoid-v5
+<= 60 s, the reference's whole registry with ``-n 2`` <= 90 s. The ``in-process`` row runs CartPole without
+supervision (``--conformance-isolation thread``): the price of running every item in its own process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["CASES", "Case", "main"]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One suite run.
+
+    Attributes:
+        name: The row's name.
+        args: The target options (and anything else) after ``pytest --pyargs conformance``.
+        needs: Modules that must be importable (else the case is skipped).
+        target: The wall-time target in seconds (0: none).
+    """
+
+    name: str
+    args: tuple[str, ...]
+    needs: tuple[str, ...] = ()
+    target: float = 0.0
+
+
+CASES: tuple[Case, ...] = (
+    Case("CartPole-v1", ("--env-id", "CartPole-v1"), target=3.0),
+    Case("CartPole-v1 in-process", ("--env-id", "CartPole-v1", "--conformance-isolation", "thread")),
+    Case("ALE/Pong-v5", ("--env-id", "ale_py:ALE/Pong-v5", "--registry", "gymnasium"), ("ale_py",), 60.0),
+    Case("Humanoid-v5", ("--env-id", "Humanoid-v5", "--registry", "gymnasium"), ("mujoco",), 60.0),
+    Case("reference registry -n 2", ("-n", "2"), ("xdist",), 90.0),
+)
+
+
+def _available(case: Case) -> str:
+    missing = [name for name in case.needs if importlib.util.find_spec(name) is None]
+    return f"needs {', '.join(missing)}" if missing else ""
+
+
+def _run(case: Case, profile: str) -> tuple[float, float, int]:
+    """(seconds, peak MiB, exit status) of one run."""
+    with tempfile.TemporaryDirectory() as scratch:
+        command = [
+            sys.executable, "-m", "pytest", "--pyargs", "conformance", "-q", "-p", "no:cacheprovider",
+            "-o", "addopts=", "--conformance-profile", profile,
+            "--conformance-report", str(Path(scratch) / "report.json"), *case.args,
+        ]
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "MUJOCO_GL": "egl"}
+        started = time.perf_counter()
+        child = subprocess.Popen(command, cwd=scratch, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(child.pid, 0)
+        seconds = time.perf_counter() - started
+    return seconds, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the cases and print the table; the exit status is 1 when a target is missed."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--profile", default="default", choices=("quick", "default", "thorough"))
+    parser.add_argument("--repeats", type=int, default=1, help="interleaved rounds (medians are reported)")
+    parser.add_argument("--only", nargs="*", default=None, help="run only cases whose name contains one of these")
+    options = parser.parse_args(argv)
+    cases = [case for case in CASES if not options.only or any(word in case.name for word in options.only)]
+    runnable = [case for case in cases if not _available(case)]
+    timings: dict[str, list[tuple[float, float, int]]] = {case.name: [] for case in runnable}
+    for _ in range(max(1, options.repeats)):
+        for case in runnable:
+            timings[case.name].append(_run(case, options.profile))
+    missed = False
+    print(f"{'case':<26} {'seconds':>8} {'peak MiB':>9} {'target':>7}  {'exit':>4}  verdict")
+    for case in cases:
+        reason = _available(case)
+        if reason:
+            print(f"{case.name:<26} {'-':>8} {'-':>9} {'-':>7}  {'-':>4}  skipped ({reason})")
+            continue
+        runs = timings[case.name]
+        seconds = statistics.median(run[0] for run in runs)
+        peak = max(run[1] for run in runs)
+        status = runs[-1][2]
+        verdict = ""
+        if case.target:
+            ok = seconds <= case.target
+            missed |= not ok
+            verdict = "met" if ok else "MISSED"
+        target = f"{case.target:g}" if case.target else "-"
+        print(f"{case.name:<26} {seconds:8.1f} {peak:9.0f} {target:>7}  {status:>4}  {verdict}")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

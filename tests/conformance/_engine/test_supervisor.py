@@ -1,0 +1,172 @@
+"""The supervisor: jobs return, die, hang, overflow and leak in forked processes; it reports each ending."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conformance._engine.board import current_board
+from conformance._engine.supervisor import (
+    Died,
+    Finished,
+    Hung,
+    Job,
+    OverMemory,
+    Supervisor,
+    describe_status,
+    fork_available,
+)
+
+pytestmark = pytest.mark.skipif(not fork_available(), reason="process supervision needs fork")
+
+_HERE = "tests.conformance._engine.test_supervisor"
+
+
+# --- jobs (module level: they travel by name) -------------------------------------------------------------------
+
+
+def warm(payload: Mapping[str, Any]) -> None:
+    if payload.get("die"):
+        os._exit(7)
+
+
+def add(payload: Mapping[str, Any]) -> Any:
+    return payload["a"] + payload["b"]
+
+
+def abort(payload: Mapping[str, Any]) -> Any:
+    board = current_board()
+    assert board is not None
+    board.begin("env.step()", "step", "", 0.0)
+    os.abort()
+
+
+def sleep_in_call(payload: Mapping[str, Any]) -> Any:
+    board = current_board()
+    assert board is not None
+    board.begin("env.render()", "render", "human", 0.0)
+    time.sleep(60)
+
+
+def spin_outside_calls(payload: Mapping[str, Any]) -> Any:
+    while True:
+        pass
+
+
+def hoard(payload: Mapping[str, Any]) -> Any:
+    import numpy as np
+
+    kept = [np.ones(1 << 26, dtype=np.uint8) for _ in range(16)]  # 1 GiB, written
+    return len(kept)
+
+
+def leave_a_child(payload: Mapping[str, Any]) -> Any:
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the grandchild
+        os.setsid()
+        time.sleep(60)
+        os._exit(0)
+    Path(str(payload["file"])).write_text(str(pid))
+    return pid
+
+
+def pid_of_me(payload: Mapping[str, Any]) -> Any:
+    return os.getpid()
+
+
+@pytest.fixture
+def supervisor() -> Iterator[Supervisor]:
+    found = Supervisor(1.0, 512 << 20)
+    yield found
+    found.close()
+
+
+def _job(name: str, **payload: Any) -> Job:
+    return Job(f"{_HERE}:{name}", payload)
+
+
+def test_a_job_returns_its_value_from_a_fresh_process(supervisor: Supervisor) -> None:
+    first = supervisor.run("t", _job("warm"), _job("pid_of_me"))
+    second = supervisor.run("t", _job("warm"), _job("pid_of_me"))
+    assert isinstance(first, Finished) and isinstance(second, Finished)
+    assert first.value != second.value != os.getpid()
+    outcome = supervisor.run("t", _job("warm"), _job("add", a=40, b=2))
+    assert isinstance(outcome, Finished) and outcome.value == 42
+
+
+def test_a_fatal_signal_is_reported_with_the_call_in_progress(supervisor: Supervisor) -> None:
+    outcome = supervisor.run("t", _job("warm"), _job("abort"))
+    assert isinstance(outcome, Died) and outcome.status == "SIGABRT"
+    assert outcome.board.active and outcome.board.label == "env.step()" and outcome.stage == "job"
+    assert "abort" in outcome.traceback  # faulthandler's stacks, not the terminal's
+
+
+def test_a_call_that_outruns_the_timeout_is_killed(supervisor: Supervisor) -> None:
+    started = time.monotonic()
+    outcome = supervisor.run("t", _job("warm"), _job("sleep_in_call"))
+    assert isinstance(outcome, Hung) and outcome.limit == 1.0 and outcome.board.mode == "human"
+    assert time.monotonic() - started < 10
+
+
+def test_no_progress_outside_calls_is_a_hang_too() -> None:
+    supervisor = Supervisor(0.1, 0)
+    try:
+        supervisor.idle_limit = 0.5  # the floor is 10 s; shortened to keep the test quick
+        outcome = supervisor.run("t", _job("warm"), _job("spin_outside_calls"))
+        assert isinstance(outcome, Hung) and not outcome.board.active
+    finally:
+        supervisor.close()
+
+
+def test_memory_over_the_cap_is_killed(supervisor: Supervisor) -> None:
+    outcome = supervisor.run("t", _job("warm"), _job("hoard"))
+    assert isinstance(outcome, OverMemory) and outcome.rss > outcome.cap == 512 << 20
+
+
+def test_a_zygote_that_dies_warming_up_is_reported_and_replaced(supervisor: Supervisor) -> None:
+    outcome = supervisor.run("t", _job("warm", die=True), _job("add", a=1, b=1))
+    assert isinstance(outcome, Died) and outcome.stage == "warm" and outcome.status == "exit code 7"
+    again = supervisor.run("t", _job("warm"), _job("add", a=1, b=1))
+    assert isinstance(again, Finished) and again.value == 2
+
+
+def test_processes_a_job_leaves_behind_are_killed(supervisor: Supervisor, tmp_path: Path) -> None:
+    marker = tmp_path / "pid"
+    outcome = supervisor.run("t", _job("warm"), _job("leave_a_child", file=str(marker)))
+    assert isinstance(outcome, Finished)
+    escaped = int(marker.read_text())
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            os.kill(escaped, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    pytest.fail(f"the escaped grandchild {escaped} outlived its job")
+
+
+def test_close_leaves_no_zygote(supervisor: Supervisor) -> None:
+    supervisor.run("t", _job("warm"), _job("add", a=1, b=2))
+    zygotes = [zygote.pid for zygote in supervisor._zygotes.values()]  # noqa: SLF001 - what close must end
+    supervisor.close()
+    for pid in zygotes:
+        with pytest.raises(ChildProcessError):
+            os.waitpid(pid, os.WNOHANG)
+
+
+def test_statuses_read_as_words() -> None:
+    assert describe_status(signal.SIGSEGV) == "SIGSEGV"
+    assert describe_status(3 << 8) == "exit code 3"
+
+
+def test_limits_are_checked() -> None:
+    with pytest.raises(ValueError, match="timeout must be > 0"):
+        Supervisor(0, 0)
+    with pytest.raises(ValueError, match="memory_cap must be >= 0"):
+        Supervisor(1, -1)
