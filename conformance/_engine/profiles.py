@@ -49,7 +49,7 @@ PROFILES: dict[str, Profile] = {
     "quick": Profile("quick", max_examples=5, max_steps=50, max_prefix=10, derandomize=True,
                      budget=10.0, min_examples=2, min_steps=20),
     "default": Profile("default", max_examples=15, max_steps=200, max_prefix=20, derandomize=True,
-                       budget=30.0, min_examples=4, min_steps=50),
+                       budget=30.0, min_examples=3, min_steps=30),
     "thorough": Profile("thorough", max_examples=100, max_steps=1000, max_prefix=50, derandomize=False,
                         budget=300.0, min_examples=20, min_steps=200),
 }
