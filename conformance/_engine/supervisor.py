@@ -69,6 +69,7 @@ _MEMORY_POLL = 0.2
 _GRACE = 2.0
 _MIN_IDLE = 10.0
 _MAX_TRACEBACK = 4000
+_REAP_SECONDS = 2.0
 _WARM_IDLE = 60.0
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -245,20 +246,32 @@ def _kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
 
 
-def _kill_descendants(pid: int) -> None:
-    """Kill every process below ``pid``, and the process groups they lead (deepest first, then reap)."""
+def _signal_descendants(pid: int) -> None:
     for child in _children(pid):
-        _kill_descendants(child)
+        _signal_descendants(child)
         _kill_group(child)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(child, signal.SIGKILL)
+
+
+def _kill_descendants(pid: int) -> None:
+    """Kill every process below this one (``pid``), and the process groups they lead, and reap them.
+
+    Killed processes die asynchronously, and the orphans among them are adopted by this process (a subreaper) as
+    they die: reap until no child is left, for at most :data:`_REAP_SECONDS`.
+    """
+    _signal_descendants(pid)
+    deadline = time.monotonic() + _REAP_SECONDS
     while True:
         try:
             reaped, _ = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
-            return
+            return  # no child left
         if reaped == 0:
-            return
+            if time.monotonic() > deadline:
+                return
+            _signal_descendants(pid)  # adopted since the last pass
+            time.sleep(0.002)
 
 
 def _rss(pid: int) -> int:
