@@ -15,7 +15,7 @@ from typing_extensions import TypeAlias
 
 import gymspec
 from reference import logger
-from reference.envs._rendering import UnsupportedRenderMode, validate_render_mode
+from reference._framework import UnsupportedRenderMode, validate_render_mode
 from reference.functional.func_env import ActT, FuncEnv, ObsT, ParamsT, RenderStateT, StateT
 
 __all__ = ["FuncEnvAdapter", "check_render_mode", "default_metadata"]

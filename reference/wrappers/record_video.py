@@ -10,7 +10,7 @@ import numpy as np
 
 from reference import logger
 from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
-from reference.envs._rendering import import_pygame
+from reference._framework import import_pygame
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._shared import AfterCallWrapper
 

@@ -14,7 +14,7 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
-from reference.envs._rendering import import_pygame
+from reference._framework import import_pygame
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._shared import AfterCallWrapper
 
