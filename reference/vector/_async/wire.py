@@ -7,12 +7,16 @@ worker answers ``OK`` (one byte) unless some sub-env reported an info.
 
 **Transport.** Each worker has two one-way pipes (commands down, replies up; a round trip through pipes costs about
 half of one through a duplex socket) and two counters in shared memory: how many frames each side has sent. A
-frame is written to its pipe first and counted second, so the pipe is the truth and the counter a hint. A receiver
-that expects a frame soon *spins* on the counter for up to :data:`SPIN_SECONDS`, yielding the CPU every round: a
-memory read instead of a sleep and a wake-up, which cost tens of microseconds each on a busy machine. It then reads
-the frame, which is already in the pipe. When the budget runs out it blocks on the pipe (the parent also on the
-workers' exit handles, the worker on its parent's), so a late frame, a dead worker or a dead parent all end the
-wait. No ordering of the counter and the pipe can lose a frame: a blocked reader is woken by the pipe itself.
+frame is written to its pipe first and counted second, so the pipe is the truth and the counter a hint.
+
+**Waiting.** A receiver that expects a frame soon *spins* on the counter, yielding the CPU every round: a memory
+read instead of a sleep and a wake-up, which cost tens of microseconds each on a virtual machine whose idle CPUs
+halt. It then reads the frame, which is already in the pipe. Spinning pays only while CPUs are spare, so it stops
+after :data:`SPIN_SECONDS`, or as soon as one yield takes longer than :data:`CONTENDED` (another process needed
+the CPU: on a loaded machine a sleeper is woken sooner than a spinner is rescheduled). Then the receiver blocks on
+the pipe (the parent also on the workers' exit handles, the worker on its parent's), so a late frame, a dead worker
+or a dead parent all end the wait. No ordering of the counter and the pipe can lose a frame: a blocked reader is
+woken by the pipe itself.
 """
 
 from __future__ import annotations
@@ -27,9 +31,9 @@ import struct
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
+from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 
 from gymspec import Options
 
@@ -47,6 +51,7 @@ __all__ = [
     "SetAttrRequest",
     "Status",
     "StepRequest",
+    "Watch",
     "allocate_counters",
     "decode",
     "encode",
@@ -58,8 +63,11 @@ Payload: TypeAlias = Any
 #: The frame counters: two per worker (sent by the parent, sent by the worker), each on its own cache line.
 Counters: TypeAlias = "ctypes.Array[ctypes.c_int64]"
 _PROTOCOL = pickle.HIGHEST_PROTOCOL
+_T = TypeVar("_T")
 #: How long a receiver spins on the frame counter before it blocks on the pipe.
 SPIN_SECONDS = 0.0002
+#: A spin round this long means the yield let another process run: the CPU is contended, so stop spinning.
+CONTENDED = 0.00005
 # 8 int64 per counter: writers on different cores never share a cache line.
 _STRIDE = 8
 _HEADER = struct.Struct("!I")
@@ -256,7 +264,10 @@ class Channel:
 
     def _bind(self, reader: Connection, writer: Connection, counters: Counters, worker: int, parent: bool) -> None:
         self.reader, self.writer, self._counters, self._worker, self._parent = reader, writer, counters, worker, parent
-        self._in, self._out = reader.fileno(), writer.fileno()
+        # POSIX pipes are read and written straight through their descriptors: one system call per small frame,
+        # instead of the separate header and body calls (and checks) of Connection.send_bytes/recv_bytes.
+        posix = os.name == "posix"
+        self._in, self._out = (reader.fileno(), writer.fileno()) if posix else (-1, -1)
         self._count = memoryview(counters).cast("B").cast("q")
         base = 2 * _STRIDE * worker
         self._sent_slot, self._arrival_slot = (base, base + _STRIDE) if parent else (base + _STRIDE, base)
@@ -280,9 +291,12 @@ class Channel:
         Raises:
             OSError: The peer is gone (``BrokenPipeError``).
         """
-        data = memoryview(_HEADER.pack(len(frame)) + frame)
-        while data:
-            data = data[os.write(self._out, data) :]
+        if self._out < 0:
+            self.writer.send_bytes(frame)
+        else:
+            data = memoryview(_HEADER.pack(len(frame)) + frame)
+            while data:
+                data = data[os.write(self._out, data) :]
         self._sent += 1
         self._count[self._sent_slot] = self._sent
 
@@ -299,12 +313,14 @@ class Channel:
         Returns:
             Whether a frame arrived.
         """
-        count, slot, received = self._count, self._arrival_slot, self._received
-        end = time.perf_counter() + seconds
+        count, slot, received, clock = self._count, self._arrival_slot, self._received, time.perf_counter
+        now = clock()
+        end = now + seconds
         while count[slot] <= received:
-            if time.perf_counter() >= end:
-                return False
             _yield()
+            before, now = now, clock()
+            if now >= end or now - before > CONTENDED:
+                return False
         return True
 
     def recv(self) -> bytes:
@@ -316,6 +332,10 @@ class Channel:
         Raises:
             EOFError: The peer closed its end (or died) before a complete frame arrived.
         """
+        if self._in < 0:
+            frame = self.reader.recv_bytes()
+            self._received += 1
+            return frame
         data = os.read(self._in, _READ_SIZE)
         while len(data) < _HEADER.size:
             data += self._more(_HEADER.size - len(data))
@@ -342,6 +362,43 @@ class Channel:
         """Close both pipe ends."""
         self.reader.close()
         self.writer.close()
+
+
+class Watch(Generic[_T]):
+    """Waits until some watched object is readable: a pipe end, a descriptor, a process sentinel.
+
+    POSIX keeps one epoll/poll selector for all waits; elsewhere ``multiprocessing.connection.wait`` (which also
+    takes Windows handles) is called each time.
+    """
+
+    def __init__(self) -> None:
+        self._selector = selectors.DefaultSelector() if os.name == "posix" else None
+        self._watched: dict[Connection | int, _T] = {}
+
+    def add(self, source: Connection | int, tag: _T) -> None:
+        """Watch ``source``; :meth:`wait` reports it as ``tag``."""
+        self._watched[source] = tag
+        if self._selector is not None:
+            self._selector.register(source, selectors.EVENT_READ, tag)
+
+    def discard(self, tag: _T) -> None:
+        """Stop watching everything reported as ``tag``."""
+        for source in [source for source, watched in self._watched.items() if watched == tag]:
+            del self._watched[source]
+            if self._selector is not None:
+                self._selector.unregister(source)
+
+    def wait(self, timeout: float | None) -> list[_T]:
+        """The tags of the watched objects that are readable, waiting up to ``timeout`` seconds for one."""
+        if self._selector is not None:
+            return [key.data for key, _ in self._selector.select(timeout)]
+        return [self._watched[source] for source in wait(list(self._watched), timeout)]  # type: ignore[index]
+
+    def close(self) -> None:
+        """Release the selector."""
+        if self._selector is not None:
+            self._selector.close()
+        self._watched.clear()
 
 
 _CONN, _EXIT = 0, 1
@@ -374,10 +431,10 @@ class Link:
         self.dead: set[int] = set()
         self._alive, self._died, self._polling = alive, died, polling
         self._replies: dict[int, bytes] = {}
-        self._selector = selectors.DefaultSelector()
+        self._watch: Watch[tuple[int, int]] = Watch()
         for worker, (channel, handle) in enumerate(zip(channels, exit_handles, strict=True)):
-            self._selector.register(channel.reader, selectors.EVENT_READ, (_CONN, worker))
-            self._selector.register(handle, selectors.EVENT_READ, (_EXIT, worker))
+            self._watch.add(channel.reader, (_CONN, worker))
+            self._watch.add(handle, (_EXIT, worker))
 
     def death(self, worker: int) -> BaseException:
         """Record ``worker`` as dead (its descriptors are no longer watched) and return the error to raise.
@@ -390,9 +447,8 @@ class Link:
         """
         if worker not in self.dead:
             self.dead.add(worker)
-            for key in list(self._selector.get_map().values()):
-                if key.data[1] == worker:
-                    self._selector.unregister(key.fileobj)
+            self._watch.discard((_CONN, worker))
+            self._watch.discard((_EXIT, worker))
         return self._died(worker)
 
     def send(self, worker: int, frame: bytes) -> None:
@@ -439,16 +495,20 @@ class Link:
         return {worker: self._replies.pop(worker) for worker in workers}
 
     def _spin(self, pending: list[int], seconds: float) -> None:
-        channels = self.channels
-        end = time.perf_counter() + seconds
+        channels, clock = self.channels, time.perf_counter
+        now = clock()
+        end = now + seconds
         while True:
             for worker in tuple(pending):
                 if channels[worker].arrived():
                     self._receive(worker)
                     pending.remove(worker)
-            if not pending or time.perf_counter() >= end:
+            if not pending:
                 return
             _yield()
+            before, now = now, clock()
+            if now >= end or now - before > CONTENDED:
+                return
 
     def _block(self, pending: list[int], timeout: float | None) -> None:
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -456,7 +516,7 @@ class Link:
             wait = None if deadline is None else max(0.0, deadline - time.monotonic())
             if self._polling:
                 wait = _LIVENESS_POLL if wait is None else min(wait, _LIVENESS_POLL)
-            events = [key.data for key, _ in self._selector.select(wait)]
+            events = self._watch.wait(wait)
             if self._polling:
                 events += [(_EXIT, w) for w in pending if not self._alive(w)]
             # Replies before exits: a worker may answer and then exit (after CLOSE).
@@ -483,7 +543,7 @@ class Link:
 
     def close(self) -> None:
         """Stop watching and close every pipe end."""
-        self._selector.close()
+        self._watch.close()
         for channel in self.channels:
             channel.close()
 

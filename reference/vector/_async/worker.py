@@ -17,7 +17,6 @@ import ctypes
 import os
 import pickle
 import select
-import selectors
 import signal
 import threading
 import time
@@ -40,6 +39,7 @@ from reference.vector._async.wire import (
     SetAttrRequest,
     Status,
     StepRequest,
+    Watch,
     decode,
     encode,
 )
@@ -254,10 +254,10 @@ class _Worker:
         self.actions: Actions | None = None
         if buffers.actions is not None:
             self.actions = action_rows(spec.single_action_space, buffers.actions, n, self.start, stop)
-        self.selector = selectors.DefaultSelector()
-        self.selector.register(self.channel.reader, selectors.EVENT_READ)
+        self.watch: Watch[str] = Watch()
+        self.watch.add(self.channel.reader, "command")
         if parent.fd is not None:
-            self.selector.register(parent.fd, selectors.EVENT_READ)
+            self.watch.add(parent.fd, "parent exited")
 
     def build(self) -> None:
         """Create the sub-envs and check their spaces."""
@@ -283,11 +283,11 @@ class _Worker:
         if not channel.spin(SPIN_SECONDS):
             polling = self.parent.fd is None
             while True:
-                events = self.selector.select(_PARENT_POLL if polling else None)
-                if any(key.fileobj is channel.reader for key, _ in events):
+                events = self.watch.wait(_PARENT_POLL if polling else None)
+                if "command" in events:
                     break
                 if events or (polling and not self.parent.alive()):
-                    return None
+                    return None  # the parent's pidfd fired, or its pid is gone
         try:
             return channel.recv()
         except (EOFError, OSError):
