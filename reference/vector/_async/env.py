@@ -23,7 +23,7 @@ import enum
 import multiprocessing
 from collections.abc import Callable, Iterable, Sequence
 from multiprocessing.connection import Connection
-from typing import Any, Generic, TypeAlias
+from typing import Any, Generic
 
 import numpy as np
 from numpy.typing import NDArray
@@ -33,8 +33,8 @@ from reference import logger
 from reference.core import ActType, ObsType
 from reference.error import AlreadyPendingCallError, ClosedEnvironmentError, CustomSpaceError, NoAsyncCallError
 from reference.spaces import Space
-from reference.vector._async.commands import AttrValue, CallCommands
 from reference.vector._async.buffers import SharedBuffers, make_action_loader, make_observation_reader
+from reference.vector._async.commands import CallCommands
 from reference.vector._async.pool import WorkerDiedError, WorkerPool, default_context, slices, worker_count
 from reference.vector._async.wire import (
     Channel,
@@ -69,8 +69,6 @@ from reference.vector.utils import (
 
 __all__ = ["AsyncState", "AsyncVectorEnv"]
 
-#: A batch of observations (its structure follows the observation space).
-ObsBatch: TypeAlias = Any
 _STEP = encode(Command.STEP)
 _CONSTRUCTION_CLOSE_TIMEOUT = 5.0
 
@@ -140,7 +138,7 @@ class AsyncVectorEnv(CallCommands, VectorEnv[ObsType, ActType, NDArray[Any]], Ge
     autoreset_mode: AutoresetMode
     max_concurrency: int | None
     num_workers: int
-    observations: ObsBatch
+    observations: ObsType
 
     def __init__(
         self,
@@ -256,7 +254,7 @@ class AsyncVectorEnv(CallCommands, VectorEnv[ObsType, ActType, NDArray[Any]], Ge
         self._load_actions: Callable[[Any], bool] | None = None
         if buffers.actions is not None:
             self._load_actions = make_action_loader(self.single_action_space, buffers.actions, n)
-        self._read_obs: Callable[[], ObsBatch] | None = None
+        self._read_obs: Callable[[], ObsType] | None = None
         if buffers.observations is not None:
             self._read_obs = make_observation_reader(self.single_observation_space, buffers.observations, n)
             self.observations = self._read_obs()
@@ -343,7 +341,7 @@ class AsyncVectorEnv(CallCommands, VectorEnv[ObsType, ActType, NDArray[Any]], Ge
             infos = add_info(infos, info, index, self.num_envs)
         return infos
 
-    def _observation_batch(self, report: Report) -> ObsBatch:
+    def _observation_batch(self, report: Report) -> ObsType:
         if self._read_obs is not None:
             self.observations = self._read_obs()
         else:

@@ -35,7 +35,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
 from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
 
-from gymspec import Options
+from gymspec import InfoDict, Options
 
 if TYPE_CHECKING:
     from reference.vector._async.worker import RemoteError
@@ -58,7 +58,7 @@ __all__ = [
     "merge_replies",
 ]
 
-#: What crosses the pipes besides commands: actions, infos, observations, call arguments and results.
+#: A value only a sub-env interprets: an action, an observation, a call argument or result, an attribute value.
 Payload: TypeAlias = Any
 #: The frame counters: two per worker (sent by the parent, sent by the worker), each on its own cache line.
 Counters: TypeAlias = "ctypes.Array[ctypes.c_int64]"
@@ -157,7 +157,7 @@ class Report:
         results: One ``call`` result per sub-env of the worker.
     """
 
-    infos: list[tuple[int, Payload]] = field(default_factory=list)
+    infos: list[tuple[int, InfoDict]] = field(default_factory=list)
     observations: list[tuple[int, Payload]] = field(default_factory=list)
     results: list[Payload] = field(default_factory=list)
 

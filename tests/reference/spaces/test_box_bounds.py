@@ -18,7 +18,7 @@ from hypothesis.extra import numpy as hnp
 
 from reference.spaces import Box
 from reference.spaces import box as box_module
-from reference.spaces._box_bounds import array_short_repr, can_cast, dtype_limits
+from reference.spaces._box_bounds import array_short_repr, dtype_limits
 
 _Bound: TypeAlias = Any  # a float16/float32 numpy scalar or array
 _Side: TypeAlias = Literal["low", "high"]
