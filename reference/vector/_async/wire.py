@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ctypes
 import enum
+import functools
 import multiprocessing
 import os
 import pickle
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
     from reference.vector._async.worker import RemoteError
 
 __all__ = [
+    "CONTENDED",
+    "MAX_BACKOFF",
     "SPIN_SECONDS",
     "CallRequest",
     "Channel",
@@ -49,6 +52,7 @@ __all__ = [
     "Report",
     "ResetRequest",
     "SetAttrRequest",
+    "Spinner",
     "Status",
     "StepRequest",
     "Watch",
@@ -68,6 +72,8 @@ _T = TypeVar("_T")
 SPIN_SECONDS = 0.0002
 #: A spin round this long means the yield let another process run: the CPU is contended, so stop spinning.
 CONTENDED = 0.00005
+#: The most waits that skip spinning after spins kept failing.
+MAX_BACKOFF = 256
 # 8 int64 per counter: writers on different cores never share a cache line.
 _STRIDE = 8
 _HEADER = struct.Struct("!I")
@@ -246,6 +252,53 @@ def allocate_counters(ctx: BaseContext, num_workers: int) -> Counters:
     return counters
 
 
+class Spinner:
+    """Spins until a condition holds, yielding the CPU between looks, and stops spinning while it does not pay.
+
+    A spin *fails* when its budget (:data:`SPIN_SECONDS`) runs out, or when one yield takes longer than
+    :data:`CONTENDED` (another process got the CPU: it was not spare), even if the condition then holds. After a
+    failure the next ``backoff`` waits do not spin at all; ``backoff`` doubles with every failure up to
+    :data:`MAX_BACKOFF` and returns to 1 after a success. So spinning stays on while CPUs are spare, and a loaded
+    machine sees one probing spin every few hundred waits.
+    """
+
+    __slots__ = ("_backoff", "_skip")
+
+    def __init__(self) -> None:
+        self._skip = 0
+        self._backoff = 1
+
+    def spin(self, ready: Callable[[], bool], budget: float | None = None) -> bool:
+        """Call ``ready`` until it returns true or the spin fails (see the class doc).
+
+        Args:
+            ready: The condition; called once more after every yield.
+            budget: Seconds to spin at most (default :data:`SPIN_SECONDS`).
+
+        Returns:
+            The last value of ``ready()``: false means the caller must block.
+        """
+        if ready():
+            return True
+        if self._skip:
+            self._skip -= 1
+            return False
+        clock = time.perf_counter
+        now = clock()
+        end = now + (SPIN_SECONDS if budget is None else budget)
+        while True:
+            _yield()
+            before, now = now, clock()
+            if now - before > CONTENDED or now >= end:
+                # Even if the frame is here now, the yield gave the CPU away for long: stop spinning for a while.
+                self._skip = self._backoff
+                self._backoff = min(2 * self._backoff, MAX_BACKOFF)
+                return ready()
+            if ready():
+                self._backoff = 1
+                return True
+
+
 class Channel:
     """One side of one worker's link: frames out through ``writer``, in from ``reader``, counted in ``counters``.
 
@@ -303,25 +356,6 @@ class Channel:
     def arrived(self) -> bool:
         """Tell whether the peer has counted a frame this side has not read yet (a hint; see the module doc)."""
         return self._count[self._arrival_slot] > self._received
-
-    def spin(self, seconds: float) -> bool:
-        """Wait up to ``seconds`` for :meth:`arrived`, yielding the CPU between looks.
-
-        Args:
-            seconds: The spin budget.
-
-        Returns:
-            Whether a frame arrived.
-        """
-        count, slot, received, clock = self._count, self._arrival_slot, self._received, time.perf_counter
-        now = clock()
-        end = now + seconds
-        while count[slot] <= received:
-            _yield()
-            before, now = now, clock()
-            if now >= end or now - before > CONTENDED:
-                return False
-        return True
 
     def recv(self) -> bytes:
         """Read one frame, blocking until it is complete.
@@ -431,6 +465,7 @@ class Link:
         self.dead: set[int] = set()
         self._alive, self._died, self._polling = alive, died, polling
         self._replies: dict[int, bytes] = {}
+        self._spinner = Spinner()
         self._watch: Watch[tuple[int, int]] = Watch()
         for worker, (channel, handle) in enumerate(zip(channels, exit_handles, strict=True)):
             self._watch.add(channel.reader, (_CONN, worker))
@@ -489,26 +524,20 @@ class Link:
             if worker in self.dead:
                 raise self.death(worker)
         if pending:
-            self._spin(pending, SPIN_SECONDS if timeout is None else min(SPIN_SECONDS, timeout))
+            budget = SPIN_SECONDS if timeout is None else min(SPIN_SECONDS, timeout)
+            self._spinner.spin(functools.partial(self._take_arrived, pending), budget)
         if pending:
             self._block(pending, timeout)
         return {worker: self._replies.pop(worker) for worker in workers}
 
-    def _spin(self, pending: list[int], seconds: float) -> None:
-        channels, clock = self.channels, time.perf_counter
-        now = clock()
-        end = now + seconds
-        while True:
-            for worker in tuple(pending):
-                if channels[worker].arrived():
-                    self._receive(worker)
-                    pending.remove(worker)
-            if not pending:
-                return
-            _yield()
-            before, now = now, clock()
-            if now >= end or now - before > CONTENDED:
-                return
+    def _take_arrived(self, pending: list[int]) -> bool:
+        """Receive the replies counted as sent; tell whether none is pending any more."""
+        channels = self.channels
+        for worker in tuple(pending):
+            if channels[worker].arrived():
+                self._receive(worker)
+                pending.remove(worker)
+        return not pending
 
     def _block(self, pending: list[int], timeout: float | None) -> None:
         deadline = None if timeout is None else time.monotonic() + timeout

@@ -30,13 +30,13 @@ from gymspec import AutoresetMode
 from reference.spaces import Space
 from reference.vector._async.buffers import SharedBuffers, action_rows, observation_rows
 from reference.vector._async.wire import (
-    SPIN_SECONDS,
     CallRequest,
     Channel,
     Command,
     Report,
     ResetRequest,
     SetAttrRequest,
+    Spinner,
     Status,
     StepRequest,
     Watch,
@@ -254,6 +254,7 @@ class _Worker:
         self.actions: Actions | None = None
         if buffers.actions is not None:
             self.actions = action_rows(spec.single_action_space, buffers.actions, n, self.start, stop)
+        self.spinner = Spinner()
         self.watch: Watch[str] = Watch()
         self.watch.add(self.channel.reader, "command")
         if parent.fd is not None:
@@ -280,7 +281,7 @@ class _Worker:
     def next_frame(self) -> bytes | None:
         """Wait for the next command frame; ``None`` when the parent is gone."""
         channel = self.channel
-        if not channel.spin(SPIN_SECONDS):
+        if not self.spinner.spin(channel.arrived):
             polling = self.parent.fd is None
             while True:
                 events = self.watch.wait(_PARENT_POLL if polling else None)
