@@ -260,11 +260,16 @@ class Spinner:
     failure the next ``backoff`` waits do not spin at all; ``backoff`` doubles with every failure up to
     :data:`MAX_BACKOFF` and returns to 1 after a success. So spinning stays on while CPUs are spare, and a loaded
     machine sees one probing spin every few hundred waits.
+
+    Args:
+        clock: Returns the time in seconds.
+        pause: Gives the CPU away for a moment (``os.sched_yield`` where there is one).
     """
 
-    __slots__ = ("_backoff", "_skip")
+    __slots__ = ("_backoff", "_clock", "_pause", "_skip")
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.perf_counter, pause: Callable[[], object] = _yield) -> None:
+        self._clock, self._pause = clock, pause
         self._skip = 0
         self._backoff = 1
 
@@ -283,11 +288,11 @@ class Spinner:
         if self._skip:
             self._skip -= 1
             return False
-        clock = time.perf_counter
+        clock, pause = self._clock, self._pause
         now = clock()
         end = now + (SPIN_SECONDS if budget is None else budget)
         while True:
-            _yield()
+            pause()
             before, now = now, clock()
             if now - before > CONTENDED or now >= end:
                 # Even if the frame is here now, the yield gave the CPU away for long: stop spinning for a while.
