@@ -3,8 +3,9 @@
 Speed comes from four choices. A worker owns ``num_envs / num_workers`` sub-envs, so a step costs one message per
 *worker*, not per sub-env. Actions, observations, rewards, terminations and truncations live in shared memory
 written in place, so the step message is one byte and the reply is one byte unless a sub-env reported an info.
-Each side spins briefly on a shared frame counter before it sleeps, so a short step needs no wake-up at all
-(:mod:`~reference.vector._async.wire`). And a blocked wait watches every pipe and every worker's exit, which makes
+While CPUs are spare, each side spins briefly on a shared frame counter before it sleeps, so a short step needs no
+wake-up at all; on a loaded machine it backs off to plain blocking (:mod:`~reference.vector._async.wire`). And a
+blocked wait watches every pipe and every worker's exit, which makes
 a dead worker an immediate error rather than a hang.
 
 One ``step`` reads in three files: :meth:`AsyncVectorEnv.step_async` loads the actions and sends ``STEP``
@@ -113,8 +114,9 @@ class AsyncVectorEnv(CallCommands, VectorEnv[ObsType, ActType, NDArray[Any]], Ge
         observation_mode: ``"same"``, ``"different"`` or a ``(batched_space, single_space)`` pair.
         autoreset_mode: An :class:`~reference.vector.AutoresetMode` or its string value.
         max_concurrency: At most this many sub-envs execute at once (caps ``num_workers``).
-        num_workers: Worker processes; defaults to ``min(num_envs, usable CPUs)``. Each serves a contiguous slice
-            of sub-envs, one after another.
+        num_workers: Worker processes; defaults to ``min(num_envs, usable CPUs - 1)`` (at least 1), leaving a CPU
+            to this process. Each serves a contiguous slice of sub-envs, one after another. With sub-envs whose
+            steps take milliseconds on an otherwise idle machine, ``num_workers`` up to the CPU count can help.
 
     Attributes:
         close_grace_period: Seconds ``close()`` (with no ``timeout``) lets workers finish a call that is still

@@ -65,11 +65,14 @@ def worker_count(owner: str, num_envs: int, num_workers: object, max_concurrency
     Args:
         owner: The class name for error messages.
         num_envs: The number of sub-envs.
-        num_workers: The requested number of workers, or ``None`` for one per usable CPU.
+        num_workers: The requested number of workers, or ``None`` for one per usable CPU but one (at least one).
         max_concurrency: At most this many sub-envs may run at once, or ``None``.
 
     Returns:
-        ``(max_concurrency, num_workers)``; there are never more workers than sub-envs.
+        ``(max_concurrency, num_workers)``; there are never more workers than sub-envs. By default one CPU is left
+        to this process: it runs the caller's code (a policy, say) and the batch bookkeeping, and a worker that had
+        to share a CPU with it would be preempted mid-step while the others wait for it. On two CPUs, one worker
+        stepping 16 CartPoles measured 1.3-1.6x the throughput of two.
 
     Raises:
         ValueError: An option is not a positive int or ``None``.
@@ -78,7 +81,7 @@ def worker_count(owner: str, num_envs: int, num_workers: object, max_concurrency
     requested = _positive_int(owner, "num_workers", num_workers)
     affinity = getattr(os, "sched_getaffinity", None)
     cpus = len(affinity(0)) if affinity is not None else (os.cpu_count() or 1)
-    return limit, min(num_envs, requested or cpus, limit or num_envs)
+    return limit, min(num_envs, requested or max(1, cpus - 1), limit or num_envs)
 
 
 def slices(num_envs: int, num_workers: int) -> list[tuple[int, int]]:
