@@ -9,6 +9,6 @@ Reading order:
 * ``buffers`` — the shared memory and its compiled accessors;
 * ``commands`` — ``call``, ``get_attr``, ``set_attr`` and ``render``.
 
-One ``step`` reads in ``env`` → ``wire`` → ``worker`` (which runs :func:`~reference.vector._autoreset.step_envs`, the
-loop ``SyncVectorEnv`` runs too) → ``wire`` → ``env``.
+One ``step`` reads in ``env`` → ``wire`` → ``worker`` (which runs :func:`~reference.vector._autoreset.step_envs`,
+the loop ``SyncVectorEnv`` runs too) → ``wire`` → ``env``.
 """

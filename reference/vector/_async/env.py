@@ -180,7 +180,11 @@ class AsyncVectorEnv(CallCommands, VectorEnv[ObsType, ActType, NDArray[Any]], Ge
         ctx = multiprocessing.get_context(context if context is not None else default_context())
         try:
             self._buffers = SharedBuffers.allocate(
-                ctx, self.single_observation_space, self.single_action_space, self.num_envs, share_observations=shared_memory
+                ctx,
+                self.single_observation_space,
+                self.single_action_space,
+                self.num_envs,
+                share_observations=shared_memory,
             )
         except CustomSpaceError as exc:
             raise ValueError(

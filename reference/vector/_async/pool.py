@@ -163,7 +163,9 @@ def _stop(processes: Sequence[BaseProcess], terminate: bool, wait: float | None)
         process.close()
 
 
-def _release(processes: Sequence[BaseProcess], link: Link | None, channels: Sequence[Channel], pidfds: list[int]) -> None:
+def _release(
+    processes: Sequence[BaseProcess], link: Link | None, channels: Sequence[Channel], pidfds: list[int]
+) -> None:
     """Last-resort cleanup when a pool is garbage-collected (or the interpreter exits) without ``shutdown``."""
     _stop(processes, terminate=True, wait=_KILL_GRACE)
     if link is not None:
@@ -243,7 +245,9 @@ class WorkerPool:
     def __len__(self) -> int:
         return len(self.processes)
 
-    def shutdown(self, owing: Iterable[int], grace: float | None, timeout: float | None, terminate: bool) -> list[bytes]:
+    def shutdown(
+        self, owing: Iterable[int], grace: float | None, timeout: float | None, terminate: bool
+    ) -> list[bytes]:
         """Stop every worker and release the pipes and processes; returns within the bounds given.
 
         Workers that owe a reply to an unfinished call get ``grace`` seconds to deliver it (it is dropped); those
