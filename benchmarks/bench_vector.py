@@ -9,6 +9,8 @@ Cases (env-steps per second, higher is better; the ratio is ours / baseline):
 * ours ``SyncVectorEnv`` at N=16 against a plain serial loop over 16 raw reference envs that does the same work by
   hand (step, reset ended envs, write observations/rewards/flags into preallocated arrays), and, for information,
   against a bare loop that batches nothing;
+* ours ``AsyncVectorEnv`` at N=16 against envpool's C++ ``CartPole-v1`` (threads, same batch size), when envpool is
+  installed (``pip install envpool``; the row is skipped otherwise);
 * a 210x160x3 uint8 image-observation env (twins defined below for both libraries) with ``AsyncVectorEnv`` at N=4;
 * construct + first ``reset`` of an N=8 CartPole ``AsyncVectorEnv`` (fork), in milliseconds (lower is better).
 
@@ -172,6 +174,32 @@ def _interleaved(
         baseline.close()
 
 
+class _EnvPool:
+    """envpool's C++ CartPole-v1 batch (its own thread pool) behind the stepper's reset/step/close calls."""
+
+    def __init__(self, n: int) -> None:
+        import envpool
+
+        self.env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=n, seed=0)
+
+    def reset(self, *, seed: int) -> None:
+        self.env.reset()
+
+    def step(self, actions: np.ndarray[Any, Any]) -> None:
+        self.env.step(actions)
+
+    def close(self) -> None:
+        self.env.close()
+
+
+def _has_envpool() -> bool:
+    try:
+        import envpool  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 class _PlainLoop:
     """The hand-written baseline: raw envs stepped in a loop, outputs written into preallocated arrays."""
 
@@ -286,6 +314,13 @@ def run(rounds: int, seconds: float) -> list[Result]:
         results.append(
             Result(f"CartPole Async N={n:<2} vs gymnasium", ours, theirs, "steps/s", 10 if n == 16 else 0, True, ratio)
         )
+    if _has_envpool():
+        ours, theirs, ratio = _interleaved(
+            lambda: AsyncVectorEnv([CartPoleEnv] * 16), lambda: _EnvPool(16), actions16, rounds, seconds
+        )
+        results.append(Result("CartPole Async N=16 vs envpool", ours, theirs, "steps/s", 0.8, True, ratio))
+    else:
+        print("envpool is not installed: the envpool row is skipped (pip install envpool)", file=sys.stderr)
     ref_image, gym_image = _image_env_classes()
     image_actions = rng.integers(0, 4, size=(64, 4))
     ours, theirs, ratio = _interleaved(

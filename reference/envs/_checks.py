@@ -12,7 +12,7 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from gymspec.errors import InvalidAction, ResetNeeded
+from gymspec.errors import InvalidAction
 
 from reference._narrowing import is_array
 
@@ -20,9 +20,7 @@ __all__ = [
     "DiscreteAction",
     "DiscreteObs",
     "InvalidDiscreteAction",
-    "StepBeforeReset",
     "discrete_action",
-    "step_before_reset",
     "summarise",
 ]
 
@@ -35,10 +33,6 @@ DiscreteObs: TypeAlias = "int | np.int64"
 
 class InvalidDiscreteAction(InvalidAction, ValueError):
     """An action given to ``step`` is not an element of the environment's ``Discrete`` action space."""
-
-
-class StepBeforeReset(ResetNeeded, RuntimeError):
-    """``step`` or ``render`` was called on a raw built-in environment that was never reset."""
 
 
 def summarise(value: object) -> str:
@@ -84,16 +78,3 @@ def discrete_action(owner: str, action: object, n: int) -> int:
             f"got {summarise(action)} of type {type(action).__name__}"  # pyright: ignore[reportUnknownArgumentType]
         )
     return value
-
-
-def step_before_reset(owner: str, method: str = "step") -> StepBeforeReset:
-    """Build the error raised when an environment is used before its first ``reset``.
-
-    Args:
-        owner: The environment class name.
-        method: The method that was called too early.
-
-    Returns:
-        The error, for the caller to raise.
-    """
-    return StepBeforeReset(f"{owner} {method}() must be preceded by reset(), got a call on a never-reset environment")

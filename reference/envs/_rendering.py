@@ -11,18 +11,13 @@ what its state is and how to draw it.
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-from types import ModuleType
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeAlias, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
 
-from gymspec.errors import UnsupportedMode
 from reference import logger
-from reference.envs._checks import step_before_reset
-from reference.error import DependencyNotInstalled
+from reference._framework import import_pygame, step_before_reset
 
 if TYPE_CHECKING:
     import pygame
@@ -32,68 +27,12 @@ __all__ = [
     "CanvasRenderer",
     "RGBFrame",
     "TextCanvasRenderer",
-    "UnsupportedRenderMode",
-    "import_pygame",
-    "validate_render_mode",
 ]
 
 RGBFrame: TypeAlias = NDArray[np.uint8]
-_Metadata: TypeAlias = Mapping[str, Any]
 # The type reference.core.Env gives its ``metadata``; the mixins must declare the same one to combine with Env.
 _EnvMetadata: TypeAlias = dict[str, Any]
 _StateT = TypeVar("_StateT")
-
-
-class UnsupportedRenderMode(UnsupportedMode, ValueError):
-    """A built-in environment was constructed with a ``render_mode`` it does not declare.
-
-    It is both the specification's :class:`~gymspec.errors.UnsupportedMode` and a :class:`ValueError`, so callers
-    written against either convention catch it.
-    """
-
-
-def validate_render_mode(owner: str, render_mode: str | None, metadata: _Metadata) -> str | None:
-    """Check a constructor's ``render_mode`` against the class metadata.
-
-    Args:
-        owner: The environment class name, used in the error message.
-        render_mode: The requested mode, or None for no rendering.
-        metadata: The class metadata holding ``"render_modes"``.
-
-    Returns:
-        The validated mode.
-
-    Raises:
-        UnsupportedRenderMode: If the mode is not None and not declared.
-    """
-    modes = tuple(metadata.get("render_modes", ()))
-    if render_mode is None or render_mode in modes:
-        return render_mode
-    raise UnsupportedRenderMode(
-        f"{owner} render_mode must be None or one of {list(modes)}, got {render_mode!r}; "
-        "rendering collections such as 'rgb_array_list' are added by make(), not by the environment"
-    )
-
-
-def import_pygame() -> ModuleType:
-    """Import pygame, explaining how to install it when it is missing.
-
-    Returns:
-        The pygame module.
-
-    Raises:
-        DependencyNotInstalled: If pygame cannot be imported.
-    """
-    # pygame prints a banner to stdout on import unless told not to; an environment's stdout is not ours to use.
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    try:
-        import pygame as module
-    except ImportError as exc:
-        raise DependencyNotInstalled(
-            "pygame is needed for the 'human' and 'rgb_array' render modes, got ImportError; "
-            "install it with `pip install pygame`"
-        ) from exc
-    return module
 
 
 class Canvas:

@@ -15,8 +15,8 @@ from typing_extensions import TypeAlias
 
 import gymspec
 from reference import logger
+from reference._framework import UnsupportedRenderMode, validate_render_mode
 from reference._narrowing import is_mapping
-from reference.envs._rendering import UnsupportedRenderMode, validate_render_mode
 from reference.functional.func_env import ActT, FuncEnv, ObsT, ParamsT, RenderStateT, StateT
 
 __all__ = ["FuncEnvAdapter", "check_render_mode", "default_metadata"]

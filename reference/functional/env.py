@@ -28,16 +28,15 @@ from typing_extensions import TypeAlias
 
 import gymspec
 from reference.core import Env
-from reference.envs._checks import step_before_reset
-from reference.functional._adapter import FuncEnvAdapter, check_render_mode, default_metadata
+from reference._framework import step_before_reset
+from reference.functional._adapter import FuncEnvAdapter, check_render_mode
 from reference.functional.func_env import ActT, ObsT, ParamsT, RenderStateT, StateT
 
 if TYPE_CHECKING:
     from reference.registration import EnvSpec
     from reference.spaces.space import Space
 
-# check_render_mode and default_metadata live with the adapter mixin; re-exported for existing imports.
-__all__ = ["FunctionalEnv", "check_render_mode", "default_metadata", "spawn_episode_rng"]
+__all__ = ["FunctionalEnv", "spawn_episode_rng"]
 
 _Info: TypeAlias = dict[str, Any]
 _Options: TypeAlias = dict[str, Any]
@@ -71,7 +70,7 @@ class FunctionalEnv(
 
     Args:
         func_env: The functional environment (any object satisfying ``gymspec.FuncEnv``).
-        metadata: The env's metadata (copied); default from :func:`default_metadata`.
+        metadata: The env's metadata (copied); default from :func:`~reference.functional._adapter.default_metadata`.
         render_mode: ``None`` or ``"rgb_array"`` (which must be declared in ``metadata``).
         spec: The ``EnvSpec`` that ``make`` records.
         params: Passed to every function; default ``func_env.default_params``. When that is ``None`` too,

@@ -1,7 +1,7 @@
 """Validating and casting ``Box`` bounds: shape inference, dtype range checks and the owned bound arrays.
 
-Also holds two small helpers ``Box`` uses at run time (:func:`can_cast`, :func:`array_short_repr`), which
-``reference.spaces.box`` re-exports as part of its public API.
+Also holds two small helpers ``Box`` uses at run time: :func:`can_cast` and :func:`array_short_repr` (which
+``reference.spaces.box`` exports, as Gymnasium's does).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from reference.spaces._box_sampling import SamplePlan, plan_sampling
 from reference.spaces._validation import MaskError, describe
 from reference.spaces.space import SpaceArg, SpaceState
 
-__all__ = ["Box", "array_short_repr", "can_cast", "is_float_integer"]
+__all__ = ["Box", "array_short_repr", "is_float_integer"]
 
 _ScalarT_co = TypeVar("_ScalarT_co", bound=np.generic, covariant=True, default=Any)
 _ScalarT = TypeVar("_ScalarT", bound=np.generic)

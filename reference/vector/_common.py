@@ -1,40 +1,46 @@
-"""Argument handling shared by ``SyncVectorEnv`` and ``AsyncVectorEnv``, so both accept and reject the same inputs."""
+"""What ``SyncVectorEnv`` and ``AsyncVectorEnv`` share: argument handling, so both accept and reject the same inputs,
+and the writers that put one sub-env's observation into its row of a batch.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from copy import deepcopy
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar, cast
 
 import numpy as np
 
 from gymspec import AutoresetMode, autoreset_mode_of
+from reference.core import Env
 from reference.error import ResetNeeded
-from reference.spaces import Space
+from reference.spaces import Box, Dict, Discrete, MultiBinary, MultiDiscrete, Space, Tuple
 from reference.spaces.utils import is_space_dtype_shape_equiv
 from reference.utils._format import describe
-from reference.vector.utils import batch_differing_spaces, batch_space, split_reset_mask
-from reference.vector.utils.reset_options import BoolArray as BoolArray  # re-exported: it used to be defined here
-from reference.vector.utils.reset_options import Options as Options  # re-exported: it used to be defined here
+from reference.vector.utils import batch_differing_spaces, batch_space
 
 __all__ = [
     "ObservationMode",
+    "RowSink",
+    "SubEnv",
     "check_sub_env_spaces",
     "copy_batch",
     "finished_error",
+    "is_array_tree",
+    "make_row_writer",
     "resolve_autoreset_mode",
     "resolve_observation_spaces",
     "resolve_seeds",
-    # Its home is reference.vector.utils; kept here for modules that still import it from this one.
-    "split_reset_mask",
 ]
 
+#: A batch of observations (an array, or tuples/dicts of batches) or one sub-env's element of it.
 Batch: TypeAlias = Any
-SeedArg: TypeAlias = Any
+_BatchT = TypeVar("_BatchT")
+#: A sub-environment: anything with the ``Env`` methods and attributes (reference or Gymnasium envs alike).
+SubEnv: TypeAlias = Env[Any, Any]
 #: ``"same"``, ``"different"`` or a ``(batched_space, single_space)`` pair.
 ObservationMode: TypeAlias = "str | tuple[Space[Any], Space[Any]]"
 _MODE_VALUES = [mode.value for mode in AutoresetMode]
-
+_ARRAY_SPACES = (Box, Discrete, MultiDiscrete, MultiBinary)
 
 
 def resolve_autoreset_mode(owner: str, value: object) -> AutoresetMode:
@@ -58,7 +64,7 @@ def resolve_autoreset_mode(owner: str, value: object) -> AutoresetMode:
     return mode
 
 
-def resolve_seeds(owner: str, seed: SeedArg, num_envs: int) -> list[int | None]:
+def resolve_seeds(owner: str, seed: object, num_envs: int) -> list[int | None]:
     """Expand a vector ``reset`` seed into one seed per sub-environment.
 
     Args:
@@ -174,7 +180,7 @@ def check_sub_env_spaces(
         )
 
 
-def copy_batch(batch: Batch) -> Batch:
+def copy_batch(batch: _BatchT) -> _BatchT:
     """Copy a batch of observations so later steps cannot change it (one array copy per leaf).
 
     Args:
@@ -183,14 +189,17 @@ def copy_batch(batch: Batch) -> Batch:
     Returns:
         The copy.
     """
-    kind = type(batch)
+    value: Batch = batch
+    kind = type(value)
     if kind is np.ndarray:
-        return batch.copy() if batch.dtype != object else deepcopy(batch)
-    if kind is tuple:
-        return tuple(copy_batch(item) for item in batch)
-    if kind is dict:
-        return {key: copy_batch(item) for key, item in batch.items()}
-    return deepcopy(batch)
+        value = value.copy() if value.dtype != object else deepcopy(value)
+    elif kind is tuple:
+        value = tuple(copy_batch(item) for item in value)
+    elif kind is dict:
+        value = {key: copy_batch(item) for key, item in value.items()}
+    else:
+        value = deepcopy(value)
+    return cast("_BatchT", value)
 
 
 def finished_error(owner: str, finished: Sequence[int]) -> Exception:
@@ -207,3 +216,72 @@ def finished_error(owner: str, finished: Sequence[int]) -> Exception:
         f"{owner} step must not step ended sub-envs under autoreset_mode=Disabled, got ended sub-envs "
         f"{list(finished)}; reset them first with reset(options={{'reset_mask': mask}})"
     )
+
+
+def is_array_tree(space: Space[Any]) -> bool:
+    """Tell whether every leaf of ``space`` (through Tuple and Dict) is a fixed-shape array space.
+
+    Args:
+        space: A single space.
+
+    Returns:
+        Whether batches of ``space`` are (nested) arrays whose rows can be written in place.
+    """
+    if type(space) in _ARRAY_SPACES:
+        return True
+    if isinstance(space, Tuple):
+        return all(is_array_tree(subspace) for subspace in space.spaces)
+    if isinstance(space, Dict):
+        return all(is_array_tree(subspace) for subspace in space.spaces.values())
+    return False
+
+
+def make_row_writer(space: Space[Any], batch: Batch) -> Callable[[int, Batch], None]:
+    """Compile ``write(index, element)`` storing one element into row ``index`` of a batch of an array tree.
+
+    Args:
+        space: The single space (an array tree, see :func:`is_array_tree`).
+        batch: Its batch buffer: an array, or tuples/dicts of arrays (shared-memory views or ordinary arrays).
+
+    Returns:
+        The writer: one NumPy item assignment per leaf.
+
+    Raises:
+        TypeError: ``space`` is not an array tree.
+    """
+    if type(space) in _ARRAY_SPACES:
+        write: Callable[[int, Batch], None] = batch.__setitem__
+        return write
+    if isinstance(space, Tuple):
+        parts = [make_row_writer(s, b) for s, b in zip(space.spaces, batch, strict=True)]
+
+        def write_tuple(index: int, value: Batch) -> None:
+            for write_part, item in zip(parts, value, strict=True):
+                write_part(index, item)
+
+        return write_tuple
+    if isinstance(space, Dict):
+        keyed = [(key, make_row_writer(s, batch[key])) for key, s in space.spaces.items()]
+
+        def write_dict(index: int, value: Batch) -> None:
+            for key, write_part in keyed:
+                write_part(index, value[key])
+
+        return write_dict
+    raise TypeError(f"make_row_writer space must be an array tree, got {space!r}")
+
+
+class RowSink:
+    """``sink[index] = element`` writes an element into its row of a batch (see :func:`make_row_writer`).
+
+    Args:
+        write: The compiled row writer.
+    """
+
+    __slots__ = ("_write",)
+
+    def __init__(self, write: Callable[[int, Batch], None]) -> None:
+        self._write = write
+
+    def __setitem__(self, index: int, value: Batch) -> None:
+        self._write(index, value)

@@ -15,36 +15,36 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gymspec import AutoresetMode
-from reference.core import ActType, Env, ObsType, RenderFrame
+from reference.core import ActType, ObsType, RenderFrame
 from reference.error import ClosedEnvironmentError
 from reference.spaces import Box, MultiBinary, MultiDiscrete
-from reference.vector._buffers import RowSink, is_array_tree, make_row_writer
+from reference.vector._autoreset import IndexedInfos, reset_envs, step_envs
+from reference.vector._base_env import InfoDict, Options, VectorEnv, VectorSeed
 from reference.vector._common import (
     ObservationMode,
+    RowSink,
+    SubEnv,
     check_sub_env_spaces,
     copy_batch,
     finished_error,
+    is_array_tree,
+    make_row_writer,
     resolve_autoreset_mode,
     resolve_observation_spaces,
     resolve_seeds,
 )
 from reference.vector._info import add_info
 from reference.vector.utils import batch_space, concatenate, create_empty_array, iterate, split_reset_mask
-from reference.vector.vector_env import VectorEnv
 
 __all__ = ["SyncVectorEnv"]
 
 _empty = np.empty
 
-InfoDict: TypeAlias = dict[str, Any]
-Options: TypeAlias = dict[str, Any]
-#: Anything returned by a sub-env attribute or method through ``call``/``get_attr``.
+#: Anything a sub-env attribute or method holds or returns (``call``/``get_attr``/``set_attr``).
 AttrValue: TypeAlias = Any
-SeedArg: TypeAlias = Any
-_SubEnv: TypeAlias = Env[Any, Any]
 
 
-def _attr(env: _SubEnv, name: str) -> AttrValue:
+def _attr(env: SubEnv, name: str) -> AttrValue:
     # get_wrapper_attr reaches through wrappers; plain objects without it are read directly.
     getter = getattr(env, "get_wrapper_attr", None)
     return getter(name) if getter is not None else getattr(env, name)
@@ -75,15 +75,15 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, NDArray[Any]], Generic[ObsType, 
         RuntimeError: A sub-env's spaces do not match sub-env 0's (or the given single space).
     """
 
-    env_fns: Sequence[Callable[[], _SubEnv]]
+    env_fns: Sequence[Callable[[], SubEnv]]
     copy: bool
     observation_mode: ObservationMode
     autoreset_mode: AutoresetMode
-    envs: list[_SubEnv]
+    envs: list[SubEnv]
 
     def __init__(
         self,
-        env_fns: Iterable[Callable[[], _SubEnv]],
+        env_fns: Iterable[Callable[[], SubEnv]],
         copy: bool = True,
         observation_mode: ObservationMode = "same",
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
@@ -120,14 +120,6 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, NDArray[Any]], Generic[ObsType, 
         # Batched Box/MultiDiscrete/MultiBinary actions split by plain indexing (iterate() would yield the same
         # NumPy scalars and row views), which skips building a list every step.
         self._index_actions = type(self.action_space) in (Box, MultiDiscrete, MultiBinary)
-        # The loop of the mode, as a plain function: a bound method stored on self would make a reference cycle,
-        # delaying the sub-envs' release from "when the last reference goes" to "when the cyclic GC runs".
-        loop_name = {
-            AutoresetMode.NEXT_STEP: "_step_next",
-            AutoresetMode.SAME_STEP: "_step_same",
-            AutoresetMode.DISABLED: "_step_disabled",
-        }[self.autoreset_mode]
-        self._step_loop: Callable[[SyncVectorEnv[Any, Any], Any], InfoDict] = getattr(type(self), loop_name)
         self._disabled = self.autoreset_mode is AutoresetMode.DISABLED
         self._rewards = np.zeros(n, dtype=np.float64)
         self._terminations = np.zeros(n, dtype=np.bool_)
@@ -182,7 +174,7 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, NDArray[Any]], Generic[ObsType, 
         if self.closed:
             raise ClosedEnvironmentError(f"{type(self).__name__} must be open to be used, got a call after close()")
 
-    def reset(self, *, seed: SeedArg = None, options: Options | None = None) -> tuple[ObsType, InfoDict]:
+    def reset(self, *, seed: VectorSeed = None, options: Options | None = None) -> tuple[ObsType, InfoDict]:
         """Reset every sub-environment, or only those selected by ``options["reset_mask"]``.
 
         Args:
@@ -204,17 +196,9 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, NDArray[Any]], Generic[ObsType, 
         seeds = resolve_seeds(owner, seed, self.num_envs)
         mask, env_options = split_reset_mask(owner, options, self.num_envs)
         selected = range(self.num_envs) if mask is None else np.flatnonzero(mask).tolist()
-        env_obs, ended = self._sink, self._ended
-        infos: InfoDict = {}
-        for i in selected:
-            # Each sub-env gets its own copy: one that edits its options must not affect the others (nor the caller).
-            own_options = None if env_options is None else dict(env_options)
-            env_obs[i], info = self.envs[i].reset(seed=seeds[i], options=own_options)
-            ended[i] = False
-            if info:
-                infos = add_info(infos, info, i, self.num_envs)
+        infos = self._merge(reset_envs(self.envs, selected, seeds, env_options, self._ended, self._sink))
         if not self._direct:
-            self._observations = concatenate(self.single_observation_space, env_obs, self._observations)
+            self._observations = concatenate(self.single_observation_space, self._env_obs, self._observations)
         return (copy_batch(self._observations) if self.copy else self._observations), infos
 
     def step(
@@ -246,7 +230,18 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, NDArray[Any]], Generic[ObsType, 
         # Fresh output arrays every step (every entry is written below), so nothing needs copying on return.
         n = self.num_envs
         self._rewards, self._terminations, self._truncations = _empty(n), _empty(n, np.bool_), _empty(n, np.bool_)
-        infos = self._step_loop(self, items)
+        infos = self._merge(
+            step_envs(
+                self.autoreset_mode,
+                self.envs,
+                items,
+                self._ended,
+                self._sink,
+                self._rewards,
+                self._terminations,
+                self._truncations,
+            )
+        )
         if self._direct:
             observations = self._observations
         else:
@@ -257,6 +252,12 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, NDArray[Any]], Generic[ObsType, 
             observations = observations.copy() if type(observations) is np.ndarray else copy_batch(observations)
         return observations, self._rewards, self._terminations, self._truncations, infos
 
+    def _merge(self, indexed: IndexedInfos) -> InfoDict:
+        infos: InfoDict = {}
+        for i, info in indexed:
+            infos = add_info(infos, info, i, self.num_envs)
+        return infos
+
     def _action_items(self, actions: Any) -> Any:
         n = self.num_envs
         items: Any = actions if self._index_actions and type(actions) is np.ndarray and actions.ndim else None
@@ -265,60 +266,6 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, NDArray[Any]], Generic[ObsType, 
         if len(items) != n:
             raise ValueError(f"{type(self).__name__} actions must hold num_envs={n} actions, got {len(items)}")
         return items
-
-    def _step_next(self, items: Any) -> InfoDict:
-        n, envs, env_obs, ended = self.num_envs, self.envs, self._sink, self._ended
-        rewards, terminations, truncations = self._rewards, self._terminations, self._truncations
-        infos: InfoDict = {}
-        for i in range(n):
-            if ended[i]:
-                # The action is ignored: the sub-env starts its next episode instead (unseeded, no options).
-                env_obs[i], info = envs[i].reset()
-                rewards[i] = 0.0
-                terminations[i] = truncations[i] = ended[i] = False
-            else:
-                env_obs[i], reward, terminated, truncated, info = envs[i].step(items[i])
-                rewards[i] = reward
-                terminations[i] = terminated
-                truncations[i] = truncated
-                if terminated or truncated:
-                    ended[i] = True
-            if info:
-                infos = add_info(infos, info, i, n)
-        return infos
-
-    def _step_same(self, items: Any) -> InfoDict:
-        n, envs, env_obs = self.num_envs, self.envs, self._sink
-        rewards, terminations, truncations = self._rewards, self._terminations, self._truncations
-        infos: InfoDict = {}
-        for i in range(n):
-            env = envs[i]
-            observation, reward, terminated, truncated, info = env.step(items[i])
-            rewards[i] = reward
-            terminations[i] = terminated
-            truncations[i] = truncated
-            if terminated or truncated:
-                infos = add_info(infos, {"final_obs": observation, "final_info": info}, i, n)
-                observation, info = env.reset()
-            env_obs[i] = observation
-            if info:
-                infos = add_info(infos, info, i, n)
-        return infos
-
-    def _step_disabled(self, items: Any) -> InfoDict:
-        n, envs, env_obs, ended = self.num_envs, self.envs, self._sink, self._ended
-        rewards, terminations, truncations = self._rewards, self._terminations, self._truncations
-        infos: InfoDict = {}
-        for i in range(n):
-            env_obs[i], reward, terminated, truncated, info = envs[i].step(items[i])
-            rewards[i] = reward
-            terminations[i] = terminated
-            truncations[i] = truncated
-            if terminated or truncated:
-                ended[i] = True
-            if info:
-                infos = add_info(infos, info, i, n)
-        return infos
 
     def render(self) -> tuple[RenderFrame, ...]:
         """Render every sub-environment.

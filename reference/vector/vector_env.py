@@ -13,15 +13,6 @@ from __future__ import annotations
 
 from gymspec import AutoresetMode
 from reference.vector._base_env import ArrayType, VectorEnv
-
-# The type aliases the bases share, still importable from this module.
-from reference.vector._base_env import CloseOption as CloseOption
-from reference.vector._base_env import InfoDict as InfoDict
-from reference.vector._base_env import Metadata as Metadata
-from reference.vector._base_env import Options as Options
-from reference.vector._base_env import RandomSeed as RandomSeed
-from reference.vector._base_env import RandomState as RandomState
-from reference.vector._base_env import VectorSeed as VectorSeed
 from reference.vector._base_wrappers import (
     VectorActionWrapper,
     VectorObservationWrapper,

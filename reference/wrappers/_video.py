@@ -18,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reference import logger
-from reference.envs._rendering import import_pygame
+from reference._framework import import_pygame
 from reference.utils._optional import import_optional, is_installed
 
 __all__ = ["VIDEO_FORMATS", "VideoWriter", "default_video_format", "check_video_format"]

@@ -14,8 +14,8 @@ from typing import Any, TypeAlias, cast
 import numpy as np
 
 import gymspec
+from reference._framework import import_pygame
 from reference.core import ActType, ObsType, RenderFrame, Wrapper
-from reference.envs._rendering import import_pygame
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._shared import AfterCallWrapper
 

@@ -15,8 +15,9 @@ from numpy.typing import ArrayLike, NDArray
 
 from reference import logger
 from reference.core import Env
-from reference.envs._checks import DiscreteAction, discrete_action, step_before_reset
-from reference.envs._rendering import Canvas, CanvasRenderer, validate_render_mode
+from reference._framework import step_before_reset, validate_render_mode
+from reference.envs._checks import DiscreteAction, discrete_action
+from reference.envs._rendering import Canvas, CanvasRenderer
 from reference.envs.classic_control.utils import maybe_parse_reset_bounds
 from reference.envs.functional.cartpole import CartPoleFunctionalVectorEnv
 from reference.spaces.box import Box

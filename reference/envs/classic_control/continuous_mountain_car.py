@@ -14,8 +14,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reference.core import Env
-from reference.envs._checks import step_before_reset, summarise
-from reference.envs._rendering import validate_render_mode
+from reference._framework import step_before_reset, validate_render_mode
+from reference.envs._checks import summarise
 from reference.envs.classic_control._hill import HillRenderer
 from reference.envs.classic_control.utils import maybe_parse_reset_bounds
 from reference.error import InvalidAction

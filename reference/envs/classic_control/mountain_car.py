@@ -14,8 +14,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reference.core import Env
-from reference.envs._checks import DiscreteAction, discrete_action, step_before_reset
-from reference.envs._rendering import import_pygame, validate_render_mode
+from reference._framework import import_pygame, step_before_reset, validate_render_mode
+from reference.envs._checks import DiscreteAction, discrete_action
 from reference.envs.classic_control._hill import HillRenderer
 from reference.envs.classic_control.utils import maybe_parse_reset_bounds
 from reference.spaces.box import Box

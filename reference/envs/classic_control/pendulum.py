@@ -15,8 +15,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reference.core import Env
-from reference.envs._checks import step_before_reset, summarise
-from reference.envs._rendering import Canvas, CanvasRenderer, validate_render_mode
+from reference._framework import step_before_reset, validate_render_mode
+from reference.envs._checks import summarise
+from reference.envs._rendering import Canvas, CanvasRenderer
 from reference.envs.classic_control.utils import verify_number_and_cast
 from reference.error import InvalidAction
 from reference.spaces.box import Box

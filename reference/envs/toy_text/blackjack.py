@@ -14,8 +14,9 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from reference.core import Env
-from reference.envs._checks import DiscreteAction, discrete_action, step_before_reset
-from reference.envs._rendering import Canvas, CanvasRenderer, validate_render_mode
+from reference._framework import step_before_reset, validate_render_mode
+from reference.envs._checks import DiscreteAction, discrete_action
+from reference.envs._rendering import Canvas, CanvasRenderer
 from reference.spaces.discrete import Discrete
 from reference.spaces.tuple import Tuple
 

@@ -17,8 +17,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reference.core import Env
-from reference.envs._checks import DiscreteAction, DiscreteObs, discrete_action, step_before_reset
-from reference.envs._rendering import Canvas, TextCanvasRenderer, validate_render_mode
+from reference._framework import step_before_reset, validate_render_mode
+from reference.envs._checks import DiscreteAction, DiscreteObs, discrete_action
+from reference.envs._rendering import Canvas, TextCanvasRenderer
 from reference.envs.toy_text._taxi_table import MAP, build_transition_table
 from reference.envs.toy_text.utils import categorical_sample, sample_transition_index
 from reference.spaces.discrete import Discrete

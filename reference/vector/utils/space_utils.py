@@ -17,9 +17,4 @@ from __future__ import annotations
 from reference.vector.utils.element_batching import concatenate, create_empty_array, iterate
 from reference.vector.utils.space_batching import batch_differing_spaces, batch_space
 
-# The element type aliases, still importable from this module.
-from reference.vector.utils.element_batching import ArrayFactory as ArrayFactory
-from reference.vector.utils.element_batching import Batch as Batch
-from reference.vector.utils.element_batching import Element as Element
-
 __all__ = ["batch_differing_spaces", "batch_space", "concatenate", "create_empty_array", "iterate"]

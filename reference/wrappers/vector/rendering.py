@@ -16,8 +16,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reference import logger
+from reference._framework import import_pygame
 from reference.core import ActType, ObsType
-from reference.envs._rendering import import_pygame
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.utils.save_video import capped_cubic_video_schedule
 from reference.vector.vector_env import AutoresetMode, VectorEnv, VectorWrapper

@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 
 from gymspec import AutoresetMode
-from reference.vector.sync_vector_env import SyncVectorEnv
 from tests.meta.broken_vector._base import HopSync
 
 __all__ = [
@@ -59,18 +58,17 @@ class Autoreset003RewardOnResetStep(HopSync):
 class Autoreset004OthersWait(HopSync):
     """``NextStep``: on a step that resets a sub-env, the others are not stepped (they repeat their observation)."""
 
-    def _step_next(self, items: Any) -> Any:
+    def step(self, actions: Any) -> Any:
         if not any(self._ended):
-            return SyncVectorEnv._step_next(self, items)
+            return super().step(actions)
         infos: dict[str, Any] = {}
         for i, env in enumerate(self.envs):
             if self._ended[i]:
                 self._sink[i], info = env.reset()
                 self._ended[i] = False
                 infos = self._add_info(infos, info, i)
-            self._rewards[i] = 0.0
-            self._terminations[i] = self._truncations[i] = False
-        return infos
+        n = self.num_envs
+        return self._observations.copy(), np.zeros(n), np.zeros(n, dtype=np.bool_), np.zeros(n, dtype=np.bool_), infos
 
 
 class Autoreset005FinalObsReturned(HopSync):

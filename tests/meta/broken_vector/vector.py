@@ -111,13 +111,27 @@ class Vec008NoisyRewards(HopSync):
 
 
 class Vec009ResetKeepsAutoresetFlags(HopSync):
-    """A full ``reset()`` forgets to clear the "ended on the previous step" flags (the next step resets again)."""
+    """A full ``reset()`` does not clear the autoreset flags: a sub-env whose episode ended at any earlier step is
+    reset again by the first step after it.
+
+    (Keeping every flag ever set, not only those of the last step, makes any rollout with an episode end expose the
+    bug, so whether the suite catches it does not hang on which rollouts Hypothesis happens to draw.)
+    """
+
+    def __init__(self, num_envs: int) -> None:
+        super().__init__(num_envs)
+        self._ever_ended = [False] * num_envs
+
+    def step(self, actions: Any) -> Any:
+        result = super().step(actions)
+        self._ever_ended = [a or b for a, b in zip(self._ever_ended, self._ended, strict=True)]
+        return result
 
     def reset(self, *, seed: Any = None, options: Any = None) -> Any:
-        pending = list(self._ended)
+        stale = [a or b for a, b in zip(self._ever_ended, self._ended, strict=True)]
         result = super().reset(seed=seed, options=options)
         if options is None or "reset_mask" not in options:
-            self._ended[:] = pending
+            self._ended[:] = stale
         return result
 
 

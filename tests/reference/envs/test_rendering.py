@@ -11,7 +11,8 @@ import pytest
 
 import reference.envs  # noqa: F401 - registers the ids
 from gymspec.errors import ResetNeeded, UnsupportedMode
-from reference.envs._rendering import Canvas, UnsupportedRenderMode, validate_render_mode
+from reference._framework import UnsupportedRenderMode, validate_render_mode
+from reference.envs._rendering import Canvas
 from reference.registration import registry
 
 gym = pytest.importorskip("gymnasium")

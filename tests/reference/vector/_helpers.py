@@ -22,9 +22,11 @@ import reference.spaces as ref_spaces
 from reference.core import Env
 
 __all__ = [
+    "Busy",
     "Crashing",
     "Echo",
     "Forking",
+    "MarksClose",
     "Sleepy",
     "Unpicklable",
     "broken_factory",
@@ -176,6 +178,44 @@ class Sleepy(ShortEpisodes):
     def step(self, action: Value) -> tuple[Value, SupportsFloat, bool, bool, InfoDict]:
         time.sleep(self.delay)
         return super().step(action)
+
+
+class Busy(ShortEpisodes):
+    """Never returns from ``step``: it spins in pure Python, holding a CPU (a sub-env stuck in a busy loop)."""
+
+    def __init__(self) -> None:
+        super().__init__(obs_kind="box")
+
+    def step(self, action: Value) -> tuple[Value, SupportsFloat, bool, bool, InfoDict]:
+        while True:
+            pass
+
+
+class MarksClose(Sleepy):
+    """A :class:`Sleepy` that also sleeps in ``reset`` and ``nap()``; ``close()`` creates the file ``marker``.
+
+    Args:
+        delay: Seconds per step, reset and nap.
+        marker: The file to create when closed (so the parent can tell close() ran in the worker).
+    """
+
+    def __init__(self, delay: float, marker: str) -> None:
+        super().__init__(delay)
+        self.marker = marker
+
+    def reset(self, *, seed: int | None = None, options: Options | None = None) -> tuple[Value, InfoDict]:
+        time.sleep(self.delay)
+        return super().reset(seed=seed, options=options)
+
+    def nap(self) -> None:
+        """Sleep ``delay`` seconds (a slow method for ``call``)."""
+        time.sleep(self.delay)
+
+    def close(self) -> None:
+        if multiprocessing.parent_process() is not None:  # not the parent's throwaway instance
+            with open(self.marker, "w"):
+                pass
+        super().close()
 
 
 class Forking(ShortEpisodes):

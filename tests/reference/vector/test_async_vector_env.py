@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import multiprocessing
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -34,11 +35,13 @@ def test_attributes_spaces_and_metadata() -> None:
 
 @pytest.mark.parametrize(
     ("kwargs", "workers"),
-    [({}, None), ({"num_workers": 10}, 3), ({"num_workers": 1}, 1), ({"max_concurrency": 2}, 2)],
+    [({}, 3), ({"num_workers": 10}, 3), ({"num_workers": 1}, 1), ({"max_concurrency": 2}, 2)],
 )
-def test_worker_count(kwargs: dict[str, Any], workers: int | None) -> None:
+def test_worker_count(kwargs: dict[str, Any], workers: int) -> None:
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    default = max(1, cpus - 1)  # one CPU is left to the parent
     with AsyncVectorEnv([ShortEpisodes] * 3, **kwargs) as envs:
-        assert envs.num_workers == (workers if workers is not None else min(3, len(envs._pool)))
+        assert envs.num_workers == (workers if "num_workers" in kwargs else min(workers, default))
         assert len(envs._pool) == envs.num_workers
         obs, _ = envs.reset(seed=0)
         assert obs["t"].tolist() == [0, 0, 0]

@@ -15,8 +15,6 @@ import os
 import pickle
 import signal
 import time
-from collections.abc import Iterator
-from typing import Any
 
 import numpy as np
 import pytest
@@ -24,7 +22,7 @@ import pytest
 from reference.error import AlreadyPendingCallError
 from reference.spaces import Discrete
 from reference.vector import AsyncVectorEnv
-from reference.vector._protocol import RemoteTraceback
+from reference.vector._async.worker import RemoteTraceback
 from reference.vector.async_vector_env import WorkerDiedError
 from tests.reference.vector._helpers import (
     Crashing,
@@ -35,59 +33,9 @@ from tests.reference.vector._helpers import (
     Unpicklable,
     broken_factory,
 )
+from tests.reference.vector._leaks import no_leaks, within, workers_alive
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*close\\(\\) while a")
-
-SHM = "/dev/shm"
-
-
-def open_fds() -> set[str]:
-    """This process's open file descriptors, minus multiprocessing's heap arenas.
-
-    ``multiprocessing`` keeps freed shared-memory arenas (unlinked ``/dev/shm/pym-*`` files) mapped for reuse; they
-    are bounded and not ours to release.
-    """
-    fds = set()
-    for fd in os.listdir("/proc/self/fd"):
-        with contextlib.suppress(FileNotFoundError):
-            if "/dev/shm/pym-" not in os.readlink(f"/proc/self/fd/{fd}"):
-                fds.add(fd)
-    return fds
-
-
-def workers_alive() -> list[Any]:
-    return [p for p in multiprocessing.active_children() if "AsyncVectorEnv-worker" in p.name]
-
-
-@contextlib.contextmanager
-def no_leaks() -> Iterator[None]:
-    """Assert the block leaves no worker, no /dev/shm entry and no file descriptor behind."""
-    gc.collect()
-    shm_before = set(os.listdir(SHM)) if os.path.isdir(SHM) else set()
-    fds_before = open_fds()
-    yield
-    gc.collect()
-    assert workers_alive() == []
-    if os.path.isdir(SHM):
-        assert set(os.listdir(SHM)) - shm_before == set()
-    assert open_fds() <= fds_before
-
-
-@contextlib.contextmanager
-def within(seconds: float) -> Iterator[None]:
-    """Fail (instead of hanging the suite) if the block takes longer than ``seconds``."""
-
-    def alarm(signum: int, frame: object) -> None:
-        raise AssertionError(f"blocked for more than {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
 
 def test_sub_env_exception_names_the_sub_env_and_carries_the_remote_traceback() -> None:
     factories = [functools.partial(Crashing, crash_at=1000)] * 4
@@ -132,7 +80,7 @@ def test_killed_idle_worker_makes_the_next_call_raise(timeout: float | None) -> 
     with no_leaks():
         envs = AsyncVectorEnv([ShortEpisodes] * 4, num_workers=2)
         envs.reset(seed=0)
-        os.kill(envs._pool.processes[1].pid, signal.SIGKILL)
+        os.kill(envs._pool.pids[1], signal.SIGKILL)
         envs._pool.processes[1].join(5)
         start = time.monotonic()
         with within(5), pytest.raises(WorkerDiedError, match="worker 1 .*SIGKILL"):
@@ -150,7 +98,7 @@ def test_worker_killed_during_a_pending_step_raises_promptly() -> None:
         envs.reset(seed=0)
         envs.step_async(np.zeros(2, dtype=np.int64))
         time.sleep(0.05)
-        os.kill(envs._pool.processes[0].pid, signal.SIGKILL)
+        os.kill(envs._pool.pids[0], signal.SIGKILL)
         start = time.monotonic()
         with within(5), pytest.raises(WorkerDiedError, match="worker 0"):
             envs.step_wait()
@@ -164,7 +112,7 @@ def test_dead_worker_is_detected_even_if_a_grandchild_holds_its_pipe() -> None:
         grandchildren = envs.get_attr("grandchild")
         try:
             envs.reset(seed=0)
-            os.kill(envs._pool.processes[1].pid, signal.SIGKILL)
+            os.kill(envs._pool.pids[1], signal.SIGKILL)
             with within(5), pytest.raises(WorkerDiedError):
                 envs.step(np.zeros(2, dtype=np.int64))
             envs.close()

@@ -11,7 +11,7 @@ import pytest
 
 from reference.vector import AsyncVectorEnv
 from tests.reference.vector._helpers import ShortEpisodes
-from tests.reference.vector.test_failures import open_fds, workers_alive
+from tests.reference.vector._leaks import open_fds, workers_alive
 
 pytestmark = pytest.mark.slow
 
@@ -31,7 +31,7 @@ def test_100k_steps_keep_memory_and_file_descriptors_flat() -> None:
     # ShortEpisodes ends an episode every 1-4 steps and reports infos on every step, so the autoreset and the
     # pickled-info paths run constantly, not just the shared-memory fast path.
     envs = AsyncVectorEnv([ShortEpisodes] * 4, num_workers=2)
-    pids = [process.pid for process in envs._pool.processes]
+    pids = envs._pool.pids
     envs.reset(seed=0)
     actions = np.random.default_rng(0).integers(0, 3, size=(1000, 4))
     samples = []

@@ -107,7 +107,7 @@ def test_seeding() -> None:
     with pytest.raises(ValueError, match="num_envs=3 entries"):
         envs.reset(seed=[1, 2])
     with pytest.raises(TypeError, match="seed must be"):
-        envs.reset(seed="abc")
+        envs.reset(seed="abc")  # type: ignore[arg-type]
     with pytest.raises(AttributeError, match="read-only"):
         envs.np_random = np.random.default_rng()
 
