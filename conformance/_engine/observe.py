@@ -280,5 +280,6 @@ def run_shared(case: Case, rule_ids: Iterable[str]) -> dict[str, Verdict]:
         elif isinstance(found, RuleFailure):
             verdicts[rule_id] = {"outcome": "failed", **found.to_report()}
         else:
-            verdicts[rule_id] = {"outcome": "skipped", "message": str(found)}
+            message = f"{rule_id} not checked on {case.target.id}: {found}"  # as a dedicated item says it
+            verdicts[rule_id] = {"outcome": "skipped", "message": message}
     return verdicts

@@ -318,7 +318,9 @@ class ItemRunner:
         if param.rule_id is not None and facts.trace is None:
             interrupted = self._trace(param, facts)
             if interrupted is not None:
-                return [self._report(item, param, _verdict(param, interrupted, None), interrupted.seconds)]
+                verdict = _verdict(param, interrupted, None)
+                self.interrupted = verdict.message
+                return [self._report(item, param, verdict, interrupted.seconds)]
         if facts.hang is not None and param.rule_id is not None:
             # A call of this target hangs: every item that would make it again is decided here, without waiting
             # for the timeout once more (the construction check still runs: the probe never made that call).

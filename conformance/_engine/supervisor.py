@@ -70,6 +70,8 @@ _GRACE = 2.0
 _MIN_IDLE = 10.0
 _MAX_TRACEBACK = 4000
 _REAP_SECONDS = 2.0
+_STARVED_GRACE = 4.0
+_STARVED_SHARE = 0.25
 _WARM_IDLE = 60.0
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
@@ -272,6 +274,41 @@ def _kill_descendants(pid: int) -> None:
                 return
             _signal_descendants(pid)  # adopted since the last pass
             time.sleep(0.002)
+
+
+def _cpu_and_state(pid: int) -> tuple[float, str]:
+    """CPU seconds ``pid`` has used and its scheduler state (``"R"`` runnable, ``"S"`` sleeping...)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0, ""
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks, fields[0].decode()
+
+
+class _Starvation:
+    """Tells a call that is slow because the machine is overloaded from one that hangs.
+
+    A call past its limit whose process is runnable but got little CPU while the call ran was starved, not
+    stuck: it gets up to :data:`_STARVED_GRACE` times its limit. A process that sleeps (blocked in a call that
+    never returns) or that used its CPU (a busy loop) is not excused.
+    """
+
+    def __init__(self) -> None:
+        self.call: tuple[int, float] = (0, 0.0)
+        self.cpu_at_start = 0.0
+
+    def excuses(self, pid: int, snapshot: Snapshot, limit: float) -> bool:
+        cpu, state = _cpu_and_state(pid)
+        call = (snapshot.calls, snapshot.started or snapshot.beat)
+        if call != self.call:  # the first look past the limit at this call: CPU since then is what it got
+            self.call, self.cpu_at_start = call, cpu
+            return True
+        since = time.monotonic() - (snapshot.started or snapshot.beat)
+        if since > _STARVED_GRACE * limit:
+            return False
+        return state == "R" and cpu - self.cpu_at_start < _STARVED_SHARE * (since - limit)
 
 
 def _rss(pid: int) -> int:
@@ -573,6 +610,7 @@ class Supervisor:
         """Wait for the message ``until``, enforcing the limits on ``pid`` (the process doing the work)."""
         board = zygote.board
         next_memory = 0.0
+        starved = _Starvation()
         # A warming zygote also does the suite's own once-per-target work (Hypothesis' caches) between calls.
         idle_limit = max(self.idle_limit, _WARM_IDLE) if until == "ready" else self.idle_limit
         verdict: Outcome | None = None
@@ -595,10 +633,11 @@ class Supervisor:
                     continue
                 snapshot = board.read()
                 limit = snapshot.limit or self.timeout
-                if snapshot.active and now - snapshot.started > limit:
+                if snapshot.active and now - snapshot.started > limit and not starved.excuses(pid, snapshot, limit):
                     verdict = Hung(limit, snapshot, now - started)
                 elif not snapshot.active and snapshot.beat and now - snapshot.beat > idle_limit:
-                    verdict = Hung(idle_limit, snapshot, now - started)
+                    if not starved.excuses(pid, snapshot, idle_limit):
+                        verdict = Hung(idle_limit, snapshot, now - started)
                 elif self.memory_cap and now >= next_memory:
                     next_memory = now + _MEMORY_POLL
                     rss = _rss(pid)
@@ -631,7 +670,9 @@ class Supervisor:
         crash = Path(f"{result}.crash")
         stacks = ""
         with contextlib.suppress(OSError):
-            stacks = crash.read_text(encoding="utf-8", errors="replace")[-_MAX_TRACEBACK:]
+            # The innermost frames come first; the list of extension modules faulthandler ends with is noise.
+            stacks = crash.read_text(encoding="utf-8", errors="replace").split("\nExtension modules:")[0]
+            stacks = stacks[:_MAX_TRACEBACK]
             crash.unlink()
         data: Mapping[str, JSON] = {}
         if path.exists():
