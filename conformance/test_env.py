@@ -161,8 +161,8 @@ def test_reset_accepts_seed_and_options(conformance_case: Case) -> None:
 
 
 @observer("ENV-005", on="reset", raw=True)
-def test_reset_returns_pair(view: View, result: tuple[int, Any]) -> None:
-    index, value = result
+def test_reset_returns_pair(view: View, result: tuple[int, str, Any]) -> None:
+    index, _, value = result
     if not isinstance(value, tuple) or len(value) != 2:
         view.fail(f"the reset at position {index} returned {type_name(value)}",
                   expected="a 2-tuple (observation, info)", actual=summarize(value))
@@ -184,8 +184,8 @@ def test_reset_info_is_dict(view: View, record: Record) -> None:
 
 
 @observer("ENV-008", on="step", raw=True)
-def test_step_returns_five_tuple(view: View, result: tuple[int, Any]) -> None:
-    index, value = result
+def test_step_returns_five_tuple(view: View, result: tuple[int, str, Any]) -> None:
+    index, _, value = result
     if not isinstance(value, tuple) or len(value) != 5:
         view.fail(f"the step at position {index} returned {type_name(value)}",
                   expected="a 5-tuple (observation, reward, terminated, truncated, info)", actual=summarize(value))

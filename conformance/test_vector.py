@@ -18,6 +18,7 @@ from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.marks import rule
+from conformance._engine.observe import View, Watch, observer, watcher
 from conformance._engine.record import snapshot
 from conformance._kit import vector_rollout
 from conformance._kit.assertions import (
@@ -35,7 +36,6 @@ from conformance._kit.strategies import Plan, sampler
 from conformance._kit.vector_checks import (
     VecFacts,
     batched_space_rule,
-    rollout_rule,
     run_plan,
     split_rows,
     static_facts,
@@ -102,25 +102,23 @@ def test_autoreset_mode_declared(conformance_case: Case) -> None:
     case.once(body)
 
 
-def _check_reset(case: Case, facts: VecFacts, index: int, kind: str, result: Any) -> None:
+@observer("VEC-005", on="any", raw=True, kinds=_VECTOR, owns=("reset",))
+def test_reset_returns_observations_and_info(view: View, result: tuple[int, str, Any]) -> None:
+    index, kind, value = result
     if kind == "step":
         return
+    facts = view.facts
     where = f"the {'partial reset' if kind == 'partial' else 'reset'} at position {index}"
-    if not isinstance(result, tuple) or len(result) != 2:
-        case.fail(f"{where} returned {type_name(result)}", expected="a 2-tuple (observations, info)",
-                  actual=summarize(result))
-    obs, info = result
-    ok, note = contains(case, facts.obs_space, obs)
+    if not isinstance(value, tuple) or len(value) != 2:
+        view.fail(f"{where} returned {type_name(value)}", expected="a 2-tuple (observations, info)",
+                  actual=summarize(value))
+    obs, info = value
+    ok, note = contains(view.case, facts.obs_space, obs)
     if not ok:
-        case.fail(f"{where} returned observations outside observation_space{note}",
+        view.fail(f"{where} returned observations outside observation_space{note}",
                   expected=f"an element of {space_label(facts.obs_space)}", actual=summarize(obs))
     if not isinstance(info, dict):
-        case.fail(f"{where} returned a non-dict info", expected="a dict", actual=summarize(info))
-
-
-@rule("VEC-005", kinds=_VECTOR, owns=("reset",))
-def test_reset_returns_observations_and_info(conformance_case: Case) -> None:
-    rollout_rule(conformance_case, on_result=_check_reset)
+        view.fail(f"{where} returned a non-dict info", expected="a dict", actual=summarize(info))
 
 
 def _first_row(case: Case, env: Handle, facts: VecFacts, seed: int) -> Any:
@@ -223,111 +221,93 @@ def test_reset_resets_every_sub_env(conformance_case: Case) -> None:
     case.explore(example, plans_for(case), _SEEDS, st.booleans())
 
 
-def _step_check(case: Case, check: Any) -> None:
-    def on_record(case: Case, facts: VecFacts, record: VecRecord) -> None:
-        if record.kind == "step":
-            check(case, facts, record)
-
-    rollout_rule(case, on_record=on_record)
-
-
-@rule("VEC-010", kinds=_VECTOR)
-def test_step_returns_five_tuple(conformance_case: Case) -> None:
-    def check(case: Case, facts: VecFacts, index: int, kind: str, result: Any) -> None:
-        if kind == "step" and (not isinstance(result, tuple) or len(result) != 5):
-            case.fail(f"the step at position {index} returned {type_name(result)}",
-                      expected="a 5-tuple (observations, rewards, terminations, truncations, info)",
-                      actual=summarize(result))
-
-    rollout_rule(conformance_case, on_result=check)
+@observer("VEC-010", raw=True, kinds=_VECTOR)
+def test_step_returns_five_tuple(view: View, result: tuple[int, str, Any]) -> None:
+    index, _, value = result
+    if not isinstance(value, tuple) or len(value) != 5:
+        view.fail(f"the step at position {index} returned {type_name(value)}",
+                  expected="a 5-tuple (observations, rewards, terminations, truncations, info)",
+                  actual=summarize(value))
 
 
-@rule("VEC-011", kinds=_VECTOR)
-def test_step_observations_in_space(conformance_case: Case) -> None:
-    def check(case: Case, facts: VecFacts, record: VecRecord) -> None:
-        ok, note = contains(case, facts.obs_space, record.obs)
-        if not ok:
-            case.fail(f"the {record.where()} returned observations outside observation_space{note}",
-                      expected=f"an element of {space_label(facts.obs_space)}", actual=summarize(record.obs))
-
-    _step_check(conformance_case, check)
+@observer("VEC-011", kinds=_VECTOR)
+def test_step_observations_in_space(view: View, record: VecRecord) -> None:
+    facts = view.facts
+    ok, note = contains(view.case, facts.obs_space, record.obs)
+    if not ok:
+        view.fail(f"the {record.where()} returned observations outside observation_space{note}",
+                  expected=f"an element of {space_label(facts.obs_space)}", actual=summarize(record.obs))
 
 
-@rule("VEC-012", kinds=_VECTOR)
-def test_rewards_array(conformance_case: Case) -> None:
-    def check(case: Case, facts: VecFacts, record: VecRecord) -> None:
-        rewards = record.rewards
-        if not (isinstance(rewards, np.ndarray) and rewards.shape == (facts.n,) and rewards.dtype.kind in "iuf"):
-            case.fail(f"the {record.where()} returned rewards {summarize(rewards)}",
-                      expected=f"a NumPy array of shape ({facts.n},) with an integer or floating dtype",
-                      actual=f"{type_name(rewards)} {summarize(rewards)}")
-
-    _step_check(conformance_case, check)
+@observer("VEC-012", kinds=_VECTOR)
+def test_rewards_array(view: View, record: VecRecord) -> None:
+    n, rewards = view.facts.n, record.rewards
+    if not (isinstance(rewards, np.ndarray) and rewards.shape == (n,) and rewards.dtype.kind in "iuf"):
+        view.fail(f"the {record.where()} returned rewards {summarize(rewards)}",
+                  expected=f"a NumPy array of shape ({n},) with an integer or floating dtype",
+                  actual=f"{type_name(rewards)} {summarize(rewards)}")
 
 
-@rule("VEC-013", kinds=_VECTOR)
-def test_flags_arrays(conformance_case: Case) -> None:
-    def check(case: Case, facts: VecFacts, record: VecRecord) -> None:
-        for name in ("terminations", "truncations"):
-            flags = getattr(record, name)
-            if not (isinstance(flags, np.ndarray) and flags.shape == (facts.n,) and flags.dtype == np.bool_):
-                case.fail(f"the {record.where()} returned {name} {summarize(flags)}",
-                          expected=f"a NumPy bool array of shape ({facts.n},)", actual=summarize(flags))
-
-    _step_check(conformance_case, check)
+@observer("VEC-013", kinds=_VECTOR)
+def test_flags_arrays(view: View, record: VecRecord) -> None:
+    n = view.facts.n
+    for name in ("terminations", "truncations"):
+        flags = getattr(record, name)
+        if not (isinstance(flags, np.ndarray) and flags.shape == (n,) and flags.dtype == np.bool_):
+            view.fail(f"the {record.where()} returned {name} {summarize(flags)}",
+                      expected=f"a NumPy bool array of shape ({n},)", actual=summarize(flags))
 
 
-def _info_rule(case: Case, problem_of: Any) -> None:
-    def on_record(case: Case, facts: VecFacts, record: VecRecord) -> None:
-        problem = problem_of(record.info_copy, facts.n)
-        if problem is not None:
-            case.fail(f"the {record.where()}: {problem}", expected="the _key mask convention of batched infos",
-                      actual=summarize(record.info_copy))
-
-    rollout_rule(case, on_record=on_record)
+def _info(view: View, record: VecRecord, problem_of: Any) -> None:
+    problem = problem_of(record.info_copy, view.facts.n)
+    if problem is not None:
+        view.fail(f"the {record.where()}: {problem}", expected="the _key mask convention of batched infos",
+                  actual=summarize(record.info_copy))
 
 
-@rule("VEC-014", kinds=_VECTOR)
-def test_info_masks(conformance_case: Case) -> None:
-    _info_rule(conformance_case, mask_problem)
+@observer("VEC-014", on="any", kinds=_VECTOR)
+def test_info_masks(view: View, record: VecRecord) -> None:
+    _info(view, record, mask_problem)
 
 
-@rule("VEC-015", kinds=_VECTOR)
-def test_info_values_batched(conformance_case: Case) -> None:
-    _info_rule(conformance_case, batch_info_problem)
+@observer("VEC-015", on="any", kinds=_VECTOR)
+def test_info_values_batched(view: View, record: VecRecord) -> None:
+    _info(view, record, batch_info_problem)
 
 
-@rule("VEC-016", kinds=_VECTOR, owns=("step",))
-def test_step_accepts_every_action(conformance_case: Case) -> None:
-    _step_check(conformance_case, lambda case, facts, record: None)
+@observer("VEC-016", kinds=_VECTOR, owns=("step",))
+def test_step_accepts_every_action(view: View, record: VecRecord) -> None:
+    """A step that raises is the violation; the translation of the exception reports it."""
 
 
-@rule("VEC-017", kinds=_VECTOR)
-def test_observations_not_mutated_later(conformance_case: Case) -> None:
-    case = conformance_case
+class _ObservationsUnaliased(Watch):
+    """VEC-017: returned observation batches keep their values through later calls (each batch is verified at the
+    next call and the last at the end: a vector env that reuses its buffer shows at the next call)."""
 
-    def verify(record: VecRecord, now: str) -> None:
+    def __init__(self, view: View) -> None:
+        super().__init__(view)
+        self.previous: VecRecord | None = None
+
+    def verify(self, record: VecRecord, now: str) -> None:
         found = difference(record.obs, record.obs_copy, "observations")
         if found is not None:
-            case.fail(f"the observations returned by the {record.where()} changed later, by {now} ({found})",
-                      expected="returned observations keep their values",
-                      actual=f"{summarize(record.obs)}, was {summarize(record.obs_copy)}")
+            self.view.fail(f"the observations returned by the {record.where()} changed later, by {now} ({found})",
+                           expected="returned observations keep their values",
+                           actual=f"{summarize(record.obs)}, was {summarize(record.obs_copy)}")
 
-    def example(plan: Plan) -> None:
-        env = case.make()
-        facts = vector_facts(case, env)
-        seen: list[VecRecord] = []
+    def record(self, record: VecRecord) -> None:
+        if self.previous is not None:
+            self.verify(self.previous, f"the {record.where()}")
+        self.previous = record
 
-        def on_record(record: VecRecord) -> None:
-            if seen:
-                verify(seen[-1], f"the {record.where()}")
-            seen.append(record)
+    def end(self) -> None:
+        if self.previous is not None:
+            self.verify(self.previous, "the end of the rollout")
 
-        run_plan(case, env, facts, plan, on_record=on_record)
-        for record in seen:
-            verify(record, "the end of the rollout")
 
-    case.explore(example, plans_for(case))
+test_observations_not_mutated_later = watcher(
+    "VEC-017", _ObservationsUnaliased, name="test_observations_not_mutated_later", kinds=_VECTOR
+)
 
 
 @rule("VEC-018", kinds=_VECTOR)

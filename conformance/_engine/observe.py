@@ -60,10 +60,12 @@ class View:
         env: The example's env.
     """
 
-    def __init__(self, case: Case, rule: Rule, env: Handle) -> None:
+    def __init__(self, case: Case, rule: Rule, env: Handle, facts: Any = None) -> None:
         self.case = case
         self.rule = rule
         self.env = env
+        self.facts = facts
+        """For a vector target, what the instance declares (:class:`~conformance._kit.vector_checks.VecFacts`)."""
 
     def fail(self, problem: str, *, expected: str = "", actual: str = "") -> NoReturn:
         """Report a violation of the observer's rule in this example."""
@@ -111,21 +113,25 @@ class Observer:
         rule_id: Its rule.
         watch: Builds its watch for one example.
         owns: Call kinds whose exceptions violate its rule.
+        kinds: Target kinds it observes (``"env"`` rollouts of ``reset``/``step``, or ``"vector"`` ones).
     """
 
     rule_id: str
     watch: Callable[[View], Watch]
     owns: tuple[str, ...] = ()
+    kinds: tuple[str, ...] = ("env",)
 
 
 OBSERVERS: dict[str, Observer] = {}
 """Every observer, by rule id (filled when the suite's test modules are imported)."""
 
 
-def _register(rule_id: str, watch: Callable[[View], Watch], owns: Iterable[str], name: str) -> TestFunction:
-    OBSERVERS[rule_id] = Observer(rule_id, watch, tuple(owns))
+def _register(
+    rule_id: str, watch: Callable[[View], Watch], owns: Iterable[str], name: str, kinds: Iterable[str]
+) -> TestFunction:
+    OBSERVERS[rule_id] = Observer(rule_id, watch, tuple(owns), tuple(kinds))
 
-    @rule(rule_id, owns=owns)
+    @rule(rule_id, kinds=kinds, owns=owns)
     def test(conformance_case: Case) -> None:
         run_dedicated(conformance_case, OBSERVERS[rule_id])
 
@@ -134,21 +140,35 @@ def _register(rule_id: str, watch: Callable[[View], Watch], owns: Iterable[str],
     return test
 
 
-def watcher(rule_id: str, watch: Callable[[View], Watch], *, name: str, owns: Iterable[str] = ()) -> TestFunction:
+def watcher(
+    rule_id: str,
+    watch: Callable[[View], Watch],
+    *,
+    name: str,
+    owns: Iterable[str] = (),
+    kinds: Iterable[str] = ("env",),
+) -> TestFunction:
     """Register a stateful observer and return its pytest test function (assign it to ``name`` in the module)."""
-    return _register(rule_id, watch, owns, name)
+    return _register(rule_id, watch, owns, name, kinds)
 
 
 def observer(
-    rule_id: str, *, on: str = "step", raw: bool = False, owns: Iterable[str] = ()
+    rule_id: str,
+    *,
+    on: str = "step",
+    raw: bool = False,
+    owns: Iterable[str] = (),
+    kinds: Iterable[str] = ("env",),
 ) -> Callable[[Callable[[View, Any], None]], TestFunction]:
     """Register a per-result check as an observer; the decorated function becomes its pytest test function.
 
     Args:
         rule_id: The rule.
-        on: Which results it sees: ``"reset"``, ``"step"`` or ``"any"``.
-        raw: Whether it sees the raw results (``check(view, (index, raw))``) instead of records.
+        on: Which results it sees: ``"reset"``, ``"step"``, ``"partial"`` (a vector reset with a mask), or
+            ``"any"``.
+        raw: Whether it sees the raw results (``check(view, (index, kind, raw))``) instead of records.
         owns: Call kinds whose exceptions violate the rule.
+        kinds: Target kinds it observes.
     """
 
     def decorate(check: Callable[[View, Any], None]) -> TestFunction:
@@ -157,7 +177,7 @@ def observer(
 
                 def result(self, index: int, kind: str, value: Any) -> None:
                     if on in ("any", kind):
-                        check(self.view, (index, value))
+                        check(self.view, (index, kind, value))
 
             else:
 
@@ -165,7 +185,7 @@ def observer(
                     if on in ("any", record.kind):
                         check(self.view, record)
 
-        return _register(rule_id, _Check, owns, check.__name__)
+        return _register(rule_id, _Check, owns, check.__name__, kinds)
 
     return decorate
 
@@ -208,18 +228,26 @@ def _example(
     try:
         env = case.make()
         case.set_seed(plan.seed)
+        facts = None
+        if case.target.kind == "vector":
+            from conformance._kit.vector_checks import vector_facts
+
+            facts = vector_facts(case, env)
         for rule_id, obs in observers.items():
             try:
-                watches[rule_id] = obs.watch(View(case, RULES[rule_id], env))
+                watches[rule_id] = obs.watch(View(case, RULES[rule_id], env, facts))
             except (RuleFailure, NotCheckable) as exc:
                 settle(rule_id, exc)
-        rollout.run(
-            env,
-            plan.seed,
-            plan.actions(),
-            on_result=lambda index, kind, raw: dispatch("result", index, kind, raw),
-            on_record=lambda record: dispatch("record", record),
-        )
+        hooks: dict[str, Any] = {
+            "on_result": lambda index, kind, raw: dispatch("result", index, kind, raw),
+            "on_record": lambda record: dispatch("record", record),
+        }
+        if facts is None:
+            rollout.run(env, plan.seed, plan.actions(), **hooks)
+        else:
+            from conformance._kit.vector_checks import run_plan
+
+            run_plan(case, env, facts, plan, **hooks)
         dispatch("end")
     except TargetError as error:
         if verdicts is None:
@@ -254,7 +282,10 @@ def run_shared(case: Case, rule_ids: Iterable[str]) -> dict[str, Verdict]:
 
     ``case`` is a case of the target (its rule is irrelevant: observers fail under their own).
     """
-    observers = {rule_id: OBSERVERS[rule_id] for rule_id in rule_ids if rule_id in OBSERVERS}
+    kind = case.target.kind
+    observers = {
+        rule_id: OBSERVERS[rule_id] for rule_id in rule_ids if rule_id in OBSERVERS and kind in OBSERVERS[rule_id].kinds
+    }
     outcomes: dict[str, Any] = {}
     case.probe()
     plans = _plans(case)

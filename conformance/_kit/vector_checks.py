@@ -19,7 +19,7 @@ from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize
 from conformance._engine.handles import Handle, TargetError
 from conformance._kit import vector_rollout
-from conformance._kit.assertions import contains, plans_for, read, space_label
+from conformance._kit.assertions import contains, read, space_label
 from conformance._kit.autoreset_model import Problem, VectorModel
 from conformance._kit.batching import SplitError, batch_problem, split
 from conformance._kit.strategies import Plan, sampler
@@ -33,7 +33,6 @@ __all__ = [
     "model_envs",
     "new_model",
     "require_mode",
-    "rollout_rule",
     "run_plan",
     "split_rows",
     "static_facts",
@@ -194,22 +193,6 @@ def feed(model: VectorModel, facts: VecFacts, record: VecRecord) -> list[Problem
         return model.partial(record.arg, record.obs_copy, record.info_copy, where)
     result = (record.obs_copy, record.rewards, record.terminations, record.truncations, record.info_copy)
     return model.step(record.arg, facts.single_act, result, where)
-
-
-def rollout_rule(case: Case, *, on_record: Any = None, on_result: Any = None) -> None:
-    """Run vector rollouts and hand every record (or raw result) to the check, with the instance's facts."""
-
-    def example(plan: Plan) -> None:
-        env = case.make()
-        facts = vector_facts(case, env)
-        hooks: dict[str, Any] = {}
-        if on_record is not None:
-            hooks["on_record"] = lambda record: on_record(case, facts, record)
-        if on_result is not None:
-            hooks["on_result"] = lambda index, kind, result: on_result(case, facts, index, kind, result)
-        run_plan(case, env, facts, plan, **hooks)
-
-    case.explore(example, plans_for(case))
 
 
 def split_rows(case: Case, facts: VecFacts, obs: Any) -> list[Any]:

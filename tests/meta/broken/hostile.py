@@ -276,14 +276,14 @@ class HugeObservation(Walk):
 
 
 class FloodsMemory(Walk):
-    """Keeps 256 MiB more of resident memory on every step."""
+    """Keeps 512 MiB more of resident memory on every step."""
 
     def __init__(self, render_mode: str | None = None) -> None:
         super().__init__(render_mode)
         self._hoard: list[Any] = []
 
     def step(self, action: Any) -> tuple[Any, Any, Any, Any, Any]:
-        self._hoard.append(np.ones(_GIB // 4, dtype=np.uint8))
+        self._hoard.append(np.ones(_GIB // 2, dtype=np.uint8))
         return super().step(action)
 
 
