@@ -6,7 +6,9 @@ error, from the construction check) instead of a collection error. The one excep
 a module path: it is imported up front, because without its ``make`` no id target can exist.
 
 Target kinds: ``env`` (``--env``, ``--env-id``, ``CONFORMANCE_ENV``), ``vector`` (``--vector-env``,
-``--vector-env-id``) and ``func`` (``--func-env``); each test declares the kinds it checks.
+``--vector-env-id``) and ``func`` (``--func-env``); each test declares the kinds it checks. Any of the three options
+may name ``conformance._engine.pickled:target``, the object ``conformance.check_env`` ships when its target cannot be
+imported by path (:mod:`conformance._engine.pickled`).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ REGISTRIES: dict[str, str] = {"reference": "reference.registration", "gymnasium"
 VECTOR_NUM_ENVS = 4
 """``num_envs`` of every vector target construction (enough for sub-envs at different points of their episodes)."""
 
-_PICKLED = "conformance._engine.pickled:target"
+_PICKLED = "conformance._engine.pickled:target"  # pickled.SPEC (pickled imports this module)
 _ATTR_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
 _IDENTIFIER_PATH = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 

@@ -8,11 +8,14 @@ import os
 import subprocess
 import sys
 import textwrap
+import warnings
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from conformance import ConformanceError, Report, check_env
+from conformance import ConformanceError, Report, RuleResult, check_env
+from conformance.results import RaiseOn
 from conformance.warnings import warning_class
 from tests.meta._run import REPO
 from tests.meta.broken._base import Walk
@@ -93,13 +96,76 @@ def test_registered_id() -> None:
     assert report.targets == ("CartPole-v1",)
 
 
-def test_should_violations_warn_raise_or_stay_quiet() -> None:
-    with pytest.warns(warning_class("RENDER-005"), match=r"(?s)RENDER-005 \(SHOULD\).*reproducer:"):
+def test_should_violations_are_warnings_of_their_rule() -> None:
+    with pytest.warns(warning_class("RENDER-005"), match=r"(?s)RENDER-005 \(SHOULD\).*reproducer:") as caught:
         report = check_env(Render005FrameWithoutMode, rules="RENDER-005")
     assert [result.rule for result in report.warned] == ["RENDER-005"] and report.ok
-    # The same report, judged with raise_on="should", fails (the verdict is the caller's, the run the same).
-    with pytest.raises(ConformanceError, match="RENDER-005"):
-        check_env(Render005FrameWithoutMode, rules="RENDER-005", raise_on="should")
+    assert caught[0].filename == __file__  # attributed to the caller, where a warning filter looks
+
+
+_CANNED = Report((
+    RuleResult("CONSTRUCT", "t", "MUST", "passed"),
+    RuleResult("ENV-011", "t", "MUST", "failed", "ENV-011 (MUST) violated by t: bad reward"),
+    RuleResult("RENDER-005", "t", "SHOULD", "warned", "RENDER-005 (SHOULD) violated by t: a frame"),
+))
+
+
+@pytest.mark.parametrize(("raise_on", "raised", "warned"), [
+    ("must", ["ENV-011"], ["RENDER-005"]),
+    ("should", ["ENV-011", "RENDER-005"], []),
+    ("never", [], ["RENDER-005"]),
+])
+def test_raise_on(monkeypatch: pytest.MonkeyPatch, raise_on: RaiseOn, raised: list[str], warned: list[str]) -> None:
+    monkeypatch.setattr("conformance.check._run", lambda *args: _CANNED)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            report = check_env(Walk, raise_on=raise_on)
+        except ConformanceError as error:
+            assert [result.rule for result in error.violations] == raised
+            report = error.report
+        else:
+            assert raised == []
+    assert [str(w.category.__name__) for w in caught] == [f"{rule.replace('-', '')}Warning" for rule in warned]
+    assert report.results == _CANNED.results and report.seconds > 0
+
+
+@pytest.mark.parametrize(("options", "error", "match"), [
+    ({"kind": "vec"}, ValueError, "kind must be one of"),
+    ({"profile": "fast"}, ValueError, "profile must be one of"),
+    ({"raise_on": "always"}, ValueError, "raise_on must be one of"),
+    ({"rules": "NOPE-*"}, ValueError, "rules must select at least one rule"),
+    ({"rules": ["ENV-0*", "!ENV-*"]}, ValueError, "rules must select at least one rule"),
+    ({"timeout": 0}, ValueError, "timeout must be a positive number"),
+    ({"timeout": float("nan")}, ValueError, "timeout must be a positive number"),
+    ({"timeout": True}, ValueError, "timeout must be a positive number"),
+    ({"env_kwargs": {"size": object()}}, TypeError, "JSON-serialisable"),
+])
+def test_options_are_checked_before_the_run(options: dict[str, Any], error: type[Exception], match: str) -> None:
+    with pytest.raises(error, match=match):
+        check_env(Walk, **options)
+
+
+def test_an_instance_takes_no_kwargs() -> None:
+    with pytest.raises(TypeError, match="got an instance"):
+        check_env(Walk(), env_kwargs={"render_mode": "ansi"})
+
+
+def test_the_child_gets_the_callers_path_and_none_of_its_pytest_setup(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from conformance.check import _child_environment
+
+    monkeypatch.setattr(sys, "path", ["", str(tmp_path), *sys.path])
+    monkeypatch.chdir(tmp_path.parent)
+    for name in ("PYTEST_ADDOPTS", "PYTEST_PLUGINS", "CONFORMANCE_ENV", "PYTHONWARNINGS"):
+        monkeypatch.setenv(name, "-x")
+    env = _child_environment({"EXTRA": "1"})
+    assert not {"PYTEST_ADDOPTS", "PYTEST_PLUGINS", "CONFORMANCE_ENV", "PYTHONWARNINGS"} & set(env)
+    assert env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] == "1" and env["EXTRA"] == "1"
+    entries = env["PYTHONPATH"].split(os.pathsep)
+    assert entries[:2] == [os.path.realpath(tmp_path.parent), os.path.realpath(tmp_path)]
+    assert not any(entry.startswith(os.path.realpath(sys.prefix) + os.sep) for entry in entries)
 
 
 def test_runs_from_a_script_with_objects_of_main(tmp_path: Path) -> None:
@@ -146,12 +212,15 @@ def test_a_foreign_pytest_session_does_not_reach_the_suite(tmp_path: Path) -> No
         def test_mine():
             with pytest.raises(ConformanceError) as raised:
                 check_env(Mine, rules="ENV-011,ENV-012")
-            assert [result.rule for result in raised.value.violations] == ["ENV-011"]
-            assert raised.value.report.targets == ("test_user:Mine",)
+            (violation,) = raised.value.violations
+            assert violation.rule == "ENV-011" and raised.value.report.targets == ("test_user:Mine",)
+            assert "# Mine: the class Mine defined in" in violation.reproducer  # it travelled by value
     """))
     env = {**os.environ, "PYTHONPATH": str(REPO), "PYTEST_ADDOPTS": "-k test_mine",
            "CONFORMANCE_ENV": "tests.meta.broken.env:Env009StepOutside"}
-    completed = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:xdist"], cwd=tmp_path, env=env,
+    # The console script, not "python -m pytest": the current directory is then not on sys.path.
+    pytest_script = Path(sys.executable).with_name("pytest")
+    completed = subprocess.run([str(pytest_script), "-q", "-p", "no:xdist"], cwd=tmp_path, env=env,
                                capture_output=True, text=True, timeout=300, check=False)
     assert completed.returncode == 0, completed.stdout + completed.stderr
 
