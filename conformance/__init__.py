@@ -6,15 +6,20 @@ one pytest item per (rule, target). Targets are chosen with ``--env pkg.mod:attr
 variable; ``python -m conformance`` is a small front end that prints a one-screen table. SHOULD violations are
 warnings of the per-rule classes in :mod:`conformance.warnings`, all subclasses of :class:`ConformanceWarning`.
 
+:func:`check_env` runs the same suite from a function — in a user's own tests, a script or a notebook — and returns
+a :class:`Report` of :class:`RuleResult` items; it raises :class:`ConformanceError` when MUST rules are violated.
+
 Importing this package has no side effects: the pytest plugin (:mod:`conformance.plugin`) stays inert unless the
 suite's own test modules are collected.
 """
 
 from __future__ import annotations
 
+from conformance.check import check_env
+from conformance.results import ConformanceError, Report, RuleResult
 from conformance.warnings import ConformanceWarning
 
-__all__ = ["ConformanceWarning"]
+__all__ = ["ConformanceError", "ConformanceWarning", "Report", "RuleResult", "check_env"]
 
 
 def __getattr__(name: str) -> object:

@@ -11,9 +11,7 @@ process, so this front end shares nothing with it but the JSON report.
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
-import re
 import subprocess
 import sys
 import tempfile
@@ -21,33 +19,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from conformance._engine.options import LIST_OPTIONS, OPTION_HELP, TARGET_OPTIONS, flag
+from conformance._engine.options import LIST_OPTIONS, OPTION_HELP, TARGET_OPTIONS, classify, flag
 
-__all__ = ["classify", "main"]
+__all__ = ["main"]
 
-_ATTR_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 _MAX_DETAILS = 12
-
-
-def classify(target: str) -> tuple[str, str]:
-    """Tell a factory path from an env id.
-
-    Args:
-        target: What the user typed.
-
-    Returns:
-        ``("--env", target)`` or ``("--env-id", target)``.
-    """
-    if not _ATTR_PATH.match(target):
-        return "--env-id", target
-    module_name, _, attr_path = target.partition(":")
-    try:
-        obj: Any = importlib.import_module(module_name)
-        for part in attr_path.split("."):
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError):
-        return "--env-id", target
-    return ("--env", target) if callable(obj) else ("--env-id", target)
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -100,11 +100,13 @@ def test_render_mode_fixed_at_construction(conformance_case: Case) -> None:
         case.set_seed(plan.seed)
         for mode in (None, *_modes(case)):
             env = case.make(f"env_{mode}" if mode else "env", **({} if mode is None else {"render_mode": mode}))
+            # A construction naming no mode receives the one the target binds (--env-kwargs), if any.
+            received = case.target.default_render_mode if mode is None else mode
 
             def verify(when: str) -> None:
                 current = read(case, env, "render_mode", "RENDER-001")
-                if current != mode:
-                    case.fail(f"render_mode is {current!r} {when}", expected=repr(mode), actual=repr(current))
+                if current != received:
+                    case.fail(f"render_mode is {current!r} {when}", expected=repr(received), actual=repr(current))
 
             verify("right after construction")
             rollout.run(env, plan.seed, plan.actions(), on_record=lambda r: verify(f"after the {r.where()}"))
@@ -169,6 +171,9 @@ def test_render_takes_no_arguments(conformance_case: Case) -> None:
 @rule("RENDER-005")
 def test_render_without_mode_returns_none(conformance_case: Case) -> None:
     case = conformance_case
+
+    bound = case.target.default_render_mode
+    case.require(bound is None, f"every construction of the target receives render_mode={bound!r}")
 
     def body() -> None:
         env = case.make()

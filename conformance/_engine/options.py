@@ -6,6 +6,8 @@ Kept free of NumPy, Hypothesis and the target machinery, because the plugin impo
 from __future__ import annotations
 
 import fnmatch
+import importlib
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +23,7 @@ __all__ = [
     "OPTION_HELP",
     "OPTION_NAMES",
     "TARGET_OPTIONS",
+    "classify",
     "flag",
     "option",
     "rule_areas",
@@ -30,6 +33,8 @@ __all__ = [
 ]
 
 ENV_VAR = "CONFORMANCE_ENV"
+
+_ATTR_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 
 OPTION_NAMES: dict[str, str] = {
     "env": "conformance_env",
@@ -115,6 +120,27 @@ _FLAGS = {
 def flag(name: str) -> str:
     """The command-line flag of an option, e.g. ``"--env-id"`` or ``"--conformance-profile"``."""
     return _FLAGS.get(name, "--" + name.replace("_", "-"))
+
+
+def classify(target: str) -> tuple[str, str]:
+    """Tell a factory path from an env id.
+
+    Args:
+        target: What the user typed.
+
+    Returns:
+        ``("--env", target)`` or ``("--env-id", target)``.
+    """
+    if not _ATTR_PATH.match(target):
+        return "--env-id", target
+    module_name, _, attr_path = target.partition(":")
+    try:
+        obj: Any = importlib.import_module(module_name)
+        for part in attr_path.split("."):
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError):
+        return "--env-id", target
+    return ("--env", target) if callable(obj) else ("--env-id", target)
 
 
 def option(config: pytest.Config, name: str) -> Any:

@@ -6,7 +6,9 @@ error, from the construction check) instead of a collection error. The one excep
 a module path: it is imported up front, because without its ``make`` no id target can exist.
 
 Target kinds: ``env`` (``--env``, ``--env-id``, ``CONFORMANCE_ENV``), ``vector`` (``--vector-env``,
-``--vector-env-id``) and ``func`` (``--func-env``); each test declares the kinds it checks.
+``--vector-env-id``) and ``func`` (``--func-env``); each test declares the kinds it checks. Any of the three options
+may name ``conformance._engine.pickled:target``, the object ``conformance.check_env`` ships when its target cannot be
+imported by path (:mod:`conformance._engine.pickled`).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ REGISTRIES: dict[str, str] = {"reference": "reference.registration", "gymnasium"
 VECTOR_NUM_ENVS = 4
 """``num_envs`` of every vector target construction (enough for sub-envs at different points of their episodes)."""
 
+_PICKLED = "conformance._engine.pickled:target"  # pickled.SPEC (pickled imports this module)
 _ATTR_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
 _IDENTIFIER_PATH = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 
@@ -70,6 +73,8 @@ class Target:
         unavailable: Why the target cannot exist at all (then every item skips with this reason).
         env_id: The registered id it is made from (``--env-id``, ``--vector-env-id``), else ``None``.
         registry: The module whose ``make``/``make_vec`` make it (set with ``env_id``).
+        fixed: Whether every construction returns a copy of one given object (an instance passed to
+            ``conformance.check_env``): such a factory takes no arguments of its own, so the reproducer shows none.
     """
 
     id: str
@@ -82,6 +87,13 @@ class Target:
     unavailable: str | None = None
     env_id: str | None = None
     registry: str | None = None
+    fixed: bool = False
+
+    @property
+    def default_render_mode(self) -> str | None:
+        """The render mode a construction that names none receives: one bound in ``kwargs``, else ``None``."""
+        mode = self.kwargs.get("render_mode")
+        return mode if isinstance(mode, str) else None
 
     @property
     def base_kwargs(self) -> dict[str, Any]:
@@ -94,7 +106,7 @@ class Target:
 
     def constructor_source(self, **extra: Any) -> str:
         """Source of the expression :meth:`construct` evaluates, for the reproducer."""
-        merged = {**self.base_kwargs, **self.kwargs, **extra}
+        merged = {} if self.fixed else {**self.base_kwargs, **self.kwargs, **extra}
         args = [*self.call_args, *(f"{key}={source(value)}" for key, value in merged.items())]
         return f"{self.callee}({', '.join(args)})"
 
@@ -149,6 +161,10 @@ def _resolve_attr(path: str) -> Any:
 
 
 def _attr_target(spec: str, kind: Kind, kwargs: Mapping[str, Any], source_name: str = "") -> Target:
+    if spec == _PICKLED:  # what conformance.check_env ships when its target cannot be imported by path
+        from conformance._engine.pickled import pickled_target
+
+        return pickled_target(kind, kwargs)
     if not _ATTR_PATH.match(spec):
         name = source_name or f"--{'env' if kind == 'env' else kind + '-env'}"
         raise TargetSpecError(

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from conformance.__main__ import _parser, _pytest_args, classify, main
+from conformance.__main__ import _parser, _pytest_args, main
+from conformance._engine.options import classify
 from tests.meta._run import REPO
 
 

@@ -8,6 +8,7 @@ import types
 import pytest
 
 from conformance._engine.targets import (
+    Target,
     TargetSpecError,
     TargetsRequest,
     default_targets,
@@ -112,3 +113,16 @@ def test_unusable_registry_modules_are_reported(monkeypatch: pytest.MonkeyPatch)
     with pytest.raises(TargetSpecError, match="callable make and make_vec, got 'make_only_registry' .it has no "
                                               "callable make_vec.*make_vec.id, num_envs"):
         resolve_targets(TargetsRequest(vector_env_ids=["X-v0"], registry="make_only_registry"))
+
+
+def test_a_bound_render_mode_is_what_a_plain_construction_receives() -> None:
+    (bound,) = resolve_targets(TargetsRequest(envs=["a.b:C"], env_kwargs={"render_mode": "ansi"}))
+    (plain,) = resolve_targets(TargetsRequest(envs=["a.b:C"], env_kwargs={"render_mode": None}))
+    assert (bound.default_render_mode, plain.default_render_mode) == ("ansi", None)
+
+
+def test_a_fixed_target_shows_no_arguments() -> None:
+    (target,) = resolve_targets(TargetsRequest(envs=["a.b:C"], env_kwargs={"render_mode": "ansi"}))
+    fixed = Target(**{**target.__dict__, "fixed": True, "callee": "copy.deepcopy", "call_args": ("instance",)})
+    assert target.constructor_source(render_mode="human") == "C(render_mode='human')"
+    assert fixed.constructor_source(render_mode="human") == "copy.deepcopy(instance)"

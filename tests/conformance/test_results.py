@@ -1,0 +1,117 @@
+"""``Report`` and ``RuleResult``: the JSON schema round trip, accessors, and which violations raise."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance import ConformanceError, Report, RuleResult
+from conformance._engine.report import Result, write_report
+from conformance.results import Outcome, RaiseOn
+
+_OUTCOMES: tuple[Outcome, ...] = ("passed", "failed", "warned", "skipped", "error")
+_RULES = ("CONSTRUCT", "ENV-001", "ENV-011", "SEED-004", "RENDER-005", "VEC-010", "FUNC-008")
+
+
+@st.composite
+def _results(draw: st.DrawFn, target: str | None = None) -> RuleResult:
+    rule = draw(st.sampled_from(_RULES))
+    outcome = draw(st.sampled_from(_OUTCOMES))
+    level = "SHOULD" if outcome == "warned" else draw(st.sampled_from(("MUST", "MUST NOT", "SHOULD")))
+    message = "" if outcome == "passed" else f"{rule} ({level}) violated by t: " + draw(st.text(max_size=20))
+    return RuleResult(
+        rule=rule,
+        target=target if target is not None else draw(st.sampled_from(("a:Env", "b:Env instance"))),
+        level=level,
+        outcome=outcome,
+        message=message,
+        reproducer="import numpy as np\nenv = Env()" if outcome in ("failed", "warned") else "",
+        nodeid=f"conformance/test_env.py::test_x[{rule}-t]",
+        examples=draw(st.integers(0, 100)),
+        steps=draw(st.integers(0, 10_000)),
+        seconds=draw(st.integers(0, 10**6)) / 1000,
+    )
+
+
+def _reports(target: str | None = None) -> st.SearchStrategy[Report]:
+    return st.builds(
+        Report,
+        results=st.lists(_results(target), max_size=30).map(tuple),
+        seconds=st.integers(0, 10**5).map(lambda n: n / 100),
+        run=st.fixed_dictionaries({"profile": st.sampled_from(("quick", "default"))}),
+    )
+
+
+@given(_reports())
+def test_json_round_trip(report: Report) -> None:
+    assert Report.from_json(report.to_json()) == report
+    data = json.loads(report.to_json(indent=None))
+    assert data["schema"] == 1 and data["summary"]["total"] == len(report)
+
+
+@given(_reports())
+def test_outcome_accessors_partition_the_results(report: Report) -> None:
+    groups = (report.passed, report.failed, report.warned, report.skipped, report.errors)
+    assert sorted(map(id, report)) == sorted(id(result) for group in groups for result in group)
+    assert sum(report.counts.values()) == len(report)
+    assert report.ok == (not report.failed and not report.errors)
+
+
+@given(_reports(), st.sampled_from(("must", "should", "never")))
+def test_what_raises(report: Report, raise_on: RaiseOn) -> None:
+    expected = {"must": ("failed", "error"), "should": ("failed", "error", "warned"), "never": ()}[raise_on]
+    violating = [result for result in report if result.outcome in expected]
+    if not violating:
+        report.raise_for_violations(raise_on)
+        return
+    with pytest.raises(ConformanceError) as raised:
+        report.raise_for_violations(raise_on)
+    assert list(raised.value.violations) == violating and raised.value.report is report
+    assert all(result.rule in str(raised.value).splitlines()[0] for result in violating)
+
+
+def test_indexing_by_rule_and_target() -> None:
+    one = RuleResult("ENV-011", "a:Env", "MUST", "failed", "ENV-011 (MUST) violated by a:Env: bad reward")
+    other = RuleResult("ENV-011", "b:Env", "MUST", "passed")
+    report = Report((one, RuleResult("SEED-004", "a:Env", "SHOULD", "passed")))
+    assert report["env-011"] is one and "ENV-011" in report and "VEC-001" not in report
+    with pytest.raises(KeyError, match="VEC-001 did not run"):
+        report["VEC-001"]
+    both = Report((one, other))
+    with pytest.raises(KeyError, match=r"index with \(rule, target\)"):
+        both["ENV-011"]
+    assert both["ENV-011", "b:Env"] is other
+
+
+def test_text_forms() -> None:
+    failed = RuleResult("ENV-011", "a:Env", "MUST", "failed", "ENV-011 (MUST) violated by a:Env: bad reward\n  more",
+                        reproducer="env = Env()\nenv.step(0)")
+    errored = RuleResult("ENV-004", "a:Env", "MUST", "error", "the item's process died")
+    report = Report((RuleResult("CONSTRUCT", "a:Env", "MUST", "passed"), failed, errored), seconds=1.25)
+    text = str(report)
+    assert text.splitlines()[0].split()[:3] == ["target", "area", "passed"]
+    assert "FAILED  ENV-011 (MUST) violated by a:Env: bad reward" in text
+    assert "ERROR   ENV-004 (MUST) [a:Env] the item's process died" in text
+    assert text.endswith("1 passed, 1 failed, 0 warned, 0 skipped, 1 error in 1.2 s")
+    assert repr(report) == "<Report a:Env: passed=1, failed=1, warned=0, skipped=0, error=1>"
+    assert failed.details().endswith("  reproducer:\n    env = Env()\n    env.step(0)")
+
+
+def test_reads_what_the_suite_writes(tmp_path: Path) -> None:
+    path = write_report(tmp_path / "r.json", [Result("x:Env", "ENV-001", "MUST", "passed", seconds=0.5)], {"p": 1})
+    report = Report.from_json(path.read_text())
+    assert report["ENV-001"] == RuleResult("ENV-001", "x:Env", "MUST", "passed", seconds=0.5)
+    assert report.run == {"p": 1}
+
+
+def test_malformed_reports_are_rejected() -> None:
+    with pytest.raises(ValueError, match="schema-1 conformance report"):
+        Report.from_dict({"schema": 2, "results": []})
+    with pytest.raises(ValueError, match="outcome must be one of"):
+        RuleResult.from_dict({"rule": "ENV-001", "target": "t", "level": "MUST", "outcome": "green"})
+    with pytest.raises(ValueError, match="raise_on must be one of"):
+        Report(()).raise_for_violations("always")  # type: ignore[arg-type]
