@@ -191,7 +191,10 @@ def _runner(config: pytest.Config, session: pytest.Session) -> ItemRunner | None
         from conformance._engine.runner import ItemRunner
         from conformance._engine.supervisor import Supervisor
 
-        runner = ItemRunner(config, Supervisor(conformance.limits.timeout, conformance.limits.memory))
+        supervisor = Supervisor(
+            conformance.limits.timeout, conformance.limits.memory, settle="conformance._engine.runner:settle_imports"
+        )
+        runner = ItemRunner(config, supervisor)
         runner.bind(list(session.items))
     config.stash[_RUNNER_KEY] = runner
     return runner

@@ -49,7 +49,7 @@ from conformance._engine.supervisor import (
 if TYPE_CHECKING:
     from conformance._engine.session import ConformanceSession
 
-__all__ = ["ItemRunner", "TargetFacts", "run_item", "warm_target"]
+__all__ = ["ItemRunner", "TargetFacts", "run_item", "run_trace", "settle_imports", "warm_target"]
 
 PROPERTY = "conformance"
 _HEADLESS_ENV = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
@@ -150,6 +150,13 @@ def _warm_hypothesis(session: ConformanceSession) -> None:
         del drawn
 
     example()
+    settle_imports({})
+
+
+def settle_imports(payload: Mapping[str, JSON]) -> None:
+    """Let Hypothesis scan the modules imported so far for constants now, in the zygote, rather than in every job
+    (it rescans whenever ``sys.modules`` grew)."""
+    del payload
     try:  # a private cache of Hypothesis': if it moves, jobs are slower, not wrong
         from hypothesis.internal.conjecture import providers
 

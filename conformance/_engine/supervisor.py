@@ -25,8 +25,6 @@ supervisor leaves one behind.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import dataclasses
 import faulthandler
 import importlib
@@ -46,6 +44,16 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from conformance._engine.board import Board, Snapshot
+from conformance._engine.processes import (
+    PR_SET_CHILD_SUBREAPER,
+    cpu_and_state,
+    describe_status,
+    die_with_parent,
+    kill_descendants,
+    kill_group,
+    prctl,
+    rss,
+)
 
 __all__ = [
     "Died",
@@ -58,7 +66,6 @@ __all__ = [
     "OverMemory",
     "Supervisor",
     "default_memory_cap",
-    "describe_status",
     "fork_available",
 ]
 
@@ -69,12 +76,9 @@ _MEMORY_POLL = 0.2
 _GRACE = 2.0
 _MIN_IDLE = 10.0
 _MAX_TRACEBACK = 4000
-_REAP_SECONDS = 2.0
 _STARVED_GRACE = 4.0
 _STARVED_SHARE = 0.25
 _WARM_IDLE = 60.0
-_PR_SET_PDEATHSIG = 1
-_PR_SET_CHILD_SUBREAPER = 36
 _INTERNAL_ERROR = 70
 _GIB = 1 << 30
 
@@ -177,116 +181,6 @@ def default_memory_cap() -> int:
     return int(min(4 * _GIB, physical // 2))
 
 
-def describe_status(status: int) -> str:
-    """A ``waitpid`` status as ``"SIGABRT"`` or ``"exit code 3"``."""
-    if os.WIFSIGNALED(status):
-        number = os.WTERMSIG(status)
-        try:
-            return signal.Signals(number).name
-        except ValueError:
-            return f"signal {number}"
-    return f"exit code {os.WEXITSTATUS(status)}"
-
-
-# --- Linux process hygiene ---------------------------------------------------------------------------------------
-
-
-def _prctl(option: int, value: int) -> None:
-    if not sys.platform.startswith("linux"):
-        return
-    name = ctypes.util.find_library("c")
-    try:
-        libc = ctypes.CDLL(name, use_errno=True)
-        libc.prctl(option, value, 0, 0, 0)
-    except (OSError, AttributeError):  # no libc to ask: the process-group cleanup still applies
-        return
-
-
-def _die_with_parent() -> None:
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-
-
-_CHILDREN_LISTS = os.path.exists(f"/proc/{os.getpid()}/task/{os.getpid()}/children")
-
-
-def _children(pid: int) -> list[int]:
-    """The live children of ``pid`` (from Linux ``/proc``; empty elsewhere or when ``pid`` is gone)."""
-    if _CHILDREN_LISTS:
-        found: list[int] = []
-        try:
-            for task in os.listdir(f"/proc/{pid}/task"):
-                with open(f"/proc/{pid}/task/{task}/children", "rb") as listing:
-                    found += [int(child) for child in listing.read().split()]
-        except OSError:
-            pass  # the process (or a thread) ended while listing: what was found is what there is
-        return found
-    return _scan_children(pid)
-
-
-def _scan_children(pid: int) -> list[int]:
-    """:func:`_children` for kernels without per-task children lists: read every process's parent."""
-    found: list[int] = []
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return found
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:
-            found.append(int(entry))
-    return found
-
-
-def _kill_group(pgid: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, signal.SIGKILL)
-
-
-def _signal_descendants(pid: int) -> None:
-    for child in _children(pid):
-        _signal_descendants(child)
-        _kill_group(child)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(child, signal.SIGKILL)
-
-
-def _kill_descendants(pid: int) -> None:
-    """Kill every process below this one (``pid``), and the process groups they lead, and reap them.
-
-    Killed processes die asynchronously, and the orphans among them are adopted by this process (a subreaper) as
-    they die: reap until no child is left, for at most :data:`_REAP_SECONDS`.
-    """
-    _signal_descendants(pid)
-    deadline = time.monotonic() + _REAP_SECONDS
-    while True:
-        try:
-            reaped, _ = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return  # no child left
-        if reaped == 0:
-            if time.monotonic() > deadline:
-                return
-            _signal_descendants(pid)  # adopted since the last pass
-            time.sleep(0.002)
-
-
-def _cpu_and_state(pid: int) -> tuple[float, str]:
-    """CPU seconds ``pid`` has used and its scheduler state (``"R"`` runnable, ``"S"`` sleeping...)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            fields = stat.read().rsplit(b")", 1)[1].split()
-    except (OSError, IndexError):
-        return 0.0, ""
-    ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks, fields[0].decode()
-
-
 class _Starvation:
     """Tells a call that is slow because the machine is overloaded from one that hangs.
 
@@ -300,7 +194,7 @@ class _Starvation:
         self.cpu_at_start = 0.0
 
     def excuses(self, pid: int, snapshot: Snapshot, limit: float) -> bool:
-        cpu, state = _cpu_and_state(pid)
+        cpu, state = cpu_and_state(pid)
         call = (snapshot.calls, snapshot.started or snapshot.beat)
         if call != self.call:  # the first look past the limit at this call: CPU since then is what it got
             self.call, self.cpu_at_start = call, cpu
@@ -309,15 +203,6 @@ class _Starvation:
         if since > _STARVED_GRACE * limit:
             return False
         return state == "R" and cpu - self.cpu_at_start < _STARVED_SHARE * (since - limit)
-
-
-def _rss(pid: int) -> int:
-    """Resident memory of ``pid`` in bytes (0 when unknown)."""
-    try:
-        with open(f"/proc/{pid}/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return 0
 
 
 def _resolve(function: str) -> Callable[[Mapping[str, JSON]], JSON]:
@@ -354,7 +239,7 @@ def _run_job(job: Job, result: str, board: Board) -> None:
     code = 0
     try:
         os.setpgid(0, 0)
-        _die_with_parent()
+        die_with_parent()
         # A fatal signal's Python traceback goes to a file the supervisor puts in the report, not to the terminal.
         crash = open(f"{result}.crash", "w", encoding="utf-8")  # noqa: SIM115 - open until os._exit
         faulthandler.enable(crash, all_threads=True)
@@ -372,8 +257,9 @@ def _run_job(job: Job, result: str, board: Board) -> None:
         os._exit(code)
 
 
-def _preload(modules: list[str], board: Board) -> None:
-    """Import what earlier jobs imported, so later jobs start with it (a failure just leaves it to the job)."""
+def _preload(modules: list[str], board: Board, settle: str) -> None:
+    """Import what earlier jobs imported, so later jobs start with it (a failure just leaves it to the job); then
+    call ``settle`` (a ``module:function`` name, or ``""``) to let caches catch up with the new modules."""
     threads = threading.active_count()
     for name in modules:
         if name in sys.modules:
@@ -388,18 +274,8 @@ def _preload(modules: list[str], board: Board) -> None:
     if threading.active_count() > threads:
         # A preloaded module started a thread: forking from here would copy whatever locks it holds.
         raise _ThreadsInZygote
-    if modules:
-        _after_preload()
-
-
-def _after_preload() -> None:
-    """Let Hypothesis scan the modules just imported once, here, rather than in every job (see the runner)."""
-    try:
-        from hypothesis.internal.conjecture import providers
-
-        providers._get_local_constants()  # noqa: SLF001
-    except Exception:  # noqa: BLE001, S110 - a private cache: if it moves, jobs are slower, not wrong
-        pass
+    if modules and settle:
+        _resolve(settle)({})
 
 
 class _ThreadsInZygote(Exception):
@@ -411,8 +287,8 @@ def _zygote(sock: socket.socket, board: Board, warm: Job) -> None:
     code = 0
     try:
         os.setpgid(0, 0)
-        _die_with_parent()
-        _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+        die_with_parent()
+        prctl(PR_SET_CHILD_SUBREAPER, 1)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to handle
         board.install()
         board.reset(os.getpid())
@@ -425,7 +301,7 @@ def _zygote(sock: socket.socket, board: Board, warm: Job) -> None:
                 break
             job = Job(request["function"], request["payload"])
             board.reset(os.getpid())  # what the previous job left there is no longer news
-            _preload(request.get("preload", ()), board)
+            _preload(request.get("preload", ()), board, request.get("settle", ""))
             _flush_stdio()
             pid = os.fork()
             if pid == 0:
@@ -435,14 +311,14 @@ def _zygote(sock: socket.socket, board: Board, warm: Job) -> None:
                 os.setpgid(pid, pid)  # also done by the child: whichever runs first, the group exists at once
             _send(sock, {"op": "started", "pid": pid})
             _, status = os.waitpid(pid, 0)
-            _kill_group(pid)  # whatever the job left in its group
-            _kill_descendants(os.getpid())  # and whatever escaped it, adopted by this subreaper
+            kill_group(pid)  # whatever the job left in its group
+            kill_descendants(os.getpid())  # and whatever escaped it, adopted by this subreaper
             # The board keeps what the job left on it: the supervisor reads the call in progress at its death.
             _send(sock, {"op": "exited", "pid": pid, "status": status})
     except BaseException:  # noqa: BLE001 - an orphaned or broken zygote just ends
         code = _INTERNAL_ERROR
     finally:
-        _kill_descendants(os.getpid())
+        kill_descendants(os.getpid())
         _flush_stdio()
         os._exit(code)
 
@@ -478,7 +354,7 @@ class _Zygote:
         return [json.loads(line) for line in lines if line]
 
     def kill(self) -> None:
-        _kill_group(self.pid)
+        kill_group(self.pid)
         with contextlib.suppress(OSError):
             self.sock.close()
         with contextlib.suppress(ChildProcessError):
@@ -493,9 +369,10 @@ class Supervisor:
             or ended) for three times as long (at least 10 s; a zygote warming up, at least a minute).
         memory_cap: Bytes of resident memory a process may hold (``0``: no cap).
         workdir: Where result files go (a private temporary directory when ``None``).
+        settle: A ``module:function`` a zygote calls (with ``{}``) after importing what earlier jobs imported.
     """
 
-    def __init__(self, timeout: float, memory_cap: int, workdir: Path | None = None) -> None:
+    def __init__(self, timeout: float, memory_cap: int, workdir: Path | None = None, settle: str = "") -> None:
         if not timeout > 0:
             raise ValueError(f"Supervisor timeout must be > 0 seconds, got {timeout!r}")
         if memory_cap < 0:
@@ -506,6 +383,7 @@ class Supervisor:
         # inside a comparison, say), and a busy machine must not turn slow suite work into a "hang".
         self.idle_limit = max(3 * timeout, _MIN_IDLE)
         self.memory_cap = memory_cap
+        self.settle = settle
         self._scratch = tempfile.TemporaryDirectory(prefix="conformance-") if workdir is None else None
         self._workdir = workdir if workdir is not None else Path(self._scratch.name if self._scratch else ".")
         self._zygotes: dict[str, _Zygote] = {}
@@ -536,7 +414,7 @@ class Supervisor:
         preload = [] if key in self._no_preload else sorted(self._imported.get(key, set()) - self._preloaded[key])
         self._preloaded[key].update(preload)
         request = {"op": "run", "function": job.function, "payload": dict(job.payload), "result": result,
-                   "preload": preload}
+                   "preload": preload, "settle": self.settle}
         try:
             zygote.send(request)
         except OSError:
@@ -640,17 +518,17 @@ class Supervisor:
                         verdict = Hung(idle_limit, snapshot, now - started)
                 elif self.memory_cap and now >= next_memory:
                     next_memory = now + _MEMORY_POLL
-                    rss = _rss(pid)
-                    if rss > self.memory_cap:
-                        verdict = OverMemory(rss, self.memory_cap, snapshot, now - started)
+                    resident = rss(pid)
+                    if resident > self.memory_cap:
+                        verdict = OverMemory(resident, self.memory_cap, snapshot, now - started)
                 if verdict is not None:
-                    _kill_group(pid)
+                    kill_group(pid)
                     if until == "ready":  # the zygote itself was the culprit
                         return verdict
         except KeyboardInterrupt:
             snapshot = board.read()
             if pid is not None:
-                _kill_group(pid)
+                kill_group(pid)
             if until == "ready" or pid is None:
                 zygote.kill()
             return Interrupted(snapshot, time.monotonic() - started)

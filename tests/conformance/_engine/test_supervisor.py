@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from conformance._engine.board import current_board
+from conformance._engine.processes import describe_status
 from conformance._engine.supervisor import (
     Died,
     Finished,
@@ -19,7 +20,6 @@ from conformance._engine.supervisor import (
     Job,
     OverMemory,
     Supervisor,
-    describe_status,
     fork_available,
 )
 
