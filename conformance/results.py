@@ -317,7 +317,8 @@ class Report:
         lines += [str(result) for result in noteworthy[:_DETAILS]]
         if len(noteworthy) > _DETAILS:
             lines.append(f"... and {len(noteworthy) - _DETAILS} more (report.failed, report.warned, report.errors)")
-        lines.append(", ".join(f"{count} {outcome}" for outcome, count in self.counts.items()) + f" in {self.seconds:.1f} s")
+        tally = ", ".join(f"{count} {outcome}" for outcome, count in self.counts.items())
+        lines.append(f"{tally} in {self.seconds:.1f} s")
         return "\n".join(lines)
 
     def __repr__(self) -> str:

@@ -64,9 +64,8 @@ class VecRecord:
 
     def values(self) -> tuple[Any, ...]:
         """The compared parts (copies taken at return time; object arrays as lists, compared item by item)."""
-        return tuple(
-            comparable(part) for part in (self.obs_copy, self.rewards, self.terminations, self.truncations, self.info_copy)
-        )
+        parts = (self.obs_copy, self.rewards, self.terminations, self.truncations, self.info_copy)
+        return tuple(comparable(part) for part in parts)
 
     def where(self) -> str:
         """The position, for messages."""

@@ -70,15 +70,48 @@ def test_environment_variable_names_targets(tmp_path: Path, monkeypatch: pytest.
         (["--env", "no-colon"], "'pkg.module:attr'"),
         (["--conformance-profile", "fast"], "--conformance-profile must be one of"),
         (["--conformance-timeout", "-1"], "positive number of seconds"),
+        (["--conformance-timeout", "inf"], "positive number of seconds"),
+        (["--rules", "NOPE-*"], "--rules must select at least one rule, got 'NOPE-*'"),
+        (["--rules", "!*"], "--rules must select at least one rule, got '!*'"),
+        (["--env", _WALK, "--rules", "VEC-*"], "--rules must select at least one rule that applies to the targets"),
+        (["--conformance-report", "/dev/null/x.json"], "--conformance-report must be a path in a writable directory"),
+        (["--conformance-report", "/tmp"], "--conformance-report must be a file path, got '/tmp', which is a dir"),
+        (["--conformance-memory", "lots"], "--conformance-memory must be a size such as 2GiB"),
+        (["--conformance-isolation", "fiber"], "--conformance-isolation must be one of ['process', 'thread']"),
+        (["--conformance-shard", "3/2"], "--conformance-shard must be I/N with 1 <= I <= N"),
+        (["--env-id", "Nope-*"], "--env-id must match at least one registered id, got 'Nope-*'"),
     ],
 )
-def test_malformed_options_are_usage_errors(
+def test_malformed_options_are_one_line_usage_errors(
     option: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     base = ["--pyargs", "conformance", "-o", "addopts=", "-p", "no:cacheprovider", "--rootdir", str(REPO)]
     code = pytest.main([*base, *option])
     assert code == pytest.ExitCode.USAGE_ERROR
-    assert message in capsys.readouterr().err
+    errors = [line for line in capsys.readouterr().err.splitlines() if line.startswith("ERROR:")]
+    assert len(errors) == 1 and message in errors[0], errors
+
+
+def test_a_bad_environment_variable_is_named(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("CONFORMANCE_ENV", "garbage!!")
+    base = ["--pyargs", "conformance", "-o", "addopts=", "-p", "no:cacheprovider", "--rootdir", str(REPO)]
+    assert pytest.main(base) == pytest.ExitCode.USAGE_ERROR
+    assert "the CONFORMANCE_ENV environment variable must be 'pkg.module:attr'" in capsys.readouterr().err
+
+
+def test_rule_globs_ignore_case(tmp_path: Path) -> None:
+    run = run_inprocess(["--env", _WALK, "--rules", "env-00[1-3]"], tmp_path / "r.json")
+    assert {record["rule"] for record in run.report["results"]} == {"CONSTRUCT", "ENV-001", "ENV-002", "ENV-003"}
+
+
+def test_the_report_is_written_whole_and_only_at_the_end(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    report.write_text("previous run\n")
+    run_inprocess(["--env", _WALK, "--rules", "ENV-003"], report)
+    assert json.loads(report.read_text())["summary"]["total"] == 2
+    assert not [path.name for path in tmp_path.iterdir() if path.name != "report.json"]  # no temporary left
 
 
 def test_rule_ids_are_in_node_ids(tmp_path: Path) -> None:

@@ -82,7 +82,9 @@ def test_what_cannot_be_rebuilt_says_so(tmp_path: Path, monkeypatch: pytest.Monk
 
 def test_unimportable_modules_travel_by_value(tmp_path: Path) -> None:
     source = tmp_path / "loose.py"
-    source.write_text("class Loose:\n    def __init__(self, render_mode=None):\n        self.render_mode = render_mode\n")
+    source.write_text(
+        "class Loose:\n    def __init__(self, render_mode=None):\n        self.render_mode = render_mode\n"
+    )
     spec = importlib.util.spec_from_file_location("loose_shipped_module", source)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
