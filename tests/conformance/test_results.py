@@ -93,7 +93,7 @@ def test_text_forms() -> None:
     errored = RuleResult("ENV-004", "a:Env", "MUST", "error", "the item's process died")
     report = Report((RuleResult("CONSTRUCT", "a:Env", "MUST", "passed"), failed, errored), seconds=1.25)
     text = str(report)
-    assert text.splitlines()[0].split()[:3] == ["target", "area", "passed"]
+    assert text.splitlines()[0].split()[:3] == ["target", "passed", "failed"]
     assert "FAILED  ENV-011 (MUST) violated by a:Env: bad reward" in text
     assert "ERROR   ENV-004 (MUST) [a:Env] the item's process died" in text
     assert text.endswith("1 passed, 1 failed, 0 warned, 0 skipped, 1 error in 1.2 s")
