@@ -47,6 +47,7 @@ class RuleResult:
         examples: How many Hypothesis examples it ran.
         steps: How many ``step`` calls those examples made.
         seconds: Its wall time.
+        peak_mib: The largest resident memory of its process, in MiB.
     """
 
     rule: str
@@ -59,6 +60,7 @@ class RuleResult:
     examples: int = 0
     steps: int = 0
     seconds: float = 0.0
+    peak_mib: float = 0.0
 
     @property
     def mandatory(self) -> bool:
@@ -99,6 +101,7 @@ class RuleResult:
             examples=int(record.get("examples", 0)),
             steps=int(record.get("steps", 0)),
             seconds=float(record.get("seconds", 0.0)),
+            peak_mib=float(record.get("peak_mib", 0.0)),
         )
 
     def to_dict(self) -> dict[str, Any]:

@@ -53,6 +53,7 @@ class Result:
         examples: Examples the item ran (a rule checked on the shared trace: the trace's).
         steps: ``step`` calls its examples made.
         seconds: Its wall time.
+        peak_mib: The largest resident memory of its process, in MiB (0 when it did not run in one of its own).
     """
 
     target: str
@@ -65,6 +66,7 @@ class Result:
     examples: int = 0
     steps: int = 0
     seconds: float = 0.0
+    peak_mib: float = 0.0
 
     @property
     def area(self) -> str:
@@ -79,6 +81,7 @@ class Result:
             examples=max(self.examples, other.examples),
             steps=max(self.steps, other.steps),
             seconds=self.seconds + other.seconds,
+            peak_mib=max(self.peak_mib, other.peak_mib),
         )
 
     def as_dict(self) -> dict[str, str]:
@@ -167,7 +170,7 @@ def format_table(results: Sequence[Result]) -> list[str]:
     by_target: dict[str, list[Result]] = {}
     for result in results:
         by_target.setdefault(result.target, []).append(result)
-    table = [["target", *OUTCOMES, "examples", "steps", "seconds"]]
+    table = [["target", *OUTCOMES, "examples", "steps", "seconds", "peak MiB"]]
     for target in sorted(by_target):
         items = by_target[target]
         counts = _counts(items)
@@ -177,6 +180,7 @@ def format_table(results: Sequence[Result]) -> list[str]:
             str(sum(r.examples for r in items)),
             str(sum(r.steps for r in items)),
             f"{sum(r.seconds for r in items):.1f}",
+            f"{max(r.peak_mib for r in items):.0f}",
         ])
     return _align(table, 1)
 

@@ -404,6 +404,9 @@ class ItemRunner:
             if isinstance(data.get("longrepr"), list):
                 data["longrepr"] = tuple(data["longrepr"])  # a skip's (path, line, reason); JSON made it a list
             report = self.config.hook.pytest_report_from_serializable(config=self.config, data=data)
+            for name, record in report.user_properties:
+                if name == PROPERTY and isinstance(record, dict):
+                    record["peak_mib"] = round(outcome.peak_mib, 1)
             reports.append(report)
         return reports
 

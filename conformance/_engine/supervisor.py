@@ -97,11 +97,12 @@ class Job:
 @dataclass(frozen=True)
 class Finished:
     """The job returned; ``value`` is what its function returned (JSON data), ``imported`` the top-level modules it
-    imported that its zygote had not."""
+    imported that its zygote had not, ``peak_mib`` its largest resident memory (the kernel's high-water mark)."""
 
     value: JSON
     seconds: float
     imported: tuple[str, ...] = ()
+    peak_mib: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -310,11 +311,12 @@ def _zygote(sock: socket.socket, board: Board, warm: Job) -> None:
             with contextlib.suppress(OSError):
                 os.setpgid(pid, pid)  # also done by the child: whichever runs first, the group exists at once
             _send(sock, {"op": "started", "pid": pid})
-            _, status = os.waitpid(pid, 0)
+            _, status, usage = os.wait4(pid, 0)
             kill_group(pid)  # whatever the job left in its group
             kill_descendants(os.getpid())  # and whatever escaped it, adopted by this subreaper
             # The board keeps what the job left on it: the supervisor reads the call in progress at its death.
-            _send(sock, {"op": "exited", "pid": pid, "status": status})
+            peak_mib = usage.ru_maxrss / 1024 if sys.platform.startswith("linux") else usage.ru_maxrss / 2**20
+            _send(sock, {"op": "exited", "pid": pid, "status": status, "peak_mib": peak_mib})
     except BaseException:  # noqa: BLE001 - an orphaned or broken zygote just ends
         code = _INTERNAL_ERROR
     finally:
@@ -506,7 +508,10 @@ class Supervisor:
                     elif message["op"] == "ready" and until == "ready":
                         return None
                     elif message["op"] == "exited" and until == "exited":
-                        return verdict or self._finished(board, int(message["status"]), result, now - started)
+                        finished = self._finished(board, int(message["status"]), result, now - started)
+                        if isinstance(finished, Finished):
+                            finished = dataclasses.replace(finished, peak_mib=float(message.get("peak_mib", 0.0)))
+                        return verdict or finished
                 if verdict is not None or pid is None:
                     continue
                 snapshot = board.read()
@@ -536,7 +541,7 @@ class Supervisor:
     @staticmethod
     def _reap(pid: int) -> str:
         try:
-            _, status = os.waitpid(pid, 0)
+            _, status, usage = os.wait4(pid, 0)
         except ChildProcessError:
             return "an unknown status (the process was reaped elsewhere)"
         return describe_status(status)

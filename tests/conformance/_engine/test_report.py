@@ -43,7 +43,7 @@ def test_merge_keeps_the_most_severe_phase() -> None:
 
 def test_table_has_one_sorted_row_per_target() -> None:
     lines = format_table(list(reversed(_results())))
-    assert lines[0].split() == ["target", *OUTCOMES, "examples", "steps", "seconds"]
+    assert lines[0].split() == ["target", *OUTCOMES, "examples", "steps", "seconds", "peak", "MiB"]
     rows = [line.split() for line in lines[1:]]
     assert [row[0] for row in rows] == ["env-a", "env-b"]
     assert rows[0][1:6] == ["1", "1", "1", "0", "0"]

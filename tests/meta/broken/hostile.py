@@ -275,6 +275,17 @@ class HugeObservation(Walk):
         return np.full((_GIB,), 1 + self._steps % 2, dtype=np.uint8)
 
 
+class FourMiBObservation(Walk):
+    """A correct env with 4 MiB observations (a new array each step): the suite must check it in bounded memory."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        self.observation_space = _ByteImage((4 << 20,))
+
+    def _observation(self) -> Any:
+        return np.full((4 << 20,), self._steps % 256, dtype=np.uint8)
+
+
 class FloodsMemory(Walk):
     """Keeps 512 MiB more of resident memory on every step."""
 
@@ -358,6 +369,7 @@ HOSTILE: tuple[Hostile, ...] = (
     Hostile("StartsThread", "", ""),
     Hostile("ForksChild", "", ""),
     Hostile("HugeObservation", "", "", run="memory"),
+    Hostile("FourMiBObservation", "", "", run="memory"),
     Hostile("FloodsMemory", "ENV-016", "over the memory cap", run="memory"),
     Hostile("RaisesInDel", "", ""),
     Hostile("SpaceVanishesAfterReset", "ENV-002", "env.observation_space cannot be read any more"),
