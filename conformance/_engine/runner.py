@@ -210,7 +210,7 @@ def _measure(case: Case) -> Costs | None:
         rng = np.random.default_rng(0)
         case.new_example()
         started = time.perf_counter()
-        env = case.make("measured")
+        env = case.make("env")
         constructed = time.perf_counter()
         env.reset(seed=0)
         reset = time.perf_counter() - constructed

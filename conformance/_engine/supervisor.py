@@ -78,6 +78,7 @@ _MIN_IDLE = 10.0
 _MAX_TRACEBACK = 4000
 _STARVED_GRACE = 4.0
 _STARVED_SHARE = 0.25
+_CPU_TICKS = 0.05
 _WARM_IDLE = 60.0
 _INTERNAL_ERROR = 70
 _GIB = 1 << 30
@@ -187,7 +188,8 @@ class _Starvation:
 
     A call past its limit whose process is runnable but got little CPU while the call ran was starved, not
     stuck: it gets up to :data:`_STARVED_GRACE` times its limit. A process that sleeps (blocked in a call that
-    never returns) or that used its CPU (a busy loop) is not excused.
+    never returns) or that used its CPU (a busy loop) is not excused. Runnable includes uninterruptible waits in
+    the kernel (state D), which is where a process starved of memory rather than CPU spends its time.
     """
 
     def __init__(self) -> None:
@@ -203,7 +205,10 @@ class _Starvation:
         since = time.monotonic() - (snapshot.started or snapshot.beat)
         if since > _STARVED_GRACE * limit:
             return False
-        return state == "R" and cpu - self.cpu_at_start < _STARVED_SHARE * (since - limit)
+        # Waiting for a CPU (R) or for the kernel (D: page reclaim under memory pressure, disk) is starvation;
+        # the CPU clock ticks in hundredths, so a few ticks of progress are within its resolution.
+        got = cpu - self.cpu_at_start
+        return state in ("R", "D") and got < _STARVED_SHARE * (since - limit) + _CPU_TICKS
 
 
 def _resolve(function: str) -> Callable[[Mapping[str, JSON]], JSON]:
