@@ -1,15 +1,22 @@
 """Wall time and peak memory of the conformance suite on real targets, as a user runs it.
 
-Run: ``python benchmarks/bench_suite.py [--profile default] [--repeats 1] [--only NAME ...]``
+Run: ``python benchmarks/bench_suite.py [--profile default] [--repeats 1] [--only NAME ...] [--baseline DIR]``
 
 Each case is one ``pytest --pyargs conformance`` run in a child process (exactly the user's command), timed from
-start to exit; the peak resident memory is the largest of the run's processes (``wait4``'s ``ru_maxrss``). Cases
-whose packages are not installed (ALE, MuJoCo) are listed as skipped. With ``--repeats`` above one, the cases are
-run in interleaved rounds and the medians reported, so load drift on a shared machine affects every case alike.
+start to exit; the peak resident memory is the largest of the run's processes (``wait4``'s ``ru_maxrss``), and the
+CPU seconds are those of the whole process tree (every process is reaped by its parent, so ``wait4`` sums them).
+On a shared machine wall time drifts with the load while CPU seconds barely do: read both. Cases whose packages
+are not installed (ALE, MuJoCo, Gymnasium-Robotics, Box2D) are listed as skipped. With ``--repeats`` above one,
+the cases are run in interleaved rounds and the medians reported, so load drift affects every case alike.
+
+``--baseline DIR`` also runs every case with ``DIR`` (a checkout of an earlier commit, e.g. made with
+``git worktree add /tmp/old <commit>``) first on ``PYTHONPATH``, interleaved with the current code, and adds the
+baseline's median wall time and the ratio current/baseline.
 
 Targets (issue 13, default profile on a 2-core machine): CartPole-v1 <= 3 s, ALE/Pong-v5 <= 60 s, Humanoid-v5
-<= 60 s, the reference's whole registry with ``-n 2`` <= 90 s. The ``in-process`` row runs CartPole without
-supervision (``--conformance-isolation thread``): the price of running every item in its own process.
+<= 60 s, FetchReach <= 60 s, CarRacing-v3 <= 90 s, the reference's whole registry with ``-n 2`` <= 90 s. The
+``in-process`` row runs CartPole without supervision (``--conformance-isolation thread``): the price of running
+every item in its own process.
 """
 
 from __future__ import annotations
@@ -51,6 +58,9 @@ CASES: tuple[Case, ...] = (
     Case("CartPole-v1 in-process", ("--env-id", "CartPole-v1", "--conformance-isolation", "thread")),
     Case("ALE/Pong-v5", ("--env-id", "ale_py:ALE/Pong-v5", "--registry", "gymnasium"), ("ale_py",), 60.0),
     Case("Humanoid-v5", ("--env-id", "Humanoid-v5", "--registry", "gymnasium"), ("mujoco",), 60.0),
+    Case("FetchReach-v4", ("--env-id", "gymnasium_robotics:FetchReach-v4", "--registry", "gymnasium"),
+         ("gymnasium_robotics",), 60.0),
+    Case("CarRacing-v3", ("--env-id", "CarRacing-v3", "--registry", "gymnasium"), ("Box2D",), 90.0),
     Case("reference registry -n 2", ("-n", "2"), ("xdist",), 90.0),
 )
 
@@ -60,8 +70,16 @@ def _available(case: Case) -> str:
     return f"needs {', '.join(missing)}" if missing else ""
 
 
-def _run(case: Case, profile: str) -> tuple[float, float, int]:
-    """(seconds, peak MiB, exit status) of one run."""
+@dataclass(frozen=True)
+class _Run:
+    seconds: float
+    cpu: float
+    peak_mib: float
+    status: int
+
+
+def _run(case: Case, profile: str, baseline: str = "") -> _Run:
+    """One run of ``case`` (with ``baseline`` first on ``PYTHONPATH`` when given)."""
     with tempfile.TemporaryDirectory() as scratch:
         command = [
             sys.executable, "-m", "pytest", "--pyargs", "conformance", "-q", "-p", "no:cacheprovider",
@@ -69,11 +87,14 @@ def _run(case: Case, profile: str) -> tuple[float, float, int]:
             "--conformance-report", str(Path(scratch) / "report.json"), *case.args,
         ]
         env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "MUJOCO_GL": "egl"}
+        if baseline:
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, (baseline, env.get("PYTHONPATH", ""))))
         started = time.perf_counter()
         child = subprocess.Popen(command, cwd=scratch, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _, status, usage = os.wait4(child.pid, 0)
         seconds = time.perf_counter() - started
-    return seconds, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status)
+    cpu = usage.ru_utime + usage.ru_stime
+    return _Run(seconds, cpu, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -82,31 +103,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--profile", default="default", choices=("quick", "default", "thorough"))
     parser.add_argument("--repeats", type=int, default=1, help="interleaved rounds (medians are reported)")
     parser.add_argument("--only", nargs="*", default=None, help="run only cases whose name contains one of these")
+    parser.add_argument("--baseline", default="", help="a checkout of an earlier commit to compare against")
     options = parser.parse_args(argv)
+    if options.baseline and not (Path(options.baseline) / "conformance").is_dir():
+        parser.error(f"--baseline must be a checkout holding conformance/, got {options.baseline!r}")
     cases = [case for case in CASES if not options.only or any(word in case.name for word in options.only)]
     runnable = [case for case in cases if not _available(case)]
-    timings: dict[str, list[tuple[float, float, int]]] = {case.name: [] for case in runnable}
+    timings: dict[str, list[_Run]] = {case.name: [] for case in runnable}
+    before: dict[str, list[_Run]] = {case.name: [] for case in runnable}
     for _ in range(max(1, options.repeats)):
         for case in runnable:
             timings[case.name].append(_run(case, options.profile))
+            if options.baseline:
+                before[case.name].append(_run(case, options.profile, options.baseline))
     missed = False
-    print(f"{'case':<26} {'seconds':>8} {'peak MiB':>9} {'target':>7}  {'exit':>4}  verdict")
+    extra = f" {'baseline s':>10} {'ratio':>6}" if options.baseline else ""
+    print(f"{'case':<26} {'seconds':>8} {'cpu s':>7} {'peak MiB':>9}{extra} {'target':>7}  {'exit':>4}  verdict")
     for case in cases:
         reason = _available(case)
         if reason:
-            print(f"{case.name:<26} {'-':>8} {'-':>9} {'-':>7}  {'-':>4}  skipped ({reason})")
+            print(f"{case.name:<26} {'-':>8} {'-':>7} {'-':>9}{' ' * len(extra)} {'-':>7}  {'-':>4}  skipped ({reason})")
             continue
         runs = timings[case.name]
-        seconds = statistics.median(run[0] for run in runs)
-        peak = max(run[1] for run in runs)
-        status = runs[-1][2]
+        seconds = statistics.median(run.seconds for run in runs)
+        cpu = statistics.median(run.cpu for run in runs)
+        peak = max(run.peak_mib for run in runs)
+        status = runs[-1].status
+        compared = ""
+        if options.baseline:
+            old = statistics.median(run.seconds for run in before[case.name])
+            compared = f" {old:10.1f} {seconds / old:6.2f}"
         verdict = ""
         if case.target:
             ok = seconds <= case.target
             missed |= not ok
             verdict = "met" if ok else "MISSED"
         target = f"{case.target:g}" if case.target else "-"
-        print(f"{case.name:<26} {seconds:8.1f} {peak:9.0f} {target:>7}  {status:>4}  {verdict}")
+        print(f"{case.name:<26} {seconds:8.1f} {cpu:7.1f} {peak:9.0f}{compared} {target:>7}  {status:>4}  {verdict}")
     return 1 if missed else 0
 
 

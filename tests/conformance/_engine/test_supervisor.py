@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from conformance._engine.board import current_board
+from conformance._engine import supervisor as supervisor_module
+from conformance._engine.board import Snapshot, current_board
 from conformance._engine.processes import describe_status
 from conformance._engine.supervisor import (
     Died,
@@ -153,7 +154,7 @@ def test_processes_a_job_leaves_behind_are_killed(supervisor: Supervisor, tmp_pa
 
 def test_close_leaves_no_zygote(supervisor: Supervisor) -> None:
     supervisor.run("t", _job("warm"), _job("add", a=1, b=2))
-    zygotes = [zygote.pid for zygote in supervisor._zygotes.values()]  # noqa: SLF001 - what close must end
+    zygotes = [zygote.pid for zygote in supervisor._zygotes.values()]
     supervisor.close()
     for pid in zygotes:
         with pytest.raises(ChildProcessError):
@@ -170,3 +171,38 @@ def test_limits_are_checked() -> None:
         Supervisor(0, 0)
     with pytest.raises(ValueError, match="memory_cap must be >= 0"):
         Supervisor(1, -1)
+
+
+def _past_limit(limit: float, since: float) -> Snapshot:
+    started = time.monotonic() - since
+    return Snapshot(1, True, started, started, 1, "step", "", "env.step", "", limit)
+
+
+@pytest.mark.parametrize(
+    ("state", "cpu_gained", "excused"),
+    [
+        ("R", 0.0, True),  # waiting for a CPU the whole time: starved
+        ("D", 0.0, True),  # waiting in the kernel (page reclaim under memory pressure): starved
+        ("R", 0.02, True),  # a couple of clock ticks are within the CPU clock's resolution
+        ("S", 0.0, False),  # asleep in a call that never returns: a hang
+        ("R", 5.0, False),  # got its CPU and still did not return: a busy loop
+    ],
+)
+def test_starvation_excuses_only_a_call_that_could_not_run(
+    monkeypatch: pytest.MonkeyPatch, state: str, cpu_gained: float, excused: bool
+) -> None:
+    clock = {"cpu": 10.0}
+    monkeypatch.setattr(supervisor_module, "cpu_and_state", lambda pid: (clock["cpu"], state))
+    starvation = supervisor_module._Starvation()
+    snapshot = _past_limit(1.0, 2.0)
+    assert starvation.excuses(1, snapshot, 1.0)  # the first look past the limit only takes the CPU reading
+    clock["cpu"] += cpu_gained
+    assert starvation.excuses(1, snapshot, 1.0) is excused
+
+
+def test_starvation_is_excused_for_a_bounded_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(supervisor_module, "cpu_and_state", lambda pid: (0.0, "R"))
+    starvation = supervisor_module._Starvation()
+    snapshot = _past_limit(1.0, 100.0)  # far past any grace
+    starvation.excuses(1, snapshot, 1.0)
+    assert not starvation.excuses(1, snapshot, 1.0)
