@@ -8,6 +8,8 @@ access so that it follows :func:`namespace` blocks.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from reference import registration as _registration
 from reference.registration import (
     ENV_ID_RE,
@@ -51,6 +53,10 @@ __all__ = [
     "registry",
     "spec",
 ]
+
+if TYPE_CHECKING:
+    # Declared for type checkers (and ``__all__``); at run time ``__getattr__`` reads the live value.
+    current_namespace: str | None
 
 
 def __getattr__(name: str) -> object:

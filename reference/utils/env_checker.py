@@ -23,10 +23,9 @@ from typing import Any
 import numpy as np
 
 from reference import error, logger
+from reference._narrowing import is_array, is_dict, is_list_or_tuple
 from reference.core import Env
-from reference.spaces.box import Box
-from reference.spaces.dict import Dict
-from reference.spaces.tuple import Tuple
+from reference.spaces._guards import is_box, is_dict_space, is_tuple_space
 from reference.utils._check_errors import CheckTypeError, CheckValueError
 from reference.utils._result_checks import data_shares_objects
 from reference.utils._space_checks import describe
@@ -71,11 +70,11 @@ def data_equivalence(data_1: object, data_2: object, exact: bool = False) -> boo
     """
     if type(data_1) is not type(data_2):
         return False
-    if isinstance(data_1, dict) and isinstance(data_2, dict):
+    if is_dict(data_1) and is_dict(data_2):
         return data_1.keys() == data_2.keys() and all(data_equivalence(data_1[k], data_2[k], exact) for k in data_1)
-    if isinstance(data_1, (tuple, list)) and isinstance(data_2, (tuple, list)):
+    if is_list_or_tuple(data_1) and is_list_or_tuple(data_2):
         return len(data_1) == len(data_2) and all(data_equivalence(a, b, exact) for a, b in zip(data_1, data_2))
-    if isinstance(data_1, np.ndarray) and isinstance(data_2, np.ndarray):
+    if is_array(data_1) and is_array(data_2):
         if data_1.shape != data_2.shape or data_1.dtype != data_2.dtype:
             return False
         if data_1.dtype == object:
@@ -313,7 +312,7 @@ def check_space_limit(space: object, space_type: str) -> None:
         space: The space (Tuple and Dict spaces are searched).
         space_type: ``"action"`` or ``"observation"``.
     """
-    if isinstance(space, Box):
+    if is_box(space):
         if np.any(np.equal(space.low, -np.inf)):
             logger.warn(f"A Box {space_type} space minimum value is -infinity. This is probably too low.")
         if np.any(np.equal(space.high, np.inf)):
@@ -326,8 +325,11 @@ def check_space_limit(space: object, space_type: str) -> None:
                 "[0, 1]). See https://stable-baselines3.readthedocs.io/en/master/guide/rl_tips.html for more "
                 "information."
             )
-    elif isinstance(space, (Tuple, Dict)):
-        for subspace in space.spaces.values() if isinstance(space, Dict) else space.spaces:
+    elif is_dict_space(space):
+        for subspace in space.spaces.values():
+            check_space_limit(subspace, space_type)
+    elif is_tuple_space(space):
+        for subspace in space.spaces:
             check_space_limit(subspace, space_type)
 
 

@@ -18,12 +18,13 @@ Example:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, SupportsFloat, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, SupportsFloat, TypeAlias, TypeVar, cast
 
 import numpy as np
 
 from gymspec import Flag, RenderResult
 from reference import logger
+from reference._narrowing import is_tuple
 from reference.utils._result_checks import (
     check_flag,
     check_info,
@@ -113,8 +114,10 @@ def env_step_passive_checker(
         Error: If the result has neither four nor five elements.
     """
     result = env.step(action)
-    untrusted: object = result
-    if isinstance(untrusted, tuple) and len(untrusted) == 4:
+    # An old-API env returns 4 elements whatever its annotations say: the result is inspected as a plain object
+    # (an annotated 5-tuple would make the 4-element branch unreachable to the type checker).
+    untrusted = cast(object, result)
+    if is_tuple(untrusted) and len(untrusted) == 4:
         logger.deprecation(
             "Core environment is written in old step API which returns one bool instead of two. "
             "It is recommended to rewrite the environment with new step API. "

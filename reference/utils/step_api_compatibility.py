@@ -19,10 +19,13 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
+from reference._narrowing import is_dict, is_list
+
 __all__ = ["convert_to_done_step_api", "convert_to_terminated_truncated_step_api", "step_api_compatibility"]
 
 _KEY = "TimeLimit.truncated"
 _Value: TypeAlias = Any
+_Info: TypeAlias = dict[str, _Value]
 DoneStepType: TypeAlias = tuple[_Value, _Value, _Value, _Value]
 """``(obs, reward, done, info)``; for vector environments the middle entries are arrays."""
 TerminatedTruncatedStepType: TypeAlias = tuple[_Value, _Value, _Value, _Value, _Value]
@@ -35,6 +38,12 @@ def _check_length(step_returns: tuple[object, ...], function: str) -> None:
             f"{function} step_returns must have 4 (obs, reward, done, info) or 5 (obs, reward, terminated, "
             f"truncated, info) elements, got {len(step_returns)}"
         )
+
+
+def _copy_info(info: _Value) -> _Info:
+    """A shallow copy of one info dict, so that the caller's info is never modified."""
+    copied: _Info = dict(info)
+    return copied
 
 
 def _infos_type_error(function: str, infos: object) -> TypeError:
@@ -71,15 +80,23 @@ def convert_to_terminated_truncated_step_api(
         info = dict(infos)
         truncated = info.pop(_KEY, False)
         return obs, rewards, dones and not truncated, dones and truncated, info
-    if isinstance(infos, list):
-        infos = [dict(info) for info in infos]
-        truncations = np.array([info.pop(_KEY, False) for info in infos])
-    elif isinstance(infos, dict):
-        infos = dict(infos)
-        truncations = infos.pop(_KEY, np.zeros(len(dones), dtype=bool))
+    converted: list[_Info] | _Info
+    truncations: _Value
+    if is_list(infos):
+        converted = [_copy_info(info) for info in infos]
+        truncations = np.array([info.pop(_KEY, False) for info in converted])
+    elif is_dict(infos):
+        converted = _copy_info(infos)
+        truncations = converted.pop(_KEY, np.zeros(len(dones), dtype=bool))
     else:
         raise _infos_type_error("convert_to_terminated_truncated_step_api", infos)
-    return obs, rewards, np.logical_and(dones, np.logical_not(truncations)), np.logical_and(dones, truncations), infos
+    return (
+        obs,
+        rewards,
+        np.logical_and(dones, np.logical_not(truncations)),
+        np.logical_and(dones, truncations),
+        converted,
+    )
 
 
 def convert_to_done_step_api(
@@ -110,18 +127,19 @@ def convert_to_done_step_api(
         if terminated or truncated:
             info[_KEY] = truncated and not terminated
         return obs, rewards, terminated or truncated, info
-    if isinstance(infos, list):
-        infos = [dict(info) for info in infos]
-        for info, env_terminated, env_truncated in zip(infos, terminated, truncated):
+    converted: list[_Info] | _Info
+    if is_list(infos):
+        converted = [_copy_info(info) for info in infos]
+        for info, env_terminated, env_truncated in zip(converted, terminated, truncated):
             if env_terminated or env_truncated:
                 info[_KEY] = env_truncated and not env_terminated
-    elif isinstance(infos, dict):
-        infos = dict(infos)
+    elif is_dict(infos):
+        converted = _copy_info(infos)
         if np.any(terminated) or np.any(truncated):
-            infos[_KEY] = np.logical_and(truncated, np.logical_not(terminated))
+            converted[_KEY] = np.logical_and(truncated, np.logical_not(terminated))
     else:
         raise _infos_type_error("convert_to_done_step_api", infos)
-    return obs, rewards, np.logical_or(terminated, truncated), infos
+    return obs, rewards, np.logical_or(terminated, truncated), converted
 
 
 def step_api_compatibility(

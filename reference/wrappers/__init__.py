@@ -24,7 +24,7 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING
 
 from reference.wrappers.atari_preprocessing import AtariPreprocessing
 from reference.wrappers.common import Autoreset, OrderEnforcing, PassiveEnvChecker, RecordEpisodeStatistics, TimeLimit
@@ -99,7 +99,13 @@ __all__ = [
     "vector",
 ]
 
-_Wrapper: TypeAlias = Any  # the class named by the attribute, known only once its module is imported
+if TYPE_CHECKING:
+    # Type checkers see the lazily imported classes (and ``__all__`` lists them); at run time ``__getattr__``
+    # imports them on first access.
+    from reference.wrappers.array_conversion import ArrayConversion
+    from reference.wrappers.jax_to_numpy import JaxToNumpy
+    from reference.wrappers.jax_to_torch import JaxToTorch
+    from reference.wrappers.numpy_to_torch import NumpyToTorch
 
 # These need PyTorch, JAX or array-api-compat, so they are imported on first access (as in Gymnasium): a missing
 # backend raises DependencyNotInstalled then, not on ``import reference``.
@@ -117,9 +123,10 @@ _RENAMED = {
 }
 
 
-def __getattr__(name: str) -> _Wrapper:
+def __getattr__(name: str) -> type:
     if name in _LAZY:
-        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        wrapper: type = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        return wrapper
     if name in _RENAMED:
         # Gymnasium's wording, which code may parse to find the new name.
         raise AttributeError(f"{name!r} has been renamed with `wrappers.{_RENAMED[name]}`")

@@ -11,7 +11,8 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from reference.spaces.box import Box
+from reference._narrowing import is_array, is_list_or_tuple
+from reference.spaces._guards import is_box
 from reference.spaces.discrete import Discrete
 from reference.spaces.multi_discrete import MultiDiscrete
 from reference.wrappers._shared import is_int
@@ -38,7 +39,7 @@ class BoxGrid:
     """
 
     def __init__(self, owner: str, space: object, role: str, bins: _Bins, multidiscrete: bool) -> None:
-        if not isinstance(space, Box):
+        if not is_box(space):
             raise TypeError(f"{owner} env.{role}_space must be a Box, got {type(space).__name__}")
         self.low: _Array = np.ravel(space.low)
         self.high: _Array = np.ravel(space.high)
@@ -47,9 +48,10 @@ class BoxGrid:
             raise ValueError(
                 f"{owner} env.{role}_space must be bounded (finite low and high), got low={self.low} high={self.high}"
             )
+        counts: list[_Bins]
         if is_int(bins):
             counts = [bins] * self.n_dims
-        elif isinstance(bins, (tuple, list, np.ndarray)):
+        elif is_list_or_tuple(bins) or is_array(bins):
             counts = list(np.ravel(bins))
         else:
             raise TypeError(f"{owner} bins must be an int or a tuple of ints, got {bins!r}")
@@ -61,7 +63,7 @@ class BoxGrid:
             raise ValueError(f"{owner} bins must be at least 1, got {bins!r}")
         self.bins: _Array = np.array(counts, dtype=np.int64)
         self.multidiscrete = multidiscrete
-        self.edges = [np.linspace(self.low[i], self.high[i], self.bins[i] + 1) for i in range(self.n_dims)]
+        self.edges: list[_Array] = [np.linspace(self.low[i], self.high[i], self.bins[i] + 1) for i in range(self.n_dims)]
         self.space: Discrete | MultiDiscrete = (
             MultiDiscrete(self.bins) if multidiscrete else Discrete(int(np.prod(self.bins)))
         )

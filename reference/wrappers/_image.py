@@ -12,7 +12,7 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from reference.utils._optional import is_installed
+from reference.utils._optional import import_optional, is_installed
 
 __all__ = ["resize_image"]
 
@@ -79,8 +79,7 @@ def resize_image(image: _Array, shape: tuple[int, int]) -> _Array:
     """
     height, width = shape
     if is_installed("cv2"):
-        import cv2
-
+        cv2 = import_optional("cv2", "resize_image")
         resized: _Array = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
         # OpenCV drops a trailing channel axis of size 1; the space keeps it.
         reshaped: _Array = resized.reshape((height, width) + image.shape[2:])

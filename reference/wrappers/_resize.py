@@ -7,6 +7,7 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from reference.core import ActType, Env
+from reference.spaces._guards import is_box
 from reference.spaces.box import Box
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._image import resize_image
@@ -47,7 +48,7 @@ class ResizeObservation(TransformObservation[_Array, ActType, _Array], RecordCon
 
     def __init__(self, env: Env[_Array, ActType], shape: tuple[int, int]) -> None:
         inner = env.observation_space
-        if not isinstance(inner, Box):
+        if not is_box(inner):
             raise TypeError(f"ResizeObservation env.observation_space must be a Box, got {type(inner).__name__}")
         if len(inner.shape) not in (2, 3):
             raise ValueError(f"ResizeObservation observation shape must be (H, W) or (H, W, C), got {inner.shape}")

@@ -11,10 +11,11 @@ framework; :class:`ArrayConversion` applies it to everything an environment take
 from __future__ import annotations
 
 import numbers
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import Any, SupportsFloat, TypeAlias
 
+from reference._narrowing import is_list_or_tuple, is_mapping, is_tuple
 from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
 from reference.utils._optional import import_optional
 from reference.utils.record_constructor import RecordConstructorArgs
@@ -106,13 +107,14 @@ def array_conversion(value: _Value, xp: ModuleType, device: Device | None = None
         return value
     if isinstance(value, numbers.Number):
         return xp.asarray(value, device=device)
-    if isinstance(value, Mapping):
+    if is_mapping(value):
         return type(value)(**{key: array_conversion(item, xp, device) for key, item in value.items()})
     if _compat.is_array_api_obj(value):
         return _convert_array(value, xp, device)
-    if isinstance(value, tuple) and hasattr(value, "_make"):
-        return type(value)._make(array_conversion(item, xp, device) for item in value)
-    if isinstance(value, (tuple, list)):
+    if is_tuple(value) and hasattr(value, "_make"):
+        make: Callable[[Iterable[_Value]], _Value] = getattr(type(value), "_make")  # noqa: B009 (checked above)
+        return make(array_conversion(item, xp, device) for item in value)
+    if is_list_or_tuple(value):
         return type(value)(array_conversion(item, xp, device) for item in value)
     raise TypeError(
         f"array_conversion value must be an array, a number, None or a dict/tuple/list of them, "

@@ -34,7 +34,7 @@ Example:
 from __future__ import annotations
 
 import importlib
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING
 
 from reference.wrappers.vector.common import RecordEpisodeStatistics
 from reference.wrappers.vector.dict_info_to_list import DictInfoToList
@@ -89,7 +89,13 @@ __all__ = [
     "VectorizeTransformReward",
 ]
 
-_Wrapper: TypeAlias = Any  # the class named by the attribute, known only once its module is imported
+if TYPE_CHECKING:
+    # Type checkers see the lazily imported classes (and ``__all__`` lists them); at run time ``__getattr__``
+    # imports them on first access.
+    from reference.wrappers.vector.array_conversion import ArrayConversion
+    from reference.wrappers.vector.jax_to_numpy import JaxToNumpy
+    from reference.wrappers.vector.jax_to_torch import JaxToTorch
+    from reference.wrappers.vector.numpy_to_torch import NumpyToTorch
 
 # These need PyTorch, JAX or array-api-compat, so they are imported on first access (as in Gymnasium).
 _LAZY = {
@@ -100,7 +106,8 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> _Wrapper:
+def __getattr__(name: str) -> type:
     if name in _LAZY:
-        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        wrapper: type = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        return wrapper
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

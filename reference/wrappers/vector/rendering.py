@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from copy import deepcopy
 from typing import Any, TypeAlias
 
@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from reference import logger
 from reference._framework import import_pygame
+from reference._narrowing import is_array, is_list, is_sequence
 from reference.core import ActType, ObsType
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.utils.save_video import capped_cubic_video_schedule
@@ -40,13 +41,12 @@ _IMAGE_MODES = ("rgb_array", "rgb_array_list", "depth_array", "depth_array_list"
 
 def _sub_frames(owner: str, frames: object, num_envs: int) -> list[_Frame]:
     """One ``(H, W, 3)`` uint8 frame per sub-environment from what a vector ``render()`` returned."""
-    if not isinstance(frames, Sequence) or len(frames) != num_envs:
+    if not is_sequence(frames) or len(frames) != num_envs:
         raise ValueError(f"{owner} env.render() must return one frame per sub-environment ({num_envs}), got {frames!r}")
-    result = []
-    for frame in frames:
-        if isinstance(frame, list):  # an *_list mode: the newest frame
-            frame = frame[-1]
-        if not isinstance(frame, np.ndarray):
+    result: list[_Frame] = []
+    for item in frames:
+        frame: object = item[-1] if is_list(item) else item  # an *_list mode: the newest frame
+        if not is_array(frame):
             raise TypeError(f"{owner} env.render() frames must be numpy arrays, got {type(frame).__name__}")
         if frame.ndim == 2:  # depth frames are shown as greyscale
             frame = np.repeat(frame[..., None], 3, axis=2)
