@@ -77,7 +77,16 @@ class SupportsMake(Protocol):
                 ``reset`` raises ``ResetNeeded``.
             [REG-006] MUST raise an ``UnregisteredEnv`` error (``NameNotFound``, ``VersionNotFound`` or
                 ``NamespaceNotFound``) for an id that is not registered.
-            [REG-007] SHOULD reject an undeclared ``render_mode`` when making the env, not at the first ``render``.
+            [REG-007] SHOULD tell the caller about an undeclared ``render_mode`` when making the env, not at the
+                first ``render``: raise, or emit a warning whose message names the mode.
+
+        Calibration:
+            REG-007 first asked ``make`` to raise. Gymnasium 1.4's ``make`` warns instead (``logger.warn``: "The
+            environment is being initialised with render_mode=... that is not in the possible render_modes"), so
+            every id of every package made through it was warned about, 100% of the ecosystem tier
+            (docs/ecosystem.md): a finding about Gymnasium, repeated once per env. A warning at ``make`` gives the
+            caller what the rule is for, so it now satisfies the rule; a ``make`` that drops or accepts the mode
+            silently still violates it (``tests/meta/broken_registry``: ``Reg007AnyRenderMode``).
         """
         ...
 
