@@ -101,5 +101,15 @@ class SupportsMakeVec(Protocol):
         Rules:
             [REG-008] MUST return a vector env with ``num_envs`` sub-envs whose single spaces equal the spaces of
                 ``make(id)``.
+
+        Calibration:
+            REG-008 stays a MUST for every vectorization mode, the id's vector entry point included (``make_vec``'s
+            default when the spec names one). Evidence (docs/ecosystem.md): ale-py 0.12's ``AtariVectorEnv`` gives
+            ``ALE/Pong-v5`` sub-envs with ``Box(0, 255, (4, 84, 84), uint8)`` observations where ``make`` gives
+            ``Box(0, 255, (210, 160, 3), uint8)`` (grayscale, resized, 4 stacked frames, clipped rewards), and no
+            keyword restores ``make``'s space (a stack axis remains), so code that sizes a policy from
+            ``make(id).observation_space`` breaks on ``make_vec(id)``: one id, two tasks. Gymnasium's own vector
+            entry points (``CartPoleVectorEnv`` and the others) keep ``make``'s spaces; ``vectorization_mode="sync"``
+            is the workaround for ALE.
         """
         ...
