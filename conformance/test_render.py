@@ -180,7 +180,12 @@ def test_render_without_mode_returns_none(conformance_case: Case) -> None:
         env = case.make()
         env.reset(seed=0)
         # render() raising here is this rule's finding (it owns the call): a SHOULD, since no frame was asked for.
-        frame = env.render()
+        try:
+            frame = env.render()
+        except TargetError as error:
+            if isinstance(error.error, NotImplementedError) and not _modes(case):
+                return  # an env that renders in no mode keeps gymnasium.Env.render's default
+            raise
         if frame is not None:
             case.fail("render() with render_mode None returned a value", expected="None", actual=summarize(frame))
 

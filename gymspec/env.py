@@ -165,7 +165,8 @@ class SupportsRender(Protocol):
             [RENDER-004] MUST make ``render`` callable without arguments in every declared mode (a construction
                 with ``render_mode`` one of ``metadata["render_modes"]``); the mode comes from ``render_mode``.
             [RENDER-005] SHOULD return ``None`` when ``render_mode`` is ``None`` (a warning is fine), neither
-                raising nor returning a frame.
+                raising nor returning a frame; an env that declares no render mode at all may raise
+                ``NotImplementedError`` instead.
             [RENDER-006] MUST (for ``"rgb_array"``) return a ``numpy.ndarray`` of dtype ``uint8`` and shape
                 ``(H, W, 3)`` with ``H, W > 0``.
             [RENDER-007] MUST (for ``"ansi"``) return a ``str``.
@@ -190,7 +191,10 @@ class SupportsRender(Protocol):
             on ``spec``), while each renders correctly in every mode it declares: the MUST made the most-used envs
             in the field look broken over a call that asks for no frame (docs/ecosystem.md). RENDER-004 now checks
             the declared modes only, and ``render()`` with no mode is RENDER-005's concern: a SHOULD, which
-            Gymnasium's own convention (warn and return ``None``) satisfies.
+            Gymnasium's own convention (warn and return ``None``) satisfies. An env with an empty
+            ``metadata["render_modes"]`` that keeps ``gymnasium.Env.render``'s default (``NotImplementedError``)
+            says truthfully that it renders nothing (popgym's ``RepeatPrevious``, ``Autoencode``, ... envs), so
+            RENDER-005 allows that one exception there.
         """
         ...
 
