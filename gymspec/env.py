@@ -162,8 +162,11 @@ class SupportsRender(Protocol):
             for the ``"*_list"`` modes.
 
         Rules:
-            [RENDER-004] MUST make ``render`` callable without arguments; the mode comes from ``render_mode``.
-            [RENDER-005] SHOULD return ``None`` when ``render_mode`` is ``None``.
+            [RENDER-004] MUST make ``render`` callable without arguments in every declared mode (a construction
+                with ``render_mode`` one of ``metadata["render_modes"]``); the mode comes from ``render_mode``.
+            [RENDER-005] SHOULD return ``None`` when ``render_mode`` is ``None`` (a warning is fine), neither
+                raising nor returning a frame; an env that declares no render mode at all may raise
+                ``NotImplementedError`` instead.
             [RENDER-006] MUST (for ``"rgb_array"``) return a ``numpy.ndarray`` of dtype ``uint8`` and shape
                 ``(H, W, 3)`` with ``H, W > 0``.
             [RENDER-007] MUST (for ``"ansi"``) return a ``str``.
@@ -179,6 +182,19 @@ class SupportsRender(Protocol):
             [RENDER-013] MUST NOT mutate a frame it returned earlier (no aliasing of the drawing buffer).
             [RENDER-014] MUST NOT influence the dynamics: with the same ``render_mode``, a seeded trajectory is
                 identical with and without ``render`` calls between steps.
+
+        Calibration:
+            RENDER-004 first also called ``render()`` on an env made with no ``render_mode``, so a ``render`` that
+            raises there failed a MUST. Gymnasium's ``MujocoEnv`` (every MuJoCo env) and the Gymnasium-Robotics
+            MuJoCo envs raise there (``MujocoRenderer.render(None)`` has no mode to draw in), and so do
+            Gymnasium's classic-control and toy-text envs constructed without ``make`` (a bare ``AssertionError``
+            on ``spec``), while each renders correctly in every mode it declares: the MUST made the most-used envs
+            in the field look broken over a call that asks for no frame (docs/ecosystem.md). RENDER-004 now checks
+            the declared modes only, and ``render()`` with no mode is RENDER-005's concern: a SHOULD, which
+            Gymnasium's own convention (warn and return ``None``) satisfies. An env with an empty
+            ``metadata["render_modes"]`` that keeps ``gymnasium.Env.render``'s default (``NotImplementedError``)
+            says truthfully that it renders nothing (popgym's ``RepeatPrevious``, ``Autoencode``, ... envs), so
+            RENDER-005 allows that one exception there.
         """
         ...
 

@@ -77,7 +77,16 @@ class SupportsMake(Protocol):
                 ``reset`` raises ``ResetNeeded``.
             [REG-006] MUST raise an ``UnregisteredEnv`` error (``NameNotFound``, ``VersionNotFound`` or
                 ``NamespaceNotFound``) for an id that is not registered.
-            [REG-007] SHOULD reject an undeclared ``render_mode`` when making the env, not at the first ``render``.
+            [REG-007] SHOULD tell the caller about an undeclared ``render_mode`` when making the env, not at the
+                first ``render``: raise, or emit a warning whose message names the mode.
+
+        Calibration:
+            REG-007 first asked ``make`` to raise. Gymnasium 1.4's ``make`` warns instead (``logger.warn``: "The
+            environment is being initialised with render_mode=... that is not in the possible render_modes"), so
+            every id of every package made through it was warned about, 100% of the ecosystem tier
+            (docs/ecosystem.md): a finding about Gymnasium, repeated once per env. A warning at ``make`` gives the
+            caller what the rule is for, so it now satisfies the rule; a ``make`` that drops or accepts the mode
+            silently still violates it (``tests/meta/broken_registry``: ``Reg007AnyRenderMode``).
         """
         ...
 
@@ -92,5 +101,15 @@ class SupportsMakeVec(Protocol):
         Rules:
             [REG-008] MUST return a vector env with ``num_envs`` sub-envs whose single spaces equal the spaces of
                 ``make(id)``.
+
+        Calibration:
+            REG-008 stays a MUST for every vectorization mode, the id's vector entry point included (``make_vec``'s
+            default when the spec names one). Evidence (docs/ecosystem.md): ale-py 0.12's ``AtariVectorEnv`` gives
+            ``ALE/Pong-v5`` sub-envs with ``Box(0, 255, (4, 84, 84), uint8)`` observations where ``make`` gives
+            ``Box(0, 255, (210, 160, 3), uint8)`` (grayscale, resized, 4 stacked frames, clipped rewards), and no
+            keyword restores ``make``'s space (a stack axis remains), so code that sizes a policy from
+            ``make(id).observation_space`` breaks on ``make_vec(id)``: one id, two tasks. Gymnasium's own vector
+            entry points (``CartPoleVectorEnv`` and the others) keep ``make``'s spaces; ``vectorization_mode="sync"``
+            is the workaround for ALE.
         """
         ...

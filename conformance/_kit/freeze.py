@@ -10,6 +10,7 @@ compares digests with digests or with arrays.
 
 from __future__ import annotations
 
+import collections
 import hashlib
 from dataclasses import dataclass
 from typing import Any
@@ -75,6 +76,10 @@ class Freezer:
             return tuple(self(item) for item in value)
         if isinstance(value, list):
             return [self(item) for item in value]
+        if isinstance(value, collections.OrderedDict):
+            # Kept as its own type: equality compares container types, and an env that returns OrderedDicts
+            # (highway-env's parking-v0) would otherwise read as one whose observations change type later.
+            return collections.OrderedDict((key, self(item)) for key, item in value.items())
         if isinstance(value, dict):
             return {key: self(item) for key, item in value.items()}
         return value

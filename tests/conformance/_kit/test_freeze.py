@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 from typing import Any
 
 import numpy as np
@@ -22,6 +23,14 @@ def test_small_values_are_copied_whatever_the_budget() -> None:
     frozen = freeze(value)
     value["a"][0] = 99
     assert frozen["a"][0] == 0 and difference(frozen["b"], value["b"]) is None
+
+
+def test_an_ordered_dict_stays_one_and_equals_the_value_it_froze() -> None:
+    value = collections.OrderedDict(observation=np.arange(3.0), goal=np.ones(2))
+    frozen = Freezer()(value)
+    assert type(frozen) is collections.OrderedDict and difference(value, frozen) is None
+    value["observation"][0] = 9.0
+    assert difference(value, frozen) is not None
 
 
 def test_large_arrays_are_copied_until_the_budget_then_digested() -> None:

@@ -1,0 +1,163 @@
+"""The verdicts of the ecosystem tier, in one table: which rules each real env fails or warns on, and why.
+
+Each verdict was established by running the suite on the env and reading the env's code for every finding: a
+correct env passes (no failed rule, no warning); a real defect fails (MUST) or warns on (SHOULD) the rule it breaks,
+and its stand-alone reproduction is in ``docs/ecosystem.md``. A verdict holds for the pinned versions only
+(:data:`PACKAGES`); ``pip install -e '.[ecosystem]'`` installs them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["GYMNASIUM_MAKE_WARNINGS", "PACKAGES", "VERDICTS", "Package", "Verdict"]
+
+
+@dataclass(frozen=True)
+class Package:
+    """A pinned env package.
+
+    Attributes:
+        name: How the docs and test ids name it.
+        requirement: What ``pip install`` takes (the pins, extras included).
+        module: A module that is importable once it is installed (the tier skips without it).
+        distribution: The distribution whose installed version must equal ``version``.
+        version: The version the verdicts were established on.
+    """
+
+    name: str
+    requirement: str
+    module: str
+    distribution: str
+    version: str
+
+
+PACKAGES: dict[str, Package] = {
+    package.name: package
+    for package in (
+        Package("gymnasium", "gymnasium==1.4.0", "gymnasium", "gymnasium", "1.4.0"),
+        Package("box2d", "gymnasium[box2d]==1.4.0", "Box2D", "gymnasium", "1.4.0"),
+        Package("mujoco", "gymnasium[mujoco]==1.4.0 mujoco==3.3.7", "mujoco", "mujoco", "3.3.7"),
+        Package("ale-py", "ale-py==0.12.1", "ale_py", "ale-py", "0.12.1"),
+        Package("minigrid", "minigrid==3.2.0", "minigrid", "minigrid", "3.2.0"),
+        Package("gymnasium-robotics", "gymnasium-robotics==1.4.2 mujoco==3.3.7", "gymnasium_robotics",
+                "gymnasium-robotics", "1.4.2"),
+        Package("highway-env", "highway-env==1.12.1", "highway_env", "highway-env", "1.12.1"),
+        Package("mo-gymnasium", "mo-gymnasium==1.3.2", "mo_gymnasium", "mo-gymnasium", "1.3.2"),
+        Package("popgym", "popgym==1.0.7", "popgym", "popgym", "1.0.7"),
+        Package("gym-anytrading", "gym-anytrading==2.0.0", "gym_anytrading", "gym-anytrading", "2.0.0"),
+    )
+}
+"""The pinned packages by name (pyproject.toml's ``ecosystem`` extra installs the same pins)."""
+
+GYMNASIUM_MAKE_WARNINGS: frozenset[str] = frozenset({"RENDER-003"})
+"""SHOULD findings on every id made with ``gymnasium.make``, whatever the env: ``make`` accepts a render mode the
+env does not declare (it only warns), so the construction with an undeclared mode succeeds. Not counted in the
+verdicts below; empty this set when RENDER-003's calibration accepts a warning at ``make`` as REG-007's does."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the suite reports on one env of a pinned package.
+
+    Attributes:
+        package: The :data:`PACKAGES` name.
+        env_id: The registered id (made with ``gymnasium.make``, its package's module imported first).
+        failed: MUST rules it fails (real defects).
+        warned: SHOULD rules it warns on (real defects), besides :data:`GYMNASIUM_MAKE_WARNINGS`.
+        quick: Also checked with the quick profile in the regular (CI) run; only packages of the ``test`` extra.
+        why: The defect behind ``failed`` and ``warned`` (``docs/ecosystem.md`` has its reproduction).
+    """
+
+    package: str
+    env_id: str
+    failed: frozenset[str] = frozenset()
+    warned: frozenset[str] = frozenset()
+    quick: bool = False
+    why: str = ""
+
+    @property
+    def target(self) -> str:
+        """The id as ``check_env`` and ``--env-id`` take it: ``module:id`` imports the package first."""
+        module = PACKAGES[self.package].module
+        return self.env_id if module in ("gymnasium", "Box2D", "mujoco") else f"{module}:{self.env_id}"
+
+
+def _rules(*ids: str) -> frozenset[str]:
+    return frozenset(ids)
+
+
+_HIGHWAY_RESET_INFO = _rules(
+    "SEED-001", "SEED-002", "SEED-003", "SEED-005", "SEED-008", "SEED-009", "SEED-010", "REG-002", "RENDER-014"
+)
+_HIGHWAY_WHY = ("reset's info['action'] is env.action_space.sample(): drawn from the action space's own unseeded "
+                "generator, so seeded resets return different infos and every reset advances action_space sampling")
+_MO_WHY = "vector rewards (an ndarray per step) by design: multi-objective RL departs from the scalar-reward API"
+
+VERDICTS: tuple[Verdict, ...] = (
+    # Gymnasium classic control and toy text: correct.
+    Verdict("gymnasium", "CartPole-v0"),
+    Verdict("gymnasium", "CartPole-v1", quick=True),
+    Verdict("gymnasium", "MountainCar-v0"),
+    Verdict("gymnasium", "MountainCarContinuous-v0"),
+    Verdict("gymnasium", "Pendulum-v1", quick=True),
+    Verdict("gymnasium", "Acrobot-v1"),
+    Verdict("gymnasium", "Blackjack-v1", quick=True),
+    Verdict("gymnasium", "FrozenLake-v1", quick=True),
+    Verdict("gymnasium", "FrozenLake8x8-v1"),
+    Verdict("gymnasium", "CliffWalking-v1"),
+    Verdict("gymnasium", "CliffWalkingSlippery-v1"),
+    Verdict("gymnasium", "Taxi-v4"),
+    # Box2D: correct.
+    Verdict("box2d", "LunarLander-v3"),
+    Verdict("box2d", "LunarLanderContinuous-v3"),
+    Verdict("box2d", "BipedalWalker-v3"),
+    Verdict("box2d", "BipedalWalkerHardcore-v3"),
+    Verdict("box2d", "CarRacing-v3"),
+    # MuJoCo: render() with render_mode None raises AttributeError (RENDER-005, SHOULD); otherwise correct.
+    *(
+        Verdict("mujoco", env_id, warned=_rules("RENDER-005"),
+                why="MujocoRenderer.render(None) raises AttributeError('Unexpected mode: None')")
+        for env_id in ("HalfCheetah-v5", "Hopper-v5", "InvertedPendulum-v5", "Humanoid-v5", "Ant-v5",
+                       "Walker2d-v5", "Reacher-v5")
+    ),
+    # ALE: make_vec's default (the vector entry point) preprocesses; render() without a mode raises.
+    *(
+        Verdict("ale-py", env_id, failed=_rules("REG-008"), warned=_rules("RENDER-005"),
+                why="make_vec(id) (AtariVectorEnv) gives (4, 84, 84) grayscale stacks where make(id) gives (210, 160, "
+                    "3) frames; render() with render_mode None raises gymnasium.error.Error")
+        for env_id in ("ALE/Pong-v5", "ALE/Breakout-v5")
+    ),
+    # minigrid: MissionSpace.contains raises ValueError for an ndarray.
+    *(
+        Verdict("minigrid", env_id, warned=_rules("SPACE-011"),
+                why="MissionSpace.contains(ndarray) compares the mission string with the array and raises "
+                    "ValueError (truth value of an array is ambiguous)")
+        for env_id in ("MiniGrid-Empty-5x5-v0", "MiniGrid-DoorKey-5x5-v0", "MiniGrid-FourRooms-v0")
+    ),
+    Verdict("minigrid", "BabyAI-GoToRedBall-v0"),
+    # Gymnasium-Robotics: as MuJoCo.
+    *(
+        Verdict("gymnasium-robotics", env_id, warned=_rules("RENDER-005"),
+                why="MujocoRenderer.render(None) raises AttributeError('Unexpected mode: None')")
+        for env_id in ("FetchReach-v4", "PointMaze_UMaze-v3")
+    ),
+    # highway-env: reset's info is not reproducible.
+    *(
+        Verdict("highway-env", env_id, failed=_HIGHWAY_RESET_INFO, why=_HIGHWAY_WHY)
+        for env_id in ("highway-fast-v0", "merge-v0", "parking-v0")
+    ),
+    # MO-Gymnasium: vector rewards by design; four-room draws its start from the global random module.
+    Verdict("mo-gymnasium", "deep-sea-treasure-v0", failed=_rules("ENV-011"), why=_MO_WHY),
+    Verdict("mo-gymnasium", "four-room-v0", failed=_rules("ENV-011", "SEED-008"),
+            why=_MO_WHY + "; reset() calls random.choice, advancing the global random generator"),
+    Verdict("mo-gymnasium", "mo-mountaincar-v0", failed=_rules("ENV-011"), why=_MO_WHY),
+    # popgym: correct.
+    Verdict("popgym", "popgym-RepeatPreviousEasy-v0"),
+    Verdict("popgym", "popgym-MineSweeperEasy-v0"),
+    Verdict("popgym", "popgym-PositionOnlyCartPoleEasy-v0"),
+    # gym-anytrading: correct.
+    Verdict("gym-anytrading", "stocks-v0"),
+    Verdict("gym-anytrading", "forex-v0"),
+)
+"""Every env of the tier with its verdict (the quick ones also run in CI)."""
