@@ -169,7 +169,7 @@ class Report:
 
     results: tuple[RuleResult, ...]
     seconds: float = 0.0
-    run: Mapping[str, Any] = field(default_factory=dict)
+    run: Mapping[str, Any] = field(default_factory=dict[str, Any])
 
     # --- by outcome ------------------------------------------------------------------------------------------
 
