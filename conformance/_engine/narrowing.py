@@ -8,14 +8,24 @@ type, which is what the suite means: an array of any shape and dtype, a list of 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeAlias
 
 import numpy as np
 from numpy.typing import NDArray
 from typing_extensions import TypeIs
 
-__all__ = ["is_array", "is_dict", "is_list", "is_list_or_tuple", "is_mapping", "is_scalar", "is_tuple"]
+__all__ = [
+    "is_array",
+    "is_dict",
+    "is_integer",
+    "is_list",
+    "is_list_or_tuple",
+    "is_mapping",
+    "is_scalar",
+    "is_sequence",
+    "is_tuple",
+]
 
 # Whatever a target put in the container (or the array): the checks look at it at run time.
 _Item: TypeAlias = Any
@@ -29,6 +39,11 @@ def is_array(value: object) -> TypeIs[NDArray[_Item]]:
 def is_scalar(value: object) -> TypeIs[np.generic[_Item]]:
     """Whether ``value`` is a NumPy scalar (``np.float32(1.0)``, ``np.bool_(True)``...)."""
     return isinstance(value, np.generic)
+
+
+def is_integer(value: object) -> TypeIs[np.integer[_Item]]:
+    """Whether ``value`` is a NumPy integer scalar."""
+    return isinstance(value, np.integer)
 
 
 def is_tuple(value: object) -> TypeIs[tuple[_Item, ...]]:
@@ -54,3 +69,9 @@ def is_dict(value: object) -> TypeIs[dict[_Item, _Item]]:
 def is_mapping(value: object) -> TypeIs[Mapping[_Item, _Item]]:
     """Whether ``value`` is a ``Mapping``."""
     return isinstance(value, Mapping)
+
+
+def is_sequence(value: object) -> TypeIs[Sequence[_Item]]:
+    """Whether ``value`` is a ``Sequence``."""
+    return isinstance(value, Sequence)
+

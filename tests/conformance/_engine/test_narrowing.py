@@ -3,18 +3,30 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 
 import numpy as np
 import pytest
 
-from conformance._engine.narrowing import is_array, is_dict, is_list, is_list_or_tuple, is_mapping, is_scalar, is_tuple
+from conformance._engine.narrowing import (
+    is_array,
+    is_dict,
+    is_integer,
+    is_list,
+    is_list_or_tuple,
+    is_mapping,
+    is_scalar,
+    is_sequence,
+    is_tuple,
+)
 
 _VALUES: list[object] = [
     np.zeros(3),
     np.zeros((), dtype=np.int8),
     np.float32(1.0),
+    np.int64(3),
+    3,
     np.bool_(True),
     1.0,
     True,
@@ -29,11 +41,13 @@ _VALUES: list[object] = [
 _CHECKS: list[tuple[Callable[[object], bool], type | tuple[type, ...]]] = [
     (is_array, np.ndarray),
     (is_scalar, np.generic),
+    (is_integer, np.integer),
     (is_tuple, tuple),
     (is_list, list),
     (is_list_or_tuple, (list, tuple)),
     (is_dict, dict),
     (is_mapping, Mapping),
+    (is_sequence, Sequence),
 ]
 
 
