@@ -17,7 +17,9 @@ from typing_extensions import TypeIs
 
 __all__ = [
     "is_array",
+    "is_bool",
     "is_dict",
+    "is_float",
     "is_integer",
     "is_list",
     "is_list_or_tuple",
@@ -39,6 +41,16 @@ def is_array(value: object) -> TypeIs[NDArray[_Item]]:
 def is_scalar(value: object) -> TypeIs[np.generic[_Item]]:
     """Whether ``value`` is a NumPy scalar (``np.float32(1.0)``, ``np.bool_(True)``...)."""
     return isinstance(value, np.generic)
+
+
+def is_bool(value: object) -> TypeIs[bool | np.bool_[_Item]]:
+    """Whether ``value`` is a Python ``bool`` or a NumPy bool scalar."""
+    return isinstance(value, (bool, np.bool_))
+
+
+def is_float(value: object) -> TypeIs[float | np.floating[_Item]]:
+    """Whether ``value`` is a Python ``float`` or a NumPy floating scalar."""
+    return isinstance(value, (float, np.floating))
 
 
 def is_integer(value: object) -> TypeIs[np.integer[_Item]]:

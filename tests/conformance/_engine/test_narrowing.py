@@ -11,7 +11,9 @@ import pytest
 
 from conformance._engine.narrowing import (
     is_array,
+    is_bool,
     is_dict,
+    is_float,
     is_integer,
     is_list,
     is_list_or_tuple,
@@ -42,6 +44,8 @@ _CHECKS: list[tuple[Callable[[object], bool], type | tuple[type, ...]]] = [
     (is_array, np.ndarray),
     (is_scalar, np.generic),
     (is_integer, np.integer),
+    (is_float, (float, np.floating)),
+    (is_bool, (bool, np.bool_)),
     (is_tuple, tuple),
     (is_list, list),
     (is_list_or_tuple, (list, tuple)),
