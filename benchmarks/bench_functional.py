@@ -51,7 +51,7 @@ def _stepper(env: _VectorEnv, actions: list[np.ndarray[Any, Any]]) -> Callable[[
 def _envpool(num_envs: int) -> _VectorEnv | None:
     if importlib.util.find_spec("envpool") is None:
         return None
-    import envpool
+    import envpool  # pyright: ignore[reportMissingImports] - optional, absent in CI
 
     return envpool.make("CartPole-v1", env_type="gymnasium", num_envs=num_envs, seed=0)
 
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     Returns:
         0 when the N = 4096 target is met (or not measured), else 1.
     """
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[16, 256, _TARGET_SIZE])
     parser.add_argument("--repeat", type=int, default=9, help="interleaved rounds per target (median taken)")
     parser.add_argument("--env-steps", type=int, default=400_000, help="env-steps per timed round and target")

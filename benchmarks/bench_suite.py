@@ -99,7 +99,7 @@ def _run(case: Case, profile: str, baseline: str = "") -> _Run:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the cases and print the table; the exit status is 1 when a target is missed."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--profile", default="default", choices=("quick", "default", "thorough"))
     parser.add_argument("--repeats", type=int, default=1, help="interleaved rounds (medians are reported)")
     parser.add_argument("--only", nargs="*", default=None, help="run only cases whose name contains one of these")

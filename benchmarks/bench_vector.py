@@ -29,7 +29,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, SupportsFloat, TypeAlias
+from typing import TYPE_CHECKING, Any, SupportsFloat, TypeAlias
 
 import numpy as np
 
@@ -48,7 +48,12 @@ _IMAGE_SHAPE = (210, 160, 3)
 class _ImageLogic:
     """An Atari-sized env: every step paints one row and returns a fresh 210x160x3 frame; 100-step episodes."""
 
-    np_random: np.random.Generator
+    if TYPE_CHECKING:  # the Env it is mixed into provides it, as a property
+
+        @property
+        def np_random(self) -> np.random.Generator: ...
+        @np_random.setter
+        def np_random(self, value: np.random.Generator) -> None: ...
 
     def _setup(self, spaces: Any) -> None:
         self.observation_space = spaces.Box(0, 255, _IMAGE_SHAPE, dtype=np.uint8)
@@ -178,7 +183,7 @@ class _EnvPool:
     """envpool's C++ CartPole-v1 batch (its own thread pool) behind the stepper's reset/step/close calls."""
 
     def __init__(self, n: int) -> None:
-        import envpool
+        import envpool  # pyright: ignore[reportMissingImports] - optional, absent in CI
 
         self.env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=n, seed=0)
 
@@ -194,7 +199,7 @@ class _EnvPool:
 
 def _has_envpool() -> bool:
     try:
-        import envpool  # noqa: F401
+        import envpool  # noqa: F401  # pyright: ignore[reportMissingImports] - optional, absent in CI
     except ImportError:
         return False
     return True

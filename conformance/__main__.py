@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from conformance._engine.narrowing import is_list
 from conformance._engine.options import LIST_OPTIONS, OPTION_HELP, TARGET_OPTIONS, classify, flag
 
 __all__ = ["main"]
@@ -29,7 +30,7 @@ _MAX_DETAILS = 12
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m conformance",
-        description=__doc__.split("\n\n")[0],
+        description=(__doc__ or "").split("\n\n")[0],
         epilog="Target options may be combined and repeated; see 'pytest --help' (section conformance) for more.",
     )
     parser.add_argument("targets", nargs="*", metavar="TARGET", help="pkg.module:attr or [module:]ID")
@@ -65,7 +66,7 @@ def _pytest_args(options: argparse.Namespace, report: Path) -> list[str]:
         value = getattr(options, name)
         if value is None:
             continue
-        for item in value if isinstance(value, list) else [value]:
+        for item in value if is_list(value) else [value]:
             args += [flag(name), item]
     return args
 

@@ -6,12 +6,12 @@ with its path (``"[3]['position']: 0.5 != 0.25"``), which goes straight into a f
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from conformance._engine.describe import summarize
+from conformance._engine.narrowing import is_array, is_float, is_list_or_tuple, is_mapping
 from conformance._kit.freeze import ArrayDigest, digest_of
 
 __all__ = ["difference", "value_difference"]
@@ -54,14 +54,14 @@ def _sequences(a: Any, b: Any, path: str, exact: bool) -> str | None:
 
 
 def _is_object_array(value: Any) -> bool:
-    return isinstance(value, np.ndarray) and value.dtype.kind == "O" and value.ndim > 0
+    return is_array(value) and value.dtype.kind == "O" and value.ndim > 0
 
 
 def _digests(a: Any, b: Any, where: str) -> str | None:
     """Compare when one side was kept as a digest (a large array; see :mod:`conformance._kit.freeze`)."""
     if not isinstance(a, ArrayDigest):
         a, b = b, a
-    if not isinstance(b, (ArrayDigest, np.ndarray)) or (isinstance(b, np.ndarray) and b.dtype.kind == "O"):
+    if not (isinstance(b, ArrayDigest) or is_array(b)) or (is_array(b) and b.dtype.kind == "O"):
         return f"{where}: {a!r} != {summarize(b)}"
     other = b if isinstance(b, ArrayDigest) else digest_of(b)
     if a.dtype != other.dtype:
@@ -79,11 +79,9 @@ def _compare(a: Any, b: Any, path: str, exact: bool) -> str | None:
         return _digests(a, b, where)
     if exact and type(a) is not type(b):
         return f"{where}: type {type(a).__name__} != {type(b).__name__}"
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
-            if (_is_object_array(a) and isinstance(b, (tuple, list))) or (
-                _is_object_array(b) and isinstance(a, (tuple, list))
-            ):
+    if is_array(a) or is_array(b):
+        if not (is_array(a) and is_array(b)):
+            if (_is_object_array(a) and is_list_or_tuple(b)) or (_is_object_array(b) and is_list_or_tuple(a)):
                 # Items may be arrays of any shapes: NumPy cannot convert such a list, nor broadcast it faithfully.
                 return _sequences(a, b, path, exact)
             try:
@@ -91,7 +89,7 @@ def _compare(a: Any, b: Any, path: str, exact: bool) -> str | None:
             except ValueError:  # a ragged sequence against a non-object array: they cannot be equal
                 return f"{where}: {summarize(a)} != {summarize(b)}"
         return _arrays(a, b, path, exact)
-    if isinstance(a, Mapping) and isinstance(b, Mapping):
+    if is_mapping(a) and is_mapping(b):
         if list(a.keys()) != list(b.keys()) and set(a.keys()) != set(b.keys()):
             return f"{where}: keys {sorted(map(str, a))} != {sorted(map(str, b))}"
         for key in a:
@@ -99,18 +97,19 @@ def _compare(a: Any, b: Any, path: str, exact: bool) -> str | None:
             if found is not None:
                 return found
         return None
-    if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
+    if is_list_or_tuple(a) and is_list_or_tuple(b):
         return _sequences(a, b, path, exact)
-    if isinstance(a, (float, np.floating)) and isinstance(b, (float, np.floating)):
+    if is_float(a) and is_float(b):
         if (np.isnan(a) and np.isnan(b)) or a == b:
             return None
         return f"{where}: {a!r} != {b!r}"
-    if getattr(type(a), "__eq__") is _OBJECT_EQ and type(a) is type(b):
+    # cast: pyright reads `a` here as the union of what the checks above let through, part of it unknown.
+    if getattr(type(cast(object, a)), "__eq__") is _OBJECT_EQ and type(a) is type(b):
         # No value equality defined: two instances of the same class are all the suite can compare.
         return None
     try:
         equal = a == b
-        same = bool(np.all(equal)) if isinstance(equal, np.ndarray) else bool(equal)
+        same = bool(np.all(equal)) if is_array(equal) else bool(equal)
     except Exception:  # noqa: BLE001 - an exotic __eq__ that raises means "cannot tell"; treat as equal
         return None
     return None if same else f"{where}: {summarize(a)} != {summarize(b)}"

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from conformance._engine.narrowing import is_dict
 from conformance._engine.options import (
     ENV_VAR,
     LIST_OPTIONS,
@@ -283,7 +284,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 def _own_record(report: pytest.TestReport) -> dict[str, Any] | None:
     for name, value in getattr(report, "user_properties", ()):
-        if name == _PROPERTY and isinstance(value, dict):
+        if name == _PROPERTY and is_dict(value):
             return value
     return None
 
@@ -368,7 +369,8 @@ class _Reporter:
             record = _orphan_record(report, reason)
             if record is None:
                 continue
-            report.user_properties = [(_PROPERTY, record)]
+            properties: list[tuple[str, object]] = [(_PROPERTY, record)]
+            report.user_properties = properties
             self.config.hook.pytest_runtest_logreport(report=report)
         self.running.clear()
 

@@ -11,7 +11,7 @@ import json
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, cast, get_args
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, get_args
 
 if TYPE_CHECKING:
     from conformance._engine.report import Result as _Record
@@ -94,7 +94,7 @@ class RuleResult:
             rule=record["rule"],
             target=record["target"],
             level=record["level"],
-            outcome=cast(Outcome, outcome),
+            outcome=outcome,
             message=str(record.get("message", "")),
             reproducer=str(record.get("reproducer", "")),
             nodeid=str(record.get("nodeid", "")),
@@ -169,7 +169,7 @@ class Report:
 
     results: tuple[RuleResult, ...]
     seconds: float = 0.0
-    run: Mapping[str, Any] = field(default_factory=dict)
+    run: Mapping[str, Any] = field(default_factory=dict[str, Any])
 
     # --- by outcome ------------------------------------------------------------------------------------------
 

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import collections
 import inspect
-from typing import Any
-
-import numpy as np
+from typing import Any, cast
 
 from conformance._engine.case import Case
 from conformance._engine.describe import summarize, type_name
 from conformance._engine.handles import TargetError
 from conformance._engine.marks import rule
+from conformance._engine.narrowing import is_array, is_dict, is_list_or_tuple, is_tuple
 from conformance._engine.observe import View, Watch, observer, watcher
 from conformance._kit import rollout
 from conformance._kit.assertions import (
@@ -61,7 +60,7 @@ def test_spaces_satisfy_space_protocol(conformance_case: Case) -> None:
 
 def _unchanged(case: Case, now: Any, original: Any, snapshot: Any) -> bool:
     """Whether a space is still what it was: equal to its snapshot, or the same object when it has no ``__eq__``."""
-    if now is original and getattr(type(now), "__eq__", None) is _OBJECT_EQ:
+    if now is original and getattr(type(cast(object, now)), "__eq__", None) is _OBJECT_EQ:
         return True  # no value equality to compare with (SPACE-001 reports that); identity is all there is
     try:
         return bool(case.watchdog.call("space.__eq__", lambda: now == snapshot))
@@ -163,7 +162,7 @@ def test_reset_accepts_seed_and_options(conformance_case: Case) -> None:
 @observer("ENV-005", on="reset", raw=True)
 def test_reset_returns_pair(view: View, result: tuple[int, str, Any]) -> None:
     index, _, value = result
-    if not isinstance(value, tuple) or len(value) != 2:
+    if not is_tuple(value) or len(value) != 2:
         view.fail(f"the reset at position {index} returned {type_name(value)}",
                   expected="a 2-tuple (observation, info)", actual=summarize(value))
 
@@ -186,7 +185,7 @@ def test_reset_info_is_dict(view: View, record: Record) -> None:
 @observer("ENV-008", on="step", raw=True)
 def test_step_returns_five_tuple(view: View, result: tuple[int, str, Any]) -> None:
     index, _, value = result
-    if not isinstance(value, tuple) or len(value) != 5:
+    if not is_tuple(value) or len(value) != 5:
         view.fail(f"the step at position {index} returned {type_name(value)}",
                   expected="a 5-tuple (observation, reward, terminated, truncated, info)", actual=summarize(value))
 
@@ -259,11 +258,11 @@ _ALIAS_BYTES = 64 << 20
 
 
 def _nbytes(value: Any) -> int:
-    if isinstance(value, np.ndarray):
+    if is_array(value):
         return int(value.nbytes)
-    if isinstance(value, (tuple, list)):
+    if is_list_or_tuple(value):
         return sum(_nbytes(item) for item in value)
-    if isinstance(value, dict):
+    if is_dict(value):
         return sum(_nbytes(item) for item in value.values())
     return 0
 

@@ -19,6 +19,7 @@ from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import TargetError
 from conformance._engine.marks import rule
+from conformance._engine.narrowing import is_array, is_bool, is_tuple
 from conformance._kit.assertions import SPACE_MEMBERS, contains, is_finite, plans_for, read, space_label
 from conformance._kit.func_checks import Driver, deep_snapshot, truthy, unchanged
 from conformance._kit.strategies import Plan, seeds
@@ -215,7 +216,7 @@ def test_adapter_agrees_with_direct_calls(conformance_case: Case) -> None:
 
 
 def _agree(case: Case, where: str, expected: tuple[Any, ...], actual: Any) -> None:
-    if not isinstance(actual, tuple) or len(actual) != len(expected):
+    if not is_tuple(actual) or len(actual) != len(expected):
         case.fail(f"the adapter's {where} returned {summarize(actual)}", expected=summarize(expected),
                   actual=summarize(actual))
     found = difference(deep_snapshot(list(expected)), deep_snapshot(list(actual)), where)
@@ -270,7 +271,7 @@ def _episode_rule(case: Case, check: Any) -> None:
 def test_reward_is_real_finite_scalar(conformance_case: Case) -> None:
     def check(case: Case, driver: Driver, k: int, step: Any) -> None:
         reward = step.reward
-        scalar = reward[()] if isinstance(reward, np.ndarray) and reward.ndim == 0 else reward
+        scalar = reward[()] if is_array(reward) and reward.ndim == 0 else reward
         real = isinstance(scalar, (int, float, np.integer, np.floating)) and not isinstance(scalar, (bool, np.bool_))
         if not real:
             case.fail(f"reward of transition {k} is {type_name(reward)}",
@@ -286,8 +287,7 @@ def test_reward_is_real_finite_scalar(conformance_case: Case) -> None:
 def test_terminal_is_bool_like(conformance_case: Case) -> None:
     def check(case: Case, driver: Driver, k: int, step: Any) -> None:
         flag = step.terminal
-        ok = isinstance(flag, (bool, np.bool_)) or (isinstance(flag, np.ndarray) and flag.dtype == np.bool_
-                                                    and flag.ndim == 0)
+        ok = is_bool(flag) or (is_array(flag) and flag.dtype == np.bool_ and flag.ndim == 0)
         if not ok:
             case.fail(f"terminal after transition {k} is {type_name(flag)}",
                       expected="bool, numpy.bool_ or a 0-d bool array (one state)", actual=summarize(flag))
@@ -376,13 +376,12 @@ def test_render_image_frames(conformance_case: Case) -> None:
             raise
         for k, state in enumerate(states):
             result = driver.call("render_image", state, render_state)
-            if not isinstance(result, tuple) or len(result) != 2:
+            if not is_tuple(result) or len(result) != 2:
                 case.fail(f"render_image of state {k} returned {summarize(result)}",
                           expected="a 2-tuple (render_state, frame)", actual=summarize(result))
             render_state, frame = result
             driver.name(render_state, "render_state")
-            if not (isinstance(frame, np.ndarray) and frame.dtype == np.uint8 and frame.ndim == 3
-                    and frame.shape[2] == 3):
+            if not (is_array(frame) and frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3):
                 case.fail(f"render_image of state {k} returned a frame {summarize(frame)}",
                           expected="a uint8 array of shape (H, W, 3)", actual=summarize(frame))
         driver.call("render_close", render_state)

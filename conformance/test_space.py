@@ -17,6 +17,7 @@ from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.marks import rule
+from conformance._engine.narrowing import is_array, is_bool, is_tuple
 from conformance._kit.assertions import SPACE_MEMBERS, contains, space_label
 from conformance._kit.space_checks import (
     candidates,
@@ -85,7 +86,7 @@ def test_shape_and_dtype_types(conformance_case: Case) -> None:
 
     def check(expression: str, space: Any) -> None:
         shape, dtype = getattr(space, "shape", None), getattr(space, "dtype", None)
-        ints = isinstance(shape, tuple) and all(
+        ints = is_tuple(shape) and all(
             isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 0 for d in shape
         )
         if shape is not None and not ints:
@@ -209,7 +210,7 @@ def test_array_samples_match_dtype_and_shape(conformance_case: Case) -> None:
         handle = space_copy(case, space, expression)
         handle.call("seed", 0)
         for value in draw_samples(handle):
-            if not isinstance(value, np.ndarray):
+            if not is_array(value):
                 continue
             if dtype is not None and value.dtype != dtype:
                 case.fail(f"{expression}.sample() has dtype {value.dtype}", expected=f"dtype {dtype}",
@@ -232,7 +233,7 @@ def test_contains_returns_bool_agreeing_with_in(conformance_case: Case) -> None:
                 membership = case.watchdog.call("space.__contains__", lambda: value in space)
             except Exception:  # noqa: BLE001, S112 - raising on odd values is SPACE-011's subject
                 continue
-            if not isinstance(answer, (bool, np.bool_)):
+            if not is_bool(answer):
                 case.fail(f"{expression}.contains({summarize(value)}) returned {type_name(answer)}",
                           expected="bool or numpy.bool_", actual=summarize(answer))
             if bool(answer) != bool(membership):
@@ -294,7 +295,7 @@ def test_box_bounds(conformance_case: Case) -> None:
     def check(expression: str, space: Any) -> None:
         low, high, shape = space.low, space.high, tuple(space.shape)
         for name, bound in (("low", low), ("high", high)):
-            if not isinstance(bound, np.ndarray) or bound.shape != shape:
+            if not is_array(bound) or bound.shape != shape:
                 case.fail(f"{expression}.{name} is not an array of the space's shape",
                           expected=f"ndarray of shape {shape}", actual=summarize(bound))
         with np.errstate(invalid="ignore"):

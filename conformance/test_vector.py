@@ -18,6 +18,7 @@ from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.marks import rule
+from conformance._engine.narrowing import is_array, is_tuple
 from conformance._engine.observe import View, Watch, observer, watcher
 from conformance._engine.record import snapshot
 from conformance._kit import vector_rollout
@@ -109,7 +110,7 @@ def test_reset_returns_observations_and_info(view: View, result: tuple[int, str,
         return
     facts = view.facts
     where = f"the {'partial reset' if kind == 'partial' else 'reset'} at position {index}"
-    if not isinstance(value, tuple) or len(value) != 2:
+    if not is_tuple(value) or len(value) != 2:
         view.fail(f"{where} returned {type_name(value)}", expected="a 2-tuple (observations, info)",
                   actual=summarize(value))
     obs, info = value
@@ -224,7 +225,7 @@ def test_reset_resets_every_sub_env(conformance_case: Case) -> None:
 @observer("VEC-010", raw=True, kinds=_VECTOR)
 def test_step_returns_five_tuple(view: View, result: tuple[int, str, Any]) -> None:
     index, _, value = result
-    if not isinstance(value, tuple) or len(value) != 5:
+    if not is_tuple(value) or len(value) != 5:
         view.fail(f"the step at position {index} returned {type_name(value)}",
                   expected="a 5-tuple (observations, rewards, terminations, truncations, info)",
                   actual=summarize(value))
@@ -242,7 +243,7 @@ def test_step_observations_in_space(view: View, record: VecRecord) -> None:
 @observer("VEC-012", kinds=_VECTOR)
 def test_rewards_array(view: View, record: VecRecord) -> None:
     n, rewards = view.facts.n, record.rewards
-    if not (isinstance(rewards, np.ndarray) and rewards.shape == (n,) and rewards.dtype.kind in "iuf"):
+    if not (is_array(rewards) and rewards.shape == (n,) and rewards.dtype.kind in "iuf"):
         view.fail(f"the {record.where()} returned rewards {summarize(rewards)}",
                   expected=f"a NumPy array of shape ({n},) with an integer or floating dtype",
                   actual=f"{type_name(rewards)} {summarize(rewards)}")
@@ -253,7 +254,7 @@ def test_flags_arrays(view: View, record: VecRecord) -> None:
     n = view.facts.n
     for name in ("terminations", "truncations"):
         flags = getattr(record, name)
-        if not (isinstance(flags, np.ndarray) and flags.shape == (n,) and flags.dtype == np.bool_):
+        if not (is_array(flags) and flags.shape == (n,) and flags.dtype == np.bool_):
             view.fail(f"the {record.where()} returned {name} {summarize(flags)}",
                       expected=f"a NumPy bool array of shape ({n},)", actual=summarize(flags))
 

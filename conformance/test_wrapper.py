@@ -10,7 +10,7 @@ PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pyt
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from hypothesis import strategies as st
 
@@ -202,7 +202,8 @@ def test_unwrapped_is_innermost(conformance_case: Case) -> None:
 
 
 def _inner_only_names(env: Any, unwrapped: Any) -> list[str]:
-    names = sorted(name for name in vars(unwrapped) if not name.startswith("__") and not hasattr(env, name))
+    attributes = vars(cast(object, unwrapped))  # an Any argument leaves vars()'s overload (and result) unknown
+    names = sorted(name for name in attributes if not name.startswith("__") and not hasattr(env, name))
     return names[:_ATTRIBUTES]
 
 

@@ -333,7 +333,7 @@ def print_details(outcomes: list[Outcome], kinds: tuple[str, ...]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("checkout", type=Path, help="a Gymnasium checkout (the folder holding tests/)")
     parser.add_argument("--package", default="reference", help="the package that replaces gymnasium")
     parser.add_argument("--ceiling", action="store_true", help="also run the tests against gymnasium itself")

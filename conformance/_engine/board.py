@@ -199,7 +199,7 @@ class Board:
                 break
         _, pid, depth, started, beat, calls, limit = _HEAD.unpack_from(raw, 0)
         offset = _HEAD.size
-        texts = []
+        texts: list[str] = []
         for width in (_METHOD, _MODE, _LABEL, _NOTE):
             texts.append(_text(raw[offset : offset + width]))
             offset += width

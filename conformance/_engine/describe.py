@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-import numpy as np
+from conformance._engine.narrowing import is_array, is_list_or_tuple, is_mapping, is_scalar
 
 __all__ = ["describe_exception", "summarize", "type_name"]
 
@@ -39,22 +38,22 @@ def summarize(value: Any, *, depth: int = 0) -> str:
     Returns:
         E.g. ``"ndarray(shape=(4,), dtype=float32, [0.1, -0.2, 0.03, 0.0])"`` or ``"np.float64(1.0)"``.
     """
-    if isinstance(value, np.ndarray):
+    if is_array(value):
         flat = value.reshape(-1)
         if flat.size <= _MAX_ITEMS and value.dtype.kind in "biufc":
             head = ", ".join(repr(item) for item in flat.tolist())
             return f"ndarray(shape={value.shape}, dtype={value.dtype}, [{head}])"
         return f"ndarray(shape={value.shape}, dtype={value.dtype})"
-    if isinstance(value, np.generic):
+    if is_scalar(value):
         return f"{type_name(value)}({value.item()!r})"
-    if isinstance(value, (tuple, list)):
+    if is_list_or_tuple(value):
         if depth >= 2:
             return f"{type_name(value)}(len={len(value)})"
         items = [summarize(item, depth=depth + 1) for item in value[:_MAX_ITEMS]]
         more = ", ..." if len(value) > _MAX_ITEMS else ""
         opener, closer = ("(", ")") if isinstance(value, tuple) else ("[", "]")
         return f"{opener}{', '.join(items)}{more}{closer}"
-    if isinstance(value, Mapping):
+    if is_mapping(value):
         if depth >= 2:
             return f"{type_name(value)}(keys={list(value)[:_MAX_ITEMS]})"
         items = [f"{k!r}: {summarize(v, depth=depth + 1)}" for k, v in list(value.items())[:_MAX_ITEMS]]

@@ -150,8 +150,10 @@ def _factory_launch(factory: typing.Callable[..., object], kind: Kind | None) ->
     noun = "class" if isinstance(factory, type) else "function" if inspect.isfunction(factory) else "callable"
     name = call_name(factory)
     what = f"the {noun} {qualname} defined in {location(factory)}"
+    # Tested outside a condition, which would narrow `factory` to partial[Unknown] for pyright from here on.
+    partial = isinstance(factory, functools.partial)
     manifest = Manifest(
-        id=f"{module}:{qualname}" + (" (partial)" if isinstance(factory, functools.partial) else ""),
+        id=f"{module}:{qualname}" + (" (partial)" if partial else ""),
         callee=name,
         what=what,
         imports=(f"# {name}: {what}, which cannot be imported by path: define it here",),

@@ -175,9 +175,9 @@ def observer(
         class _Check(Watch):
             if raw:
 
-                def result(self, index: int, kind: str, value: Any) -> None:
+                def result(self, index: int, kind: str, raw: Any) -> None:
                     if on in ("any", kind):
-                        check(self.view, (index, kind, value))
+                        check(self.view, (index, kind, raw))
 
             else:
 
@@ -225,6 +225,12 @@ def _example(
                 del watches[rule_id]
                 settle(rule_id, exc)
 
+    def on_result(index: int, kind: str, raw: Any) -> None:
+        dispatch("result", index, kind, raw)
+
+    def on_record(record: Any) -> None:
+        dispatch("record", record)
+
     try:
         env = case.make()
         case.set_seed(plan.seed)
@@ -238,16 +244,12 @@ def _example(
                 watches[rule_id] = obs.watch(View(case, RULES[rule_id], env, facts))
             except (RuleFailure, NotCheckable) as exc:
                 settle(rule_id, exc)
-        hooks: dict[str, Any] = {
-            "on_result": lambda index, kind, raw: dispatch("result", index, kind, raw),
-            "on_record": lambda record: dispatch("record", record),
-        }
         if facts is None:
-            rollout.run(env, plan.seed, plan.actions(), **hooks)
+            rollout.run(env, plan.seed, plan.actions(), on_result=on_result, on_record=on_record)
         else:
             from conformance._kit.vector_checks import run_plan
 
-            run_plan(case, env, facts, plan, **hooks)
+            run_plan(case, env, facts, plan, on_result=on_result, on_record=on_record)
         dispatch("end")
     except TargetError as error:
         if verdicts is None:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, Protocol, cast
 
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.targets import Kind, Target
@@ -36,6 +36,15 @@ ENV_VAR = "CONFORMANCE_PICKLED"
 
 _PAYLOAD = "target.pickle"
 _MANIFEST = "target.json"
+
+
+class _CloudPickle(Protocol):
+    """The part of the ``cloudpickle`` module used here (it ships no type information)."""
+
+    def list_registry_pickle_by_value(self) -> set[str]: ...
+    def register_pickle_by_value(self, module: ModuleType) -> None: ...
+    def unregister_pickle_by_value(self, module: ModuleType) -> None: ...
+    def dumps(self, obj: object) -> bytes: ...
 
 
 @dataclass(frozen=True)
@@ -78,8 +87,9 @@ def ship(obj: object, manifest: Manifest, directory: Path, *, by_value: Sequence
     Raises:
         TypeError: If cloudpickle cannot pickle ``obj``.
     """
-    import cloudpickle
+    import cloudpickle as untyped  # pyright: ignore[reportMissingTypeStubs] - typed by _CloudPickle
 
+    cloudpickle = cast("_CloudPickle", untyped)
     registered = [module for module in by_value if module.__name__ not in cloudpickle.list_registry_pickle_by_value()]
     for module in registered:
         cloudpickle.register_pickle_by_value(module)

@@ -106,7 +106,8 @@ def hypothesis_settings(profile: Profile, *, max_examples: int | None = None) ->
         derandomize=profile.derandomize,
         report_multiple_bugs=False,
         print_blob=False,
-        suppress_health_check=list(HealthCheck),
+        # HealthCheck's metaclass leaves __iter__ unannotated (it yields the non-deprecated members).
+        suppress_health_check=list(HealthCheck),  # pyright: ignore[reportArgumentType]
         # No "explain" phase: it re-runs the failing example many times to annotate a traceback the suite replaces
         # with its own reproducer anyway.
         phases=(Phase.explicit, Phase.reuse, Phase.generate, Phase.shrink),

@@ -11,8 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import numpy as np
-
+from conformance._engine.narrowing import is_array, is_dict, is_list, is_tuple
 from conformance._engine.source import source
 
 __all__ = ["Trace", "snapshot"]
@@ -22,13 +21,13 @@ _ACTIONS_PER_LINE = 6
 
 def snapshot(value: Any) -> Any:
     """Copy the mutable parts (arrays, containers) of a value the target might modify after the fact."""
-    if isinstance(value, np.ndarray):
+    if is_array(value):
         return value.copy()
-    if isinstance(value, tuple):
+    if is_tuple(value):
         return tuple(snapshot(item) for item in value)
-    if isinstance(value, list):
+    if is_list(value):
         return [snapshot(item) for item in value]
-    if isinstance(value, dict):
+    if is_dict(value):
         return {key: snapshot(item) for key, item in value.items()}
     return value
 
@@ -39,7 +38,7 @@ class _Entry:
     var: str = ""
     method: str = ""
     args: tuple[Any, ...] = ()
-    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    kwargs: Mapping[str, Any] = field(default_factory=dict[str, Any])
     text: str = ""
 
 

@@ -153,7 +153,7 @@ def write_report(path: str | Path, results: Sequence[Result], meta: Mapping[str,
 
 def _align(table: list[list[str]], left: int) -> list[str]:
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-    lines = []
+    lines: list[str] = []
     for row in table:
         cells = [cell.ljust(width) for cell, width in zip(row[:left], widths[:left])]
         cells += [cell.rjust(width) for cell, width in zip(row[left:], widths[left:])]
@@ -194,10 +194,10 @@ def format_effort(results: Sequence[Result]) -> list[str]:
         # Observers of one shared trace report the same run: count it once per area.
         key = (result.examples, result.steps, result.rule if result.seconds else "shared")
         effort.setdefault(result.target, {}).setdefault(result.area, set()).add(key)
-    lines = []
+    lines: list[str] = []
     for target in sorted(effort):
         areas = effort[target]
-        parts = []
+        parts: list[str] = []
         for area in sorted(areas, key=_area_rank):
             runs = areas[area]
             parts.append(f"{area} {sum(s for _, s, _ in runs)} steps/{sum(e for e, _, _ in runs)} examples")

@@ -27,10 +27,11 @@ from typing import TYPE_CHECKING, Any, Literal
 import numpy as np
 import pytest
 from _pytest.runner import runtestprotocol
-from _pytest.warnings import catch_warnings_for_item
+from _pytest.warnings import catch_warnings_for_item  # pyright: ignore[reportUnknownVariableType] - ihook is untyped
 
 from conformance._engine.board import BoardGuard, Snapshot, current_board
 from conformance._engine.case import CONSTRUCT, Case, headless, owner_of, owner_text
+from conformance._engine.narrowing import is_tuple
 from conformance._engine.options import CaseParam
 from conformance._engine.profiles import Costs, Profile
 from conformance._engine.supervisor import (
@@ -160,7 +161,7 @@ def settle_imports(payload: Mapping[str, JSON]) -> None:
     try:  # a private cache of Hypothesis': if it moves, jobs are slower, not wrong
         from hypothesis.internal.conjecture import providers
 
-        providers._get_local_constants()  # noqa: SLF001
+        providers._get_local_constants()  # noqa: SLF001  # pyright: ignore[reportPrivateUsage]
     except Exception:  # noqa: BLE001, S110
         pass
 
@@ -220,7 +221,7 @@ def _measure(case: Case) -> Costs | None:
             result = env.step(draw(rng))
             stepping += time.perf_counter() - tick
             steps += 1
-            if isinstance(result, tuple) and len(result) == 5 and (bool(result[2]) or bool(result[3])):
+            if is_tuple(result) and len(result) == 5 and (bool(result[2]) or bool(result[3])):
                 env.reset()
         return Costs(constructed - started, reset, stepping / max(1, steps))
     except Exception:  # noqa: BLE001 - the items themselves report what went wrong
@@ -306,7 +307,7 @@ class ItemRunner:
 
     config: pytest.Config
     supervisor: Supervisor
-    facts: MutableMapping[str, TargetFacts] = field(default_factory=dict)
+    facts: MutableMapping[str, TargetFacts] = field(default_factory=dict[str, TargetFacts])
     interrupted: str | None = None
     _params: list[CaseParam] = field(default_factory=list)
 

@@ -8,10 +8,11 @@ fails loudly when run, because a reproducer that says "this part is not literal"
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+
+from conformance._engine.narrowing import is_array, is_list, is_mapping, is_scalar, is_tuple
 
 __all__ = ["source"]
 
@@ -30,7 +31,7 @@ def _float(value: float) -> str:
 
 def _nested(value: object) -> str:
     """Source of the nested lists ``ndarray.tolist()`` produces, spelling non-finite floats out."""
-    if isinstance(value, list):
+    if is_list(value):
         return "[" + ", ".join(_nested(item) for item in value) + "]"
     if isinstance(value, float):
         return _float(value)
@@ -54,11 +55,11 @@ def source(value: object) -> str:
         ``# not literal`` comment.
     """
     # NumPy first: np.float64 is also a Python float.
-    if isinstance(value, np.ndarray):
+    if is_array(value):
         return _array(value)
-    if isinstance(value, np.bool_):
+    if is_scalar(value) and isinstance(value, np.bool_):
         return f"np.bool_({bool(value)})"
-    if isinstance(value, np.generic) and value.dtype.kind in "iuf":
+    if is_scalar(value) and value.dtype.kind in "iuf":
         item = value.item()
         text = _float(item) if isinstance(item, float) else repr(item)
         return f"np.{value.dtype.name}({text})"
@@ -66,11 +67,11 @@ def source(value: object) -> str:
         return repr(value)
     if isinstance(value, float):
         return _float(value)
-    if isinstance(value, tuple):
+    if is_tuple(value):
         inner = ", ".join(source(item) for item in value)
         return f"({inner},)" if len(value) == 1 else f"({inner})"
-    if isinstance(value, list):
+    if is_list(value):
         return "[" + ", ".join(source(item) for item in value) + "]"
-    if isinstance(value, Mapping):
+    if is_mapping(value):
         return "{" + ", ".join(f"{source(k)}: {source(v)}" for k, v in value.items()) + "}"
     return _not_literal(value)

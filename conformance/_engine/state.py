@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance._engine.describe import describe_exception
+from conformance._engine.narrowing import is_list_or_tuple, is_mapping
 from conformance._engine.targets import Target
 from conformance._engine.watchdog import CallTimeout, Guard
 
@@ -58,7 +59,7 @@ class Probe:
     render_mode: Any
     nondeterministic: bool
     layers: tuple[Layer, ...]
-    errors: Mapping[str, str] = field(default_factory=dict)
+    errors: Mapping[str, str] = field(default_factory=dict[str, str])
 
     @property
     def render_modes(self) -> tuple[str, ...]:
@@ -68,10 +69,10 @@ class Probe:
 
 def declared_render_modes(metadata: Any) -> tuple[str, ...]:
     """``metadata["render_modes"]`` as a tuple of the string entries (empty when absent or malformed)."""
-    if not isinstance(metadata, Mapping):
+    if not is_mapping(metadata):
         return ()
     modes = metadata.get("render_modes")
-    if not isinstance(modes, (list, tuple)):
+    if not is_list_or_tuple(modes):
         return ()
     return tuple(mode for mode in modes if isinstance(mode, str))
 

@@ -92,7 +92,7 @@ class Job:
     """
 
     function: str
-    payload: Mapping[str, JSON] = field(default_factory=dict)
+    payload: Mapping[str, JSON] = field(default_factory=dict[str, JSON])
 
 
 @dataclass(frozen=True)
@@ -546,7 +546,7 @@ class Supervisor:
     @staticmethod
     def _reap(pid: int) -> str:
         try:
-            _, status, usage = os.wait4(pid, 0)
+            _, status, _ = os.wait4(pid, 0)
         except ChildProcessError:
             return "an unknown status (the process was reaped elsewhere)"
         return describe_status(status)

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance._engine.board import tracked
+from conformance._engine.narrowing import is_dict, is_mapping
 
-__all__ = ["Match", "expand", "is_glob", "list_ids"]
+__all__ = ["Match", "expand", "is_glob", "list_ids", "list_or_error", "ready"]
 
 _GLOB = frozenset("*?[")
 _IMPORT_LIMIT = 120.0  # seconds an import may take (heavy packages import slowly on a busy machine)
@@ -38,7 +39,7 @@ class Match:
 def _registry(registry_path: str) -> Mapping[str, Any]:
     module = importlib.import_module(registry_path)
     found = getattr(module, "registry", None)
-    if not isinstance(found, Mapping):
+    if not is_mapping(found):
         raise LookupError(
             f"--registry {registry_path!r} must have a `registry` mapping of ids to specs to expand a glob against"
         )
@@ -106,26 +107,27 @@ def expand(
         try:
             outcome = supervisor.run(
                 f"sweep:{registry_path}:{module}",
-                Job("conformance._engine.sweep:_ready"),
-                Job("conformance._engine.sweep:_list_or_error", payload),
+                Job("conformance._engine.sweep:ready"),
+                Job("conformance._engine.sweep:list_or_error", payload),
             )
         finally:
             supervisor.close()
         if not isinstance(outcome, Finished):
             board = outcome.board
             raise LookupError(f"expanding {pattern!r} stopped in {board.label or 'an import'}: {outcome}")
-        if isinstance(outcome.value, dict):
+        if is_dict(outcome.value):
             raise LookupError(str(outcome.value["error"]))
         rows = outcome.value
     return [Match(row["id"], row["unavailable"]) for row in rows]
 
 
-def _ready(payload: Mapping[str, Any]) -> None:
+def ready(payload: Mapping[str, Any]) -> None:
     """Zygote warm-up of a sweep: nothing (the job imports what it needs)."""
     del payload
 
 
-def _list_or_error(payload: Mapping[str, Any]) -> Any:
+def list_or_error(payload: Mapping[str, Any]) -> Any:
+    """The sweep's job: :func:`list_ids`' rows, or ``{"error": ...}`` saying why it could not list them."""
     try:
         return list_ids(payload)
     except Exception as exc:  # noqa: BLE001 - reported as the usage error it is

@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
+from conformance._engine.narrowing import is_dict
 from conformance._engine.source import source
 from conformance._engine.sweep import Match, is_glob
 
@@ -83,7 +84,7 @@ class Target:
     imports: tuple[str, ...]
     callee: str
     call_args: tuple[str, ...] = ()
-    kwargs: Mapping[str, Any] = field(default_factory=dict)
+    kwargs: Mapping[str, Any] = field(default_factory=dict[str, Any])
     unavailable: str | None = None
     env_id: str | None = None
     registry: str | None = None
@@ -123,7 +124,7 @@ class TargetsRequest:
     func_envs: Sequence[str] = ()
     registry: str = "reference"
     vectorization_mode: str | None = None
-    env_kwargs: Mapping[str, Any] = field(default_factory=dict)
+    env_kwargs: Mapping[str, Any] = field(default_factory=dict[str, Any])
     expander: Expander | None = None
     """How id globs are expanded (:func:`conformance._engine.sweep.expand`, isolated or not); ``None``: globs
     are only checked for form (when validating options before the run)."""
@@ -147,7 +148,7 @@ def parse_kwargs(text: str | None) -> _Kwargs:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
         raise TargetSpecError(f"--env-kwargs must be a JSON object, got {text!r} ({exc})") from None
-    if not isinstance(value, dict):
+    if not is_dict(value):
         raise TargetSpecError(f"--env-kwargs must be a JSON object, got {text!r}")
     return value
 
@@ -293,7 +294,7 @@ def _id_targets(spec: str, request: TargetsRequest, *, vector_mode: str | None =
             f"{flag} must match at least one registered id, got {spec!r} (no id of {registry_path!r} matches "
             f"{env_id!r}{' after importing ' + repr(module) if module else ''})"
         )
-    targets = []
+    targets: list[Target] = []
     for match in matches:
         found = _id_target(f"{module}:{match.env_id}" if module else match.env_id, request.registry, kwargs,
                            vector_mode=vector_mode)
@@ -306,7 +307,7 @@ def _id_targets(spec: str, request: TargetsRequest, *, vector_mode: str | None =
 def _without_repeats(targets: Iterable[Target]) -> list[Target]:
     """Targets in order, an id met again (a sweep overlapping another, or a named id) kept once."""
     seen: set[str] = set()
-    kept = []
+    kept: list[Target] = []
     for target in targets:
         if target.id not in seen:
             seen.add(target.id)
@@ -322,12 +323,13 @@ def shard(targets: Sequence[Target], index: int, count: int) -> list[Target]:
 
 def _unique(targets: Iterable[Target]) -> list[Target]:
     seen: dict[str, int] = {}
-    out = []
+    out: list[Target] = []
     for target in targets:
         count = seen.get(target.id, 0) + 1
         seen[target.id] = count
         if count > 1:
-            target = Target(**{**target.__dict__, "id": f"{target.id}#{count}"})
+            fields: dict[str, Any] = {**target.__dict__, "id": f"{target.id}#{count}"}
+            target = Target(**fields)
         out.append(target)
     return out
 

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize
 from conformance._engine.handles import Handle, TargetError
+from conformance._engine.narrowing import is_array, is_dict, is_scalar, is_tuple
 from conformance._kit.rollout import Comparable, first_difference
 from conformance._kit.strategies import Plan, plans, space_kind
 
@@ -119,20 +120,20 @@ def dtype_shape_problem(space: Any, value: Any, path: str = "observation") -> st
     Dict- and Tuple-like spaces are followed into their subspaces; Python scalars are not arrays and pass.
     """
     kind = space_kind(space)
-    if kind == "dict" and isinstance(value, dict):
+    if kind == "dict" and is_dict(value):
         for key, sub in space.spaces.items():
             found = dtype_shape_problem(sub, value.get(key), f"{path}[{key!r}]") if key in value else None
             if found:
                 return found
         return None
-    if kind == "tuple" and isinstance(value, tuple):
+    if kind == "tuple" and is_tuple(value):
         for index, (sub, item) in enumerate(zip(space.spaces, value)):
             found = dtype_shape_problem(sub, item, f"{path}[{index}]")
             if found:
                 return found
         return None
     dtype, shape = getattr(space, "dtype", None), getattr(space, "shape", None)
-    if isinstance(value, (np.ndarray, np.generic)):
+    if is_array(value) or is_scalar(value):
         if dtype is not None and value.dtype != np.dtype(dtype):
             return f"{path} has dtype {value.dtype}, the space declares {np.dtype(dtype)}"
         if shape is not None and tuple(value.shape) != tuple(shape):

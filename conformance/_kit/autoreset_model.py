@@ -24,6 +24,7 @@ import numpy as np
 
 from conformance._engine.describe import summarize
 from conformance._engine.handles import Handle, TargetError
+from conformance._engine.narrowing import is_array, is_integer, is_mapping
 from conformance._engine.record import snapshot
 from conformance._kit.batching import SplitError, split, sub_info
 from conformance._kit.rollout import unpack_reset as unpack_single_reset
@@ -61,7 +62,7 @@ def seeds_for(seed: Any, n: int) -> list[Any]:
     """The per-sub-env seeds a vector ``reset(seed=...)`` stands for (VEC-006, VEC-007)."""
     if seed is None:
         return [None] * n
-    if isinstance(seed, (int, np.integer)):
+    if isinstance(seed, int) or is_integer(seed):
         return [int(seed) + i for i in range(n)]
     return list(seed)
 
@@ -278,7 +279,7 @@ class VectorModel:
         if not ended:
             return
         final_obs = _entry(info, "final_obs", i)
-        final_info = sub_info(info.get("final_info"), i) if isinstance(info, Mapping) else {}
+        final_info = sub_info(info.get("final_info"), i) if is_mapping(info) else {}
         ok = self._compare(problems, ("AUTORESET-002", GENERIC), at, "final_obs", obs, final_obs)
         ok = ok and self._compare(problems, ("AUTORESET-002", GENERIC), at, "final_info", step_info, final_info)
         reset = self._single(i, "reset") if ok else None
@@ -291,14 +292,14 @@ class VectorModel:
 
     def _final_masks(self, info: Any, ended: Any, where: str) -> list[Problem]:
         problems: list[Problem] = []
-        if not isinstance(info, Mapping):
+        if not is_mapping(info):
             return problems
         expected = [bool(flag) for flag in ended]
         for key, rule in (("final_obs", "AUTORESET-006"), ("final_info", "AUTORESET-007")):
             mask = info.get(f"_{key}")
             if mask is None and key not in info:
                 actual = [False] * self.n
-            elif isinstance(mask, np.ndarray) and mask.dtype == np.bool_ and mask.shape == (self.n,):
+            elif is_array(mask) and mask.dtype == np.bool_ and mask.shape == (self.n,):
                 actual = [bool(flag) for flag in mask]
             else:
                 problems.append(Problem((rule, GENERIC), where, f"info['_{key}'] is malformed",
@@ -309,12 +310,12 @@ class VectorModel:
                                         f"info['_{key}'] does not mark exactly the ended sub-envs",
                                         f"{expected} (terminated | truncated)", f"{actual}"))
             elif any(expected) and key == "final_obs" and not (
-                isinstance(info.get(key), np.ndarray) and info[key].dtype == object and info[key].shape == (self.n,)
+                is_array(info.get(key)) and info[key].dtype == object and info[key].shape == (self.n,)
             ):
                 problems.append(Problem((rule, GENERIC), where, "info['final_obs'] is not an object array of length "
                                         "num_envs", f"ndarray(shape=({self.n},), dtype=object)",
                                         summarize(info.get(key))))
-            elif any(expected) and key == "final_info" and not isinstance(info.get(key), Mapping):
+            elif any(expected) and key == "final_info" and not is_mapping(info.get(key)):
                 problems.append(Problem((rule, GENERIC), where, "info['final_info'] is not a dict", "a dict",
                                         summarize(info.get(key))))
             elif key == "final_obs":

@@ -19,6 +19,7 @@ from typing import Any, TypeAlias
 import numpy as np
 
 from conformance._engine.describe import summarize, type_name
+from conformance._engine.narrowing import is_array, is_dict, is_list_or_tuple, is_mapping, is_sequence, is_tuple
 from conformance._kit.strategies import space_kind
 
 __all__ = [
@@ -122,7 +123,7 @@ def batch_problem(single: Any, batched: Any, n: int, path: str = "space") -> str
                 return found
         return None
     inner = getattr(batched, "spaces", None)
-    if not isinstance(inner, Sequence) or len(inner) != n:
+    if not is_sequence(inner) or len(inner) != n:
         return f"{path}: a {kind} space batches to a Tuple of num_envs={n} copies, got {type_name(batched)}"
     return None
 
@@ -144,7 +145,7 @@ def split(single: Any, batch: Any, n: int, path: str = "batch") -> list[Any]:
     """
     kind = space_kind(single)
     if kind in _ARRAY_KINDS:
-        if not isinstance(batch, np.ndarray) or batch.ndim == 0 or batch.shape[0] != n:
+        if not is_array(batch) or batch.ndim == 0 or batch.shape[0] != n:
             raise SplitError(f"{path} must be an array with leading dimension {n}, got {summarize(batch)}")
         if kind == "discrete":
             return [batch[i] for i in range(n)]
@@ -152,17 +153,17 @@ def split(single: Any, batch: Any, n: int, path: str = "batch") -> list[Any]:
         return [np.asarray(batch[i]) for i in range(n)]
     if kind == "tuple":
         subs = list(single.spaces)
-        if not isinstance(batch, tuple) or len(batch) != len(subs):
+        if not is_tuple(batch) or len(batch) != len(subs):
             raise SplitError(f"{path} must be a tuple of {len(subs)} batches, got {summarize(batch)}")
         parts = [split(sub, item, n, f"{path}[{index}]") for index, (sub, item) in enumerate(zip(subs, batch))]
         return [tuple(part[i] for part in parts) for i in range(n)]
     if kind == "dict":
         keys = list(single.spaces)
-        if not isinstance(batch, Mapping) or set(batch) != set(keys):
+        if not is_mapping(batch) or set(batch) != set(keys):
             raise SplitError(f"{path} must be a dict with keys {keys}, got {summarize(batch)}")
         columns = {key: split(single.spaces[key], batch[key], n, f"{path}[{key!r}]") for key in keys}
         return [{key: columns[key][i] for key in keys} for i in range(n)]
-    if not isinstance(batch, (tuple, list)) or len(batch) != n:
+    if not is_list_or_tuple(batch) or len(batch) != n:
         raise SplitError(f"{path} must be a tuple of {n} elements, got {summarize(batch)}")
     return list(batch)
 
@@ -200,7 +201,7 @@ def _mask(info: Mapping[str, Any], key: str) -> Any:
 
 
 def _is_mask(value: Any, n: int) -> bool:
-    return isinstance(value, np.ndarray) and value.dtype == np.bool_ and value.shape == (n,)
+    return is_array(value) and value.dtype == np.bool_ and value.shape == (n,)
 
 
 def mask_problem(info: Any, n: int, path: str = "info") -> str | None:
@@ -209,7 +210,7 @@ def mask_problem(info: Any, n: int, path: str = "info") -> str | None:
     Every key ``k`` not starting with ``_`` needs ``info["_k"]``, a bool array of shape ``(n,)``; dict values follow
     the same convention recursively.
     """
-    if not isinstance(info, Mapping):
+    if not is_mapping(info):
         return f"{path} is {summarize(info)}, not a dict"
     for key, value in info.items():
         if not isinstance(key, str) or key.startswith("_"):
@@ -218,7 +219,7 @@ def mask_problem(info: Any, n: int, path: str = "info") -> str | None:
         if not _is_mask(mask, n):
             shown = "missing" if f"_{key}" not in info else summarize(mask)
             return f"{path}[{'_' + key!r}] is {shown}, expected a bool array of shape ({n},) for key {key!r}"
-        if isinstance(value, Mapping):
+        if is_mapping(value):
             found = mask_problem(value, n, f"{path}[{key!r}]")
             if found:
                 return found
@@ -229,11 +230,11 @@ def is_blank(value: Any) -> bool:
     """Whether a batched info entry carries no data: ``None``, zero, ``False``, empty, or NaN."""
     if value is None:
         return True
-    if isinstance(value, np.ndarray):
+    if is_array(value):
         if value.dtype == object:
             return all(is_blank(item) for item in value.reshape(-1))
         return value.size == 0 or bool(np.all((value == 0) | (value != value)))
-    if isinstance(value, (str, bytes, tuple, list, dict)):
+    if isinstance(value, (str, bytes)) or is_list_or_tuple(value) or is_dict(value):
         return len(value) == 0
     try:
         return bool(value == 0) or bool(value != value)
@@ -247,18 +248,18 @@ def batch_info_problem(info: Any, n: int, path: str = "info") -> str | None:
     An array value ``info[k]`` must have leading dimension ``n``, and its rows where ``info["_k"]`` is false must be
     blank (:func:`is_blank`). Keys without a well-formed mask are :func:`mask_problem`'s subject and are skipped.
     """
-    if not isinstance(info, Mapping):
+    if not is_mapping(info):
         return None
     for key, value in info.items():
         if not isinstance(key, str) or key.startswith("_"):
             continue
         mask = _mask(info, key)
-        if isinstance(value, Mapping):
+        if is_mapping(value):
             found = batch_info_problem(value, n, f"{path}[{key!r}]")
             if found:
                 return found
             continue
-        if not isinstance(value, np.ndarray):
+        if not is_array(value):
             continue
         if value.ndim == 0 or value.shape[0] != n:
             return f"{path}[{key!r}] is {summarize(value)}, expected leading dimension num_envs={n}"
@@ -285,7 +286,7 @@ def sub_info(info: Any, i: int, *, exclude: Sequence[str] = ()) -> _Info:
         A plain dict, as the sub-env itself would have reported it.
     """
     found: _Info = {}
-    if not isinstance(info, Mapping):
+    if not is_mapping(info):
         return found
     for key, value in info.items():
         if not isinstance(key, str) or key.startswith("_") or key in exclude:
@@ -297,7 +298,7 @@ def sub_info(info: Any, i: int, *, exclude: Sequence[str] = ()) -> _Info:
             continue
         if not present:
             continue
-        if isinstance(value, Mapping):
+        if is_mapping(value):
             found[key] = sub_info(value, i)
         else:
             try:

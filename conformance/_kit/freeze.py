@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from conformance._engine.narrowing import is_array, is_dict, is_list, is_tuple
+
 __all__ = ["DEFAULT_BUDGET", "ArrayDigest", "Freezer", "digest_of"]
 
 DEFAULT_BUDGET = 64 << 20
@@ -65,21 +67,21 @@ class Freezer:
 
     def __call__(self, value: Any) -> Any:
         """A copy of ``value`` that the target can no longer change (large arrays past the budget digested)."""
-        if isinstance(value, np.ndarray):
+        if is_array(value):
             if value.nbytes <= _SMALL or value.dtype.kind == "O":
                 return value.copy()
             if self.held + value.nbytes <= self.budget:
                 self.held += value.nbytes
                 return value.copy()
             return digest_of(value)
-        if isinstance(value, tuple):
+        if is_tuple(value):
             return tuple(self(item) for item in value)
-        if isinstance(value, list):
+        if is_list(value):
             return [self(item) for item in value]
         if isinstance(value, collections.OrderedDict):
             # Kept as its own type: equality compares container types, and an env that returns OrderedDicts
             # (highway-env's parking-v0) would otherwise read as one whose observations change type later.
             return collections.OrderedDict((key, self(item)) for key, item in value.items())
-        if isinstance(value, dict):
+        if is_dict(value):
             return {key: self(item) for key, item in value.items()}
         return value

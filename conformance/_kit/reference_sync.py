@@ -9,7 +9,7 @@ sub-env's own.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 
@@ -41,7 +41,7 @@ def to_reference_space(space: _Space) -> _Space:
     from reference import spaces
 
     if isinstance(space, spaces.Space):
-        return space
+        return cast("_Space", space)  # isinstance leaves its item type unknown
     kind = space_kind(space)
     if kind == "box":
         return spaces.Box(low=np.asarray(space.low), high=np.asarray(space.high), shape=tuple(space.shape),

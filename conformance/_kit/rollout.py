@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Protocol
 
 from conformance._engine.describe import summarize
 from conformance._engine.handles import Handle
+from conformance._engine.narrowing import is_tuple
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import snapshot
 from conformance._kit.freeze import Freezer
@@ -73,14 +74,14 @@ class Record:
 
 def unpack_reset(result: Any) -> tuple[Any, Any]:
     """Split a reset result, or stop as not checkable when it is not a 2-tuple (ENV-005 reports that)."""
-    if not isinstance(result, tuple) or len(result) != 2:
+    if not is_tuple(result) or len(result) != 2:
         raise NotCheckable(f"reset returned {summarize(result)}, not a 2-tuple (reported by ENV-005)")
     return result[0], result[1]
 
 
 def unpack_step(result: Any) -> tuple[Any, Any, Any, Any, Any]:
     """Split a step result, or stop as not checkable when it is not a 5-tuple (ENV-008 reports that)."""
-    if not isinstance(result, tuple) or len(result) != 5:
+    if not is_tuple(result) or len(result) != 5:
         raise NotCheckable(f"step returned {summarize(result)}, not a 5-tuple (reported by ENV-008)")
     return result[0], result[1], result[2], result[3], result[4]
 

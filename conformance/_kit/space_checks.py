@@ -35,7 +35,7 @@ SAMPLES = 5
 def spaces_of(case: Case, kinds: Sequence[str] | None = None) -> list[tuple[str, Any]]:
     """``(expression, space)`` for both spaces of a fresh env and all their subspaces (optionally of some kinds)."""
     env = case.make()
-    found = []
+    found: list[tuple[str, Any]] = []
     for name in ("action_space", "observation_space"):
         root = read(case, env, name)
         for path, space in subspaces(root):
@@ -87,7 +87,7 @@ def per_space_seeded(case: Case, check: Callable[[str, Any, int], None], *, exam
 
 def varies_with_seed(case: Case, space: Any) -> bool:
     probe = deep_copy(case, space, "the space")
-    outcomes = []
+    outcomes: list[list[Any]] = []
     for seed in range(4):
         case.watchdog.call("space.seed", lambda: probe.seed(seed))
         outcomes.append([case.watchdog.call("space.sample", probe.sample) for _ in range(4)])

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from conformance._engine.board import tracked
+from conformance._engine.narrowing import is_mapping, is_sequence, is_tuple
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.profiles import Profile
 
@@ -52,7 +53,7 @@ def _has(space: object, *names: str) -> bool:
 
 def _seeded_samples(space: Any, count: int) -> list[Any]:
     private = tracked("copy.deepcopy(space)", lambda: copy.deepcopy(space), "deepcopy")
-    samples = []
+    samples: list[Any] = []
     for seed in range(count):
         tracked("space.seed()", lambda: private.seed(seed), "seed")  # noqa: B023 - called at once
         samples.append(tracked("space.sample()", private.sample, "sample"))
@@ -71,7 +72,7 @@ def _tuple_or_oneof(space: Any) -> str:
             sample = _seeded_samples(space, 1)[0]
         except Exception:  # noqa: BLE001 - an unusable sampler leaves only the structural guess
             return "tuple"
-        return "oneof" if isinstance(sample, tuple) and len(sample) == 2 else "tuple"
+        return "oneof" if is_tuple(sample) and len(sample) == 2 else "tuple"
     try:
         as_tuple = [tuple(items) for items in zip(*(_seeded_samples(sub, 8) for sub in subs))]
         as_oneof = [(np.int64(i), value) for i, sub in enumerate(subs) for value in _seeded_samples(sub, 2)]
@@ -120,10 +121,10 @@ def subspaces(space: Any, path: str = "") -> list[tuple[str, Any]]:
     """
     found = [(path, space)]
     inner = getattr(space, "spaces", None)
-    if isinstance(inner, Mapping):
+    if is_mapping(inner):
         for key, sub in inner.items():
             found += subspaces(sub, f"{path}.spaces[{key!r}]")
-    elif isinstance(inner, Sequence) and not isinstance(inner, str):
+    elif is_sequence(inner) and not isinstance(inner, str):
         for index, sub in enumerate(inner):
             found += subspaces(sub, f"{path}.spaces[{index}]")
     elif getattr(space, "feature_space", None) is not None:

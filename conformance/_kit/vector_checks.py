@@ -8,7 +8,7 @@ through its :class:`~conformance._engine.handles.Handle`, so a target whose ``nu
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -152,7 +152,7 @@ def sub_env_factories(case: Case, env: Handle, n: int) -> list[Callable[[], Any]
 
 
 @contextmanager
-def model_envs(case: Case, env: Handle, facts: VecFacts) -> Iterator[list[Handle] | None]:
+def model_envs(case: Case, env: Handle, facts: VecFacts) -> Generator[list[Handle] | None, None, None]:
     """One single env per sub-env, made with the target's own factories (``None`` when unavailable).
 
     The envs are recorded in the reproducer (``sub_0 = env.env_fns[0]()``) and closed on exit. A target that

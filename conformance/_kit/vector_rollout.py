@@ -8,7 +8,7 @@ snapshotted when returned. Malformed results stop the rollout as not checkable, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -16,6 +16,7 @@ import numpy as np
 
 from conformance._engine.describe import summarize
 from conformance._engine.handles import Handle
+from conformance._engine.narrowing import is_array, is_dict, is_list, is_mapping, is_tuple
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import snapshot
 from gymspec import AutoresetMode, autoreset_mode_of
@@ -82,7 +83,7 @@ def declared_mode(metadata: Any) -> tuple[AutoresetMode, bool]:
     Returns:
         ``(mode, declared)``; an absent (or unreadable) declaration means ``NextStep``.
     """
-    if not isinstance(metadata, Mapping) or "autoreset_mode" not in metadata:
+    if not is_mapping(metadata) or "autoreset_mode" not in metadata:
         return AutoresetMode.NEXT_STEP, False
     mode = autoreset_mode_of(metadata["autoreset_mode"])
     return (AutoresetMode.NEXT_STEP, True) if mode is None else (mode, True)
@@ -90,14 +91,14 @@ def declared_mode(metadata: Any) -> tuple[AutoresetMode, bool]:
 
 def unpack_reset(result: Any) -> tuple[Any, Any]:
     """Split a reset result, or stop as not checkable (VEC-005 reports malformed ones)."""
-    if not isinstance(result, tuple) or len(result) != 2:
+    if not is_tuple(result) or len(result) != 2:
         raise NotCheckable(f"reset returned {summarize(result)}, not a 2-tuple (reported by VEC-005)")
     return result[0], result[1]
 
 
 def unpack_step(result: Any) -> tuple[Any, Any, Any, Any, Any]:
     """Split a step result, or stop as not checkable (VEC-010 reports malformed ones)."""
-    if not isinstance(result, tuple) or len(result) != 5:
+    if not is_tuple(result) or len(result) != 5:
         raise NotCheckable(f"step returned {summarize(result)}, not a 5-tuple (reported by VEC-010)")
     return result[0], result[1], result[2], result[3], result[4]
 
@@ -183,12 +184,12 @@ def run(
 
 def comparable(value: Any) -> Any:
     """``value`` with object arrays (``final_obs``) turned into lists, so they compare element by element."""
-    if isinstance(value, np.ndarray) and value.dtype == object:
+    if is_array(value) and value.dtype == object:
         return [comparable(item) for item in value.tolist()] if value.ndim else comparable(value.item())
-    if isinstance(value, tuple):
+    if is_tuple(value):
         return tuple(comparable(item) for item in value)
-    if isinstance(value, list):
+    if is_list(value):
         return [comparable(item) for item in value]
-    if isinstance(value, dict):
+    if is_dict(value):
         return {key: comparable(item) for key, item in value.items()}
     return value

@@ -1,4 +1,7 @@
-"""The configured paths are clean under pyright in strict mode (``[tool.pyright]`` in pyproject.toml).
+"""The repository is clean under pyright as ``[tool.pyright]`` in pyproject.toml configures it.
+
+The shipped packages and the typing tests are checked in strict mode, the other tests, benchmarks and scripts in
+standard mode.
 
 This is where the positive typing cases of ``positive/`` are checked by pyright. pyright is ``basedpyright`` from
 the package index (pinned in the ``test`` extra; it ships its own Node.js, so it needs no network); the test skips,

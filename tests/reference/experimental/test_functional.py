@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import reference
+import reference.functional
 import reference.functional.func_env as canonical
 from reference.experimental import functional
 

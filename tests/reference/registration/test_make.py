@@ -49,7 +49,9 @@ def test_make_applies_gymnasiums_wrapper_order() -> None:
 @pytest.mark.gymnasium
 def test_make_stack_matches_gymnasium() -> None:
     gymnasium = pytest.importorskip("gymnasium")
-    for kwargs in ({}, {"disable_env_checker": True}, {"max_episode_steps": -1}, {"max_episode_steps": 3}):
+    cases: list[dict[str, Any]] = [{}, {"disable_env_checker": True}, {"max_episode_steps": -1},
+                                   {"max_episode_steps": 3}]
+    for kwargs in cases:
         assert str(make("CartPole-v1", **kwargs)) == str(gymnasium.make("CartPole-v1", **kwargs))
         assert make("CartPole-v1", **kwargs).spec == _as_ours(gymnasium.make("CartPole-v1", **kwargs).spec)
 

@@ -198,7 +198,8 @@ def test_stacked_sequence_of_composites_matches() -> None:
 def test_reassigned_attributes_take_effect_like_gymnasium() -> None:
     """Caches follow attribute reassignment (Gymnasium reads these attributes on every call)."""
     ours, theirs = ref_spaces.Discrete(3, seed=1), gym_spaces.Discrete(3, seed=1)
-    ours.sample(), theirs.sample()
+    ours.sample()
+    theirs.sample()
     ours.n, theirs.n = np.int64(10), np.int64(10)
     ours.start, theirs.start = np.int64(5), np.int64(5)
     assert all(same(ours.sample(), theirs.sample()) for _ in range(20))

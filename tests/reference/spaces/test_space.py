@@ -23,7 +23,7 @@ def test_invalid_seeds_are_gymnasium_errors_and_builtin_errors() -> None:
     with pytest.raises(ValueError):
         Space[int]().seed(-1)
     with pytest.raises(TypeError):
-        Space[int]().seed(np.int64(3))
+        Space[int]().seed(np.int64(3))  # pyright: ignore[reportArgumentType] - the wrong type under test
 
 
 def test_legacy_state_names() -> None:

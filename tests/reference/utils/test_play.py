@@ -69,7 +69,8 @@ def test_display_arr_scales_and_centres() -> None:
     assert tuple(screen.get_at((20, 10)))[:3] == (255, 0, 0)  # inside the centred image
     assert tuple(screen.get_at((1, 1)))[:3] == (0, 0, 0)  # black bar
     with pytest.raises(TypeError, match="uint8"):
-        display_arr(screen, frame.astype(np.float32), video_size=(20, 10), transpose=True)
+        wrong = frame.astype(np.float32)
+        display_arr(screen, wrong, video_size=(20, 10), transpose=True)  # type: ignore[arg-type]
 
 
 def test_play_maps_held_keys_to_actions_until_quit() -> None:

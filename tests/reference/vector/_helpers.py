@@ -14,7 +14,7 @@ import os
 import time
 from copy import deepcopy
 from types import ModuleType
-from typing import Any, SupportsFloat, TypeAlias
+from typing import TYPE_CHECKING, Any, SupportsFloat, TypeAlias
 
 import numpy as np
 
@@ -51,7 +51,13 @@ class ShortEpisodesLogic:
     """
 
     spaces: ModuleType = ref_spaces
-    np_random: np.random.Generator
+
+    if TYPE_CHECKING:  # the Env it is mixed into provides it, as a property
+
+        @property
+        def np_random(self) -> np.random.Generator: ...
+        @np_random.setter
+        def np_random(self, value: np.random.Generator) -> None: ...
 
     def __init__(self, obs_kind: str = "dict", max_length: int = 4) -> None:
         sp = self.spaces

@@ -120,11 +120,11 @@ def test_full_reset_right_after_sub_envs_ended(pair: tuple[Config, Vec]) -> None
     ones = np.ones(N, dtype=np.int64)
     for attempt in range(10):
         result = both(sync_envs, async_envs, lambda e: e.step(ones), f"step {attempt}")
-        if (result[2] | result[3]).any():
+        if np.logical_or(result[2], result[3]).any():
             break
     # Some sub-envs ended on the last step: a full reset must restart all of them, so the next step is a normal
     # first step everywhere (no stale autoreset swallowing it).
     both(sync_envs, async_envs, lambda e: e.reset(), "full reset after end")
     obs, _, terminated, truncated, _ = both(sync_envs, async_envs, lambda e: e.step(ones), "first step after reset")
-    expected = np.where(terminated | truncated, 0, 1) if mode is AutoresetMode.SAME_STEP else np.ones(N)
+    expected = np.where(np.logical_or(terminated, truncated), 0, 1) if mode is AutoresetMode.SAME_STEP else np.ones(N)
     assert obs["t"].tolist() == expected.tolist()

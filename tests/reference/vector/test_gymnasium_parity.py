@@ -50,7 +50,7 @@ def run(ours: Vec, theirs: Vec, mode: AutoresetMode, first_seed: int, ops: list[
                 assert_same_results(ours.reset(options=options), theirs.reset(options=dict(options)), context)
             result = ours.step(arg)
             assert_same_results(result, theirs.step(arg), context)
-            ended = result[2] | result[3]
+            ended = np.logical_or(result[2], result[3])
         elif kind == "reset":
             assert_same_results(ours.reset(seed=arg), theirs.reset(seed=arg), context)
             ended[:] = False

@@ -109,8 +109,9 @@ def test_channel_frames_round_trip_and_are_counted(payload: bytes) -> None:
     counters = allocate_counters(ctx, 1)
     down_reader, down_writer = ctx.Pipe(duplex=False)
     up_reader, up_writer = ctx.Pipe(duplex=False)
-    parent = Channel(up_reader, down_writer, counters, 0, parent=True)
-    child = Channel(down_reader, up_writer, counters, 0, parent=False)
+    # basedpyright checks every platform, and types Pipe's ends as on Windows (PipeConnection, no Connection).
+    parent = Channel(up_reader, down_writer, counters, 0, parent=True)  # pyright: ignore[reportArgumentType]
+    child = Channel(down_reader, up_writer, counters, 0, parent=False)  # pyright: ignore[reportArgumentType]
     try:
         frame = encode(Command.RESET, ResetRequest(((0, 1),), {"blob": payload}))
         assert not child.arrived()
@@ -135,7 +136,7 @@ def test_receiving_from_a_closed_peer_is_end_of_file() -> None:
     counters = allocate_counters(ctx, 1)
     reader, writer = ctx.Pipe(duplex=False)
     other_reader, other_writer = ctx.Pipe(duplex=False)
-    channel = Channel(reader, other_writer, counters, 0, parent=True)
+    channel = Channel(reader, other_writer, counters, 0, parent=True)  # pyright: ignore[reportArgumentType] - as above
     writer.close()
     with pytest.raises(EOFError):
         channel.recv()

@@ -295,7 +295,7 @@ def test_record_episode_statistics(lengths: list[int], buffer_length: int) -> No
     env = RecordEpisodeStatistics(DiscreteEnv(), buffer_length=buffer_length)
     for length in lengths:
         env.unwrapped.length = length  # type: ignore[attr-defined]
-        env.reset()
+        _, info = env.reset()
         for step in range(length):
             _, _, terminated, _, info = env.step(2)
             assert ("episode" in info) == (step == length - 1)

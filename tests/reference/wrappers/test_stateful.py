@@ -107,7 +107,7 @@ def test_frame_stack_other_spaces() -> None:
 def test_normalize_observation() -> None:
     env = NormalizeObservation(BoxEnv(length=1000))
     assert env.observation_space == Box(-np.inf, np.inf, (3,), np.float32)
-    env.reset()
+    obs, _ = env.reset()
     rng = np.random.default_rng(0)
     for _ in range(200):
         obs = env.step(rng.uniform(-1, 1, 2).astype(np.float32))[0]

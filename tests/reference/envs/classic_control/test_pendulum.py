@@ -37,6 +37,6 @@ def test_bad_actions_and_options() -> None:
         env.step(np.zeros(1, dtype=np.float32))
     env.reset(seed=0)
     with pytest.raises(InvalidAction):
-        env.step(np.float32(1.0))
+        env.step(np.float32(1.0))  # pyright: ignore[reportArgumentType] - the wrong type under test
     with pytest.raises(ValueError, match="x_init"):
         env.reset(options={"x_init": "wide"})

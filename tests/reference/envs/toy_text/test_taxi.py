@@ -80,6 +80,7 @@ def test_ansi_matches_gymnasium_through_a_delivery() -> None:
     state, _ = ours.reset(seed=2)
     theirs.reset(seed=2)
     assert ours.render() == theirs.render()
+    terminated = False
     for _ in range(40):
         action = _drive(state)
         state, _, terminated, _, _ = ours.step(action)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, SupportsFloat, TypeAlias
+from typing import TYPE_CHECKING, Any, SupportsFloat, TypeAlias
 
 import numpy as np
 import pytest
@@ -60,7 +60,13 @@ class BoxEpisodesLogic:
     """
 
     spaces: ModuleType = ref_spaces
-    np_random: np.random.Generator
+
+    if TYPE_CHECKING:  # the Env it is mixed into provides it, as a property
+
+        @property
+        def np_random(self) -> np.random.Generator: ...
+        @np_random.setter
+        def np_random(self, value: np.random.Generator) -> None: ...
 
     def __init__(self) -> None:
         sp = self.spaces

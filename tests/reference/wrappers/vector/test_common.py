@@ -135,6 +135,8 @@ def test_info_keys_and_dtypes() -> None:
         *_, terminations, truncations, info = envs.step(np.zeros(N, dtype=np.int64))
         if (terminations | truncations).any():
             break
+    else:
+        pytest.fail("no sub-env ended in 10 steps")
     stats = info["episode"]
     assert stats["r"].dtype == np.float64 and stats["l"].dtype == np.int64 and stats["t"].dtype == np.float64
     assert info["_episode"].dtype == np.bool_

@@ -106,7 +106,11 @@ def test_rejects_bad_arguments() -> None:
 
 def test_transform_action_batches_the_single_space() -> None:
     single = Box(0, 9, (), np.int64)
-    envs = TransformAction(SyncVectorEnv([ShortEpisodes] * N), lambda a: a % 3, single_action_space=single)
+
+    def modulo_3(actions: np.ndarray[Any, np.dtype[np.int64]]) -> np.ndarray[Any, np.dtype[np.int64]]:
+        return actions % 3
+
+    envs = TransformAction(SyncVectorEnv([ShortEpisodes] * N), modulo_3, single_action_space=single)
     assert envs.action_space == Box(0, 9, (N,), np.int64)
     envs.reset(seed=0)
     assert envs.step(np.array([3, 4, 5]))[0]["t"].tolist() == [1, 1, 1]
