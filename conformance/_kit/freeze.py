@@ -13,7 +13,7 @@ from __future__ import annotations
 import collections
 import hashlib
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -81,7 +81,8 @@ class Freezer:
         if isinstance(value, collections.OrderedDict):
             # Kept as its own type: equality compares container types, and an env that returns OrderedDicts
             # (highway-env's parking-v0) would otherwise read as one whose observations change type later.
-            return collections.OrderedDict((key, self(item)) for key, item in value.items())
+            ordered = cast("collections.OrderedDict[object, Any]", value)
+            return collections.OrderedDict((key, self(item)) for key, item in ordered.items())
         if is_dict(value):
             return {key: self(item) for key, item in value.items()}
         return value
