@@ -23,7 +23,7 @@ from conformance._engine.handles import Handle
 from conformance._engine.marks import rule
 from conformance._engine.record import snapshot
 from conformance._kit import rollout
-from conformance._kit.assertions import plans_for, read
+from conformance._kit.assertions import compare_rollouts, plans_for, read
 from conformance._kit.rollout import Record
 from conformance._kit.strategies import Plan, seeds
 from conformance.equality import difference
@@ -32,18 +32,6 @@ _UNSEEDED_RESETS = 5
 # Enough tries that a random initial state coinciding by chance (even one of two states) is negligible.
 _REPLAY_TRIES = 16
 _FRESH_INSTANCES = 8
-
-
-def _compare(case: Case, a: Sequence[Record], b: Sequence[Record], problem: str, names: tuple[str, str]) -> None:
-    found = rollout.first_difference(a, b)
-    if found is None:
-        return
-    index, what = found
-    left = summarize(a[index].values()) if index < len(a) else "(ended)"
-    right = summarize(b[index].values()) if index < len(b) else "(ended)"
-    case.fail(
-        f"{problem}: position {index} differs ({what})", expected=f"{names[0]}: {left}", actual=f"{names[1]}: {right}"
-    )
 
 
 def _first_episode(env: Handle, seed: int | None, actions: Sequence[Any], **kwargs: Any) -> list[Record]:
@@ -60,7 +48,7 @@ def test_same_seed_same_episode(conformance_case: Case) -> None:
         actions = plan.actions()
         a = _first_episode(case.make("env_a"), plan.seed, actions)
         b = _first_episode(case.make("env_b"), plan.seed, actions)
-        _compare(case, a, b, "two fresh instances with the same seed and actions diverge", ("env_a", "env_b"))
+        compare_rollouts(case, a, b, "two fresh instances with the same seed and actions diverge", ("env_a", "env_b"))
 
     case.explore(example, plans_for(case))
 
@@ -76,7 +64,8 @@ def test_reseeding_replays(conformance_case: Case) -> None:
         env = case.make()
         first = _first_episode(env, plan.seed, actions)
         again = _first_episode(env, plan.seed, actions)
-        _compare(case, first, again, "reset(seed=s) a second time does not replay the episode", ("first", "replay"))
+        compare_rollouts(case, first, again, "reset(seed=s) a second time does not replay the episode",
+                         ("first", "replay"))
 
     case.explore(example, plans_for(case))
 
@@ -100,7 +89,8 @@ def test_unseeded_resets_continue_the_generator(conformance_case: Case) -> None:
         actions = plan.actions()
         a = _unseeded_resets(case.make("env_a"), plan.seed, actions)
         b = _unseeded_resets(case.make("env_b"), plan.seed, actions)
-        _compare(case, a, b, "episodes after unseeded resets are not a function of the first seed", ("env_a", "env_b"))
+        compare_rollouts(case, a, b, "episodes after unseeded resets are not a function of the first seed",
+                         ("env_a", "env_b"))
 
     case.explore(example, plans_for(case))
 
@@ -147,8 +137,8 @@ def test_reseeding_after_any_history(conformance_case: Case) -> None:
         actions = plan.actions()
         after_history = _first_episode(env, plan.seed, actions)
         fresh = _first_episode(case.make("fresh"), plan.seed, actions)
-        _compare(case, fresh, after_history, "reset(seed=s) after a history differs from a fresh instance's",
-                 ("fresh", "env"))
+        compare_rollouts(case, fresh, after_history, "reset(seed=s) after a history differs from a fresh instance's",
+                         ("fresh", "env"))
 
     case.explore(example, plans_for(case), plans_for(case))
 
@@ -218,7 +208,7 @@ def test_global_generators_irrelevant(conformance_case: Case) -> None:
         env_a, env_b = case.make("env_a"), case.make("env_b")
         a = _until_first_end(run(env_a, plan, actions, 1))
         b = _until_first_end(run(env_b, plan, actions, 2))
-        _compare(case, a, b, "the first episode depends on the global generators", ("env_a", "env_b"))
+        compare_rollouts(case, a, b, "the first episode depends on the global generators", ("env_a", "env_b"))
 
     case.explore(example, plans_for(case))
 
@@ -253,8 +243,8 @@ def test_instances_interleave_independently(conformance_case: Case) -> None:
                 if rollout.ended(terminated, truncated):
                     live.discard(key)
         labels = ("alone", "interleaved")
-        _compare(case, alone_a, together["a"], "env_a stepped interleaved with env_b diverges", labels)
-        _compare(case, alone_b, together["b"], "env_b stepped interleaved with env_a diverges", labels)
+        compare_rollouts(case, alone_a, together["a"], "env_a stepped interleaved with env_b diverges", labels)
+        compare_rollouts(case, alone_b, together["b"], "env_b stepped interleaved with env_a diverges", labels)
 
     case.explore(example, plans_for(case), plans_for(case))
 
@@ -277,8 +267,8 @@ def test_space_sampling_does_not_change_dynamics(conformance_case: Case) -> None
                 space.call("sample")
 
         sampled = _first_episode(env, plan.seed, actions, between=sample_spaces)
-        _compare(case, plain, sampled, "sampling the env's spaces between steps changes the trajectory",
-                 ("plain", "with sampling"))
+        compare_rollouts(case, plain, sampled, "sampling the env's spaces between steps changes the trajectory",
+                         ("plain", "with sampling"))
 
     case.explore(example, plans_for(case))
 
