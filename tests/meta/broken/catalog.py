@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["BROKEN", "Broken", "CORRECT"]
+__all__ = ["BROKEN", "CORRECT", "Broken"]
 
 _PACKAGE = "tests.meta.broken"
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
@@ -60,7 +61,7 @@ class Seed004RewindsOnUnseededReset(Walk):
 
     def __init__(self, render_mode: str | None = None) -> None:
         super().__init__(render_mode)
-        self._saved: dict[str, Any] | None = None
+        self._saved: Mapping[str, Any] | None = None
 
     def _seed(self, seed: int | None) -> None:
         super()._seed(seed)
