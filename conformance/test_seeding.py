@@ -11,11 +11,14 @@ PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pyt
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from hypothesis import stateful
 from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine
 
 from conformance._engine.case import Case
 from conformance._engine.describe import summarize
@@ -25,8 +28,23 @@ from conformance._engine.record import snapshot
 from conformance._kit import rollout
 from conformance._kit.assertions import compare_rollouts, plans_for, read
 from conformance._kit.freeze import Freezer
+from conformance._kit.histories import (
+    ENV,
+    SPACES,
+    Call,
+    Instance,
+    Program,
+    check_program,
+    open_instance,
+)
 from conformance._kit.rollout import Record
-from conformance._kit.strategies import Plan, seeds
+from conformance._kit.stateful import (
+    begin_program,
+    end_program,
+    run_machine,
+    target_errors,
+)
+from conformance._kit.strategies import Plan, elements, seeds
 from conformance.equality import difference
 
 _UNSEEDED_RESETS = 5
@@ -35,6 +53,16 @@ _UNSEEDED_RESETS = 5
 _RESTART_RUN = 20
 _RESTART_EXAMPLES = 3
 _SEED_RANGE = 2**32
+# SEED-009: how many instances a program may interleave, and the render modes it renders in (cheap ones only).
+_INSTANCES = 3
+_CHEAP_MODES = ("ansi", "rgb_array")
+# Programs: how many, and how many calls each (an eighth of the profile's rollout length, at least 30: a defect
+# shows after a few calls in a row - seed one instance, perturb through another, draw from the first).
+_PROGRAMS = 8
+_MIN_CALLS = 30
+_MAX_CALLS = 100
+# The kinds of call a program makes, and how often (relative weights).
+_CALL_WEIGHTS = (("step", 4), ("reset", 2), ("sample", 2), ("seed", 1), ("render", 1), ("open", 1))
 _FRESH_INSTANCES = 8
 
 
@@ -237,40 +265,118 @@ def test_global_generators_irrelevant(conformance_case: Case) -> None:
     case.explore(example, plans_for(case))
 
 
+def _cheap_render_mode(case: Case) -> str | None:
+    """A declared mode that renders without a display and quickly (``ansi``, else ``rgb_array``), if any."""
+    declared = case.probe().render_modes
+    return next((mode for mode in _CHEAP_MODES if mode in declared), None)
+
+
+def _interleaving_machine(case: Case) -> type[RuleBasedStateMachine]:
+    probe = case.probe()
+    if probe.action_space is None:
+        case.not_checkable("the target has no action_space (reported by ENV-001)")
+    actions = elements(probe.action_space)
+    mode = _cheap_render_mode(case)
+
+    class Interleaving(RuleBasedStateMachine):
+        """Calls on two or three live instances in any order; each must be what its own history alone gives."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            begin_program(case)
+            # What is being handled around the program (Hypothesis may run it inside an except clause): teardown
+            # sees another exception only when the program itself raised.
+            self.context = sys.exc_info()[1]
+            self.instances: list[Instance] = []
+            self.kwargs: list[dict[str, Any]] = []
+            self.calls: list[tuple[int, Call]] = []
+            self._open()
+            self._open()
+
+        def _open(self) -> None:
+            index = len(self.instances)
+            # The first instance renders (when a cheap mode is declared), so rendering takes part too.
+            kwargs = {"render_mode": mode} if mode is not None and index == 0 else {}
+            with target_errors(case):
+                self.instances.append(open_instance(case, f"env_{index}", kwargs))
+            self.kwargs.append(kwargs)
+
+        def _pick(self, data: st.DataObject, instances: Sequence[Instance]) -> Instance:
+            return data.draw(st.sampled_from(instances), label="instance")
+
+        def _perform(self, instance: Instance, call: Call) -> None:
+            self.calls.append((self.instances.index(instance), call))
+            with target_errors(case):
+                instance.perform(call)
+
+        def _reset(self, data: st.DataObject, instance: Instance) -> None:
+            # Seeds another instance used come up often: instances reset with the same seed stay independent too.
+            used = sorted({dict(call.kwargs)["seed"] for _, call in self.calls if call.kwargs})
+            seeded = st.one_of(seeds(), st.sampled_from(used)) if used else seeds()
+            seed = data.draw(st.one_of(st.none(), seeded), label="seed")
+            self._perform(instance, Call(ENV, "reset", kwargs=() if seed is None else (("seed", seed),)))
+
+        def _start(self, data: st.DataObject, instance: Instance) -> None:
+            self._reset(data, instance)
+            for space in SPACES:  # seeded spaces make every later sample comparable
+                seed = data.draw(st.one_of(st.none(), seeds()), label=f"{space} seed")
+                if seed is not None:
+                    self._perform(instance, Call(space, "seed", (seed,)))
+
+        # Both instances start in either order, each seeded or not; the third joins later, if at all.
+        @stateful.initialize(data=st.data())
+        def start_first(self, data: st.DataObject) -> None:
+            self._start(data, self.instances[0])
+
+        @stateful.initialize(data=st.data())
+        def start_second(self, data: st.DataObject) -> None:
+            self._start(data, self.instances[1])
+
+        @stateful.rule(data=st.data())
+        def call(self, data: st.DataObject) -> None:
+            # One rule draws the kind of call itself, weighted (Hypothesis would pick rules uniformly): steps, which
+            # draw the most randomness, come first and most often. What is drawn never depends on what the target
+            # returned (an unseeded episode ends when entropy says), or Hypothesis sees its data generation change;
+            # a step drawn for an instance whose episode is over is not made.
+            rendering = [instance for instance in self.instances if instance.kwargs]
+            available = {"render": bool(rendering), "open": len(self.instances) < _INSTANCES}
+            kinds = [kind for kind, weight in _CALL_WEIGHTS for _ in range(weight) if available.get(kind, True)]
+            kind = data.draw(st.sampled_from(kinds), label="call")
+            if kind == "step":
+                instance, action = self._pick(data, self.instances), data.draw(actions, label="action")
+                if instance.live:
+                    self._perform(instance, Call(ENV, "step", (action,)))
+            elif kind == "reset":
+                self._reset(data, self._pick(data, self.instances))
+            elif kind == "render":
+                self._perform(self._pick(data, rendering), Call(ENV, "render"))
+            elif kind == "open":
+                self._open()
+            else:
+                space = data.draw(st.sampled_from(SPACES), label="space")
+                args = (data.draw(seeds(), label="seed"),) if kind == "seed" else ()
+                self._perform(self._pick(data, self.instances), Call(space, kind, args))
+
+        def teardown(self) -> None:
+            try:
+                if sys.exc_info()[1] is self.context:  # the program ran to its end (a failure ends it earlier)
+                    program = Program(tuple(self.kwargs), tuple(self.calls))
+                    with target_errors(case):
+                        check_program(case, program, dict(enumerate(self.instances)))
+            finally:
+                end_program(case)
+
+    return Interleaving
+
+
 @rule("SEED-009")
 def test_instances_interleave_independently(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
-
-    def example(plan_a: Plan, plan_b: Plan) -> None:
-        case.set_seed(plan_a.seed)
-        actions_a, actions_b = plan_a.actions(), plan_b.actions()
-        alone_a = _first_episode(case.make("alone_a"), plan_a.seed, actions_a)
-        alone_b = _first_episode(case.make("alone_b"), plan_b.seed, actions_b)
-        env_a, env_b = case.make("env_a"), case.make("env_b")
-        together: dict[str, list[Record]] = {"a": [], "b": []}
-        pending = {"a": (env_a, plan_a.seed, list(actions_a)), "b": (env_b, plan_b.seed, list(actions_b))}
-        for key, (env, seed, _) in pending.items():
-            together[key] += rollout.run(env, seed, [], max_episodes=1)
-        live = {"a", "b"}
-        while live:
-            for key in sorted(live):
-                env, _, remaining = pending[key]
-                if not remaining:
-                    live.discard(key)
-                    continue
-                result = env.step(remaining.pop(0))
-                obs, reward, terminated, truncated, info = rollout.unpack_step(result)
-                snap = snapshot
-                together[key].append(Record(len(together[key]), "step", None, obs, snap(obs), snap(reward),
-                                            terminated, truncated, info, snap(info)))
-                if rollout.ended(terminated, truncated):
-                    live.discard(key)
-        labels = ("alone", "interleaved")
-        compare_rollouts(case, alone_a, together["a"], "env_a stepped interleaved with env_b diverges", labels)
-        compare_rollouts(case, alone_b, together["b"], "env_b stepped interleaved with env_a diverges", labels)
-
-    case.explore(example, plans_for(case), plans_for(case))
+    # The check shortens a failing program itself (cheaply: no strategy to re-draw), so Hypothesis need not.
+    calls = min(_MAX_CALLS, max(_MIN_CALLS, case.profile.max_steps // 8))
+    run_machine(case, _interleaving_machine(case), max_examples=min(case.profile.max_examples, _PROGRAMS),
+                calls=calls, shrink=False)
 
 
 @rule("SEED-010")

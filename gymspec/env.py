@@ -88,8 +88,11 @@ class SupportsStep(Protocol[ObsT_co, ActT_contra]):
                 returning a result.
             [SEED-008] MUST draw all randomness from the env's own generator: the global NumPy and ``random``
                 generators neither influence the trajectory nor are advanced by ``reset`` and ``step``.
-            [SEED-009] MUST keep generators per instance: two instances stepped interleaved produce the same
-                trajectories as the same instances stepped one after the other.
+            [SEED-009] MUST keep generators per instance: each instance's results (of ``reset`` with and without a
+                seed, ``step``, ``render`` and its spaces' ``seed`` and ``sample``) are a function of its own calls
+                alone, whatever calls other live instances take in between and whichever instance is seeded first —
+                no generator, space or other state shared through class attributes, module globals or the global
+                NumPy and ``random`` generators.
             [SEED-010] MUST NOT couple its dynamics to its spaces' generators: sampling from ``action_space`` or
                 ``observation_space`` between steps does not change the trajectory.
         """
