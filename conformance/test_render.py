@@ -10,6 +10,7 @@ PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pyt
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -119,19 +120,56 @@ def test_render_mode_fixed_at_construction(conformance_case: Case) -> None:
     case.explore(example, plans_for(case, max_steps=_HUMAN_STEPS), max_examples=1)
 
 
+def _undeclared_construction(case: Case) -> tuple[Handle | None, TargetError | None, bool]:
+    """Construct with a mode nothing declares: the instance (``None`` when construction raised), the error, and
+    whether a warning during construction named the mode."""
+    # "always": a constructor (or make) that warned once in this process still warns here, and the question is
+    # whether *this* construction tells its caller.
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            env = case.make("env_undeclared", render_mode=_UNDECLARED)
+        except TargetError as error:
+            return None, error, False
+    return env, None, any(_UNDECLARED in str(warning.message) for warning in caught)
+
+
+def _declared_modes(case: Case, env: Handle) -> Any:
+    metadata = read(case, env, "metadata", "ENV-003")
+    return metadata.get("render_modes") if is_mapping(metadata) else None
+
+
 @rule("RENDER-002")
 def test_render_mode_is_declared(conformance_case: Case) -> None:
     case = conformance_case
 
     def body() -> None:
-        for mode in (None, *_modes(case)):
-            env = case.make(f"env_{mode}" if mode else "env", **({} if mode is None else {"render_mode": mode}))
+        # No argument (the target's default, or the mode --env-kwargs binds), None given explicitly, each mode.
+        constructions: list[tuple[str, dict[str, str | None]]] = [("env", {}), ("env_none", {"render_mode": None})]
+        constructions += [(f"env_{mode}", {"render_mode": mode}) for mode in _modes(case)]
+        for var, kwargs in constructions:
+            env = case.make(var, **kwargs)
             current = read(case, env, "render_mode", "RENDER-001")
-            declared = read(case, env, "metadata", "ENV-003")
-            modes = declared.get("render_modes") if is_mapping(declared) else None
+            modes = _declared_modes(case, env)
             if current is not None and (not isinstance(modes, (list, tuple)) or current not in modes):
                 case.fail(f"render_mode {current!r} is not declared", expected=f"None or one of {modes!r}",
                           actual=repr(current))
+        undeclared, _, warned = _undeclared_construction(case)
+        if undeclared is None or warned:
+            return  # refused or flagged at construction (RENDER-003 judges how)
+        current = read(case, undeclared, "render_mode", "RENDER-001")
+        modes = _declared_modes(case, undeclared)
+        if current is None or (isinstance(modes, (list, tuple)) and current in modes):
+            return  # the undeclared mode was dropped or mapped (RENDER-003 asks for a word about it)
+        try:
+            undeclared.reset(seed=0)
+            frame = undeclared.render()
+        except TargetError:
+            return  # refused at the first use (RENDER-003 asks for an earlier refusal)
+        case.fail(f"render_mode={_UNDECLARED!r} was taken up silently: construction neither raised nor warned, "
+                  "render_mode reads it back and render() returned",
+                  expected="an error at construction (best), a warning naming the mode, or render() refusing it",
+                  actual=f"render_mode={current!r} (declared: {modes!r}); render() returned {summarize(frame)}")
 
     case.once(body)
 
@@ -141,15 +179,17 @@ def test_undeclared_mode_rejected(conformance_case: Case) -> None:
     case = conformance_case
 
     def body() -> None:
-        try:
-            env = case.make(render_mode=_UNDECLARED)
-        except TargetError as error:
-            if isinstance(error.error, ValueError) or matches(error.error, UnsupportedMode):
+        env, error, warned = _undeclared_construction(case)
+        if error is not None:
+            if isinstance(error.error, (ValueError, AssertionError)) or matches(error.error, UnsupportedMode):
                 return
             case.fail(f"construction with an undeclared render_mode raised {type(error.error).__name__}",
-                      expected="ValueError or UnsupportedMode", actual=f"{describe_exception(error.error)}")
-        case.fail(f"render_mode={_UNDECLARED!r} was accepted at construction",
-                  expected="ValueError or UnsupportedMode at construction",
+                      expected="ValueError or UnsupportedMode (or the AssertionError of an assert on render_modes)",
+                      actual=f"{describe_exception(error.error)}")
+        if warned or env is None:
+            return
+        case.fail(f"render_mode={_UNDECLARED!r} was accepted at construction without an error or a warning",
+                  expected="ValueError or UnsupportedMode at construction, or at least a warning naming the mode",
                   actual=f"an env with render_mode={read(case, env, 'render_mode', 'RENDER-001')!r}")
 
     case.once(body)

@@ -10,13 +10,17 @@ item's outcome from what the last (shrunk) program did, through :class:`~conform
 
 from __future__ import annotations
 
-from hypothesis import settings
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from hypothesis import Phase, settings
 from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
 
 from conformance._engine.case import Case
+from conformance._engine.handles import TargetError
 from conformance._engine.profiles import hypothesis_settings
 
-__all__ = ["begin_program", "end_program", "program_length", "run_machine"]
+__all__ = ["begin_program", "end_program", "program_length", "run_machine", "target_errors"]
 
 _MIN_STEPS = 10
 _MAX_STEPS = 100
@@ -37,14 +41,37 @@ def end_program(case: Case) -> None:
     case.close_all()
 
 
-def run_machine(case: Case, machine: type[RuleBasedStateMachine], *, max_examples: int | None = None) -> None:
+@contextmanager
+def target_errors(case: Case) -> Iterator[None]:
+    """Give an exception the target raises in the block its meaning for the item, as examples of
+    :meth:`~conformance._engine.case.Case.explore` do: a failure of the item's rule when the rule owns the call,
+    else not checkable, naming the rule that reports it (:meth:`~conformance._engine.case.Case.translate`)."""
+    try:
+        yield
+    except TargetError as error:
+        raise case.translate(error, case.rule, case.owns) from error.error
+
+
+def run_machine(
+    case: Case,
+    machine: type[RuleBasedStateMachine],
+    *,
+    max_examples: int | None = None,
+    calls: int | None = None,
+    shrink: bool = True,
+) -> None:
     """Run ``machine`` under the item's profile and turn its ending into the item's outcome.
 
     Args:
         case: The item.
         machine: The state machine class (its ``__init__`` calls :func:`begin_program`).
         max_examples: Overrides the profile's number of programs.
+        calls: Overrides the number of calls per program (:func:`program_length`).
+        shrink: Whether Hypothesis shrinks a failing program (a machine whose check shortens what it reports
+            itself can do without: shrinking a long program re-runs it hundreds of times).
     """
-    chosen = settings(hypothesis_settings(case.profile, max_examples=max_examples),
-                      stateful_step_count=program_length(case))
+    base = hypothesis_settings(case.profile, max_examples=max_examples)
+    phases = base.phases if shrink else tuple(phase for phase in base.phases if phase is not Phase.shrink)
+    steps = program_length(case) if calls is None else calls
+    chosen = settings(base, stateful_step_count=steps, phases=phases)
     case.conclude(lambda: run_state_machine_as_test(machine, settings=chosen))

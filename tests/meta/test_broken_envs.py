@@ -18,7 +18,7 @@ import pytest
 
 from gymspec.rules import RULES
 from tests.meta._run import SuiteRun, has_xdist, run_suite
-from tests.meta.broken.catalog import BROKEN, CORRECT, Broken
+from tests.meta.broken.catalog import BROKEN, CORRECT, REGISTRY, Broken
 
 _PROBLEMS = ("failed", "warned", "error")
 _SAMPLE_RULES = ("SPACE-008", "ENV-009", "SEED-003", "RENDER-014", "WRAP-003")
@@ -27,8 +27,10 @@ _SAMPLE = [broken for broken in BROKEN if broken.rule in _SAMPLE_RULES]
 _RAISING = ("ENV-016", "ENV-020", "RENDER-004", "RENDER-015", "SEED-007", "WRAP-002", "WRAP-007")
 
 
-def _targets(specs: list[str]) -> list[str]:
-    return [arg for spec in dict.fromkeys(specs) for arg in ("--env", spec)]
+def _targets(broken: list[Broken], correct: tuple[str, ...] = ()) -> list[str]:
+    options = [("--env", spec) for spec in correct] + [entry.args for entry in broken]
+    registry = ["--registry", REGISTRY] if any(entry.registered for entry in broken) else []
+    return [arg for option in dict.fromkeys(options) for arg in option] + registry
 
 
 def _parallel() -> list[str]:
@@ -37,16 +39,19 @@ def _parallel() -> list[str]:
 
 @pytest.fixture(scope="module")
 def suite(tmp_path_factory: pytest.TempPathFactory) -> SuiteRun:
-    selection = [f"{broken.rule}-{broken.spec}" for broken in BROKEN]
-    selection += [broken.spec for broken in _SAMPLE] + list(CORRECT)
-    specs = [broken.spec for broken in BROKEN] + list(CORRECT)
-    args = ["--conformance-profile", "quick", *_targets(specs), "-k", " or ".join(selection), *_parallel()]
+    selection = [f"{broken.rule}-{broken.target_id}" for broken in BROKEN]
+    selection += [broken.target_id for broken in _SAMPLE] + list(CORRECT)
+    args = ["--conformance-profile", "quick", *_targets(list(BROKEN), CORRECT), "-k", " or ".join(selection),
+            *_parallel()]
     return run_suite(args, tmp_path_factory.mktemp("broken") / "report.json")
 
 
-@pytest.mark.parametrize("broken", BROKEN, ids=[f"{b.rule}:{b.target}" for b in BROKEN])
+_IDS = [f"{b.rule}:{b.target}{'@registry' if b.registered else ''}" for b in BROKEN]
+
+
+@pytest.mark.parametrize("broken", BROKEN, ids=_IDS)
 def test_broken_env_violates_its_rule(suite: SuiteRun, broken: Broken) -> None:
-    record = suite.result(broken.spec, broken.rule)
+    record = suite.result(broken.target_id, broken.rule)
     expected = "failed" if RULES[broken.rule].level.is_mandatory else "warned"
     assert record["outcome"] == expected, record["message"]
     assert record["message"].startswith(f"{broken.rule} ("), record["message"]
@@ -54,9 +59,9 @@ def test_broken_env_violates_its_rule(suite: SuiteRun, broken: Broken) -> None:
     assert broken.target.split(":")[1] in record["reproducer"], record["reproducer"]
 
 
-@pytest.mark.parametrize("broken", BROKEN, ids=[f"{b.rule}:{b.target}" for b in BROKEN])
+@pytest.mark.parametrize("broken", BROKEN, ids=_IDS)
 def test_reproducer_replays(suite: SuiteRun, broken: Broken) -> None:
-    script = suite.result(broken.spec, broken.rule)["reproducer"]
+    script = suite.result(broken.target_id, broken.rule)["reproducer"]
     namespace: dict[str, object] = {"__name__": "reproducer"}
     if broken.rule in _RAISING:
         with pytest.raises(Exception):  # noqa: B017, PT011 - whatever the env raises is the violation
@@ -69,7 +74,7 @@ def _unexpected(run: SuiteRun, broken: Broken) -> dict[str, str]:
     allowed = (broken.rule, *broken.collateral)
     return {
         rule: outcome
-        for rule, outcome in run.outcomes(broken.spec).items()
+        for rule, outcome in run.outcomes(broken.target_id).items()
         if outcome in _PROBLEMS and not any(fnmatch.fnmatchcase(rule, pattern) for pattern in allowed)
     }
 
@@ -84,13 +89,13 @@ def test_correct_envs_pass_everything(suite: SuiteRun, spec: str) -> None:
 
 @pytest.mark.parametrize("broken", _SAMPLE, ids=[b.rule for b in _SAMPLE])
 def test_representative_broken_envs_break_nothing_else(suite: SuiteRun, broken: Broken) -> None:
-    assert len(suite.outcomes(broken.spec)) > 50  # every item of this target ran
+    assert len(suite.outcomes(broken.target_id)) > 50  # every item of this target ran
     assert not _unexpected(suite, broken)
 
 
 @pytest.mark.slow
 def test_every_broken_env_breaks_nothing_else(tmp_path: Path) -> None:
-    args = ["--conformance-profile", "quick", *_targets([broken.spec for broken in BROKEN]), *_parallel()]
+    args = ["--conformance-profile", "quick", *_targets(list(BROKEN)), *_parallel()]
     run = run_suite(args, tmp_path / "report.json")
-    unexpected = {broken.spec: found for broken in BROKEN if (found := _unexpected(run, broken))}
+    unexpected = {broken.target_id: found for broken in BROKEN if (found := _unexpected(run, broken))}
     assert not unexpected, unexpected

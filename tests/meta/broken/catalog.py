@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["BROKEN", "Broken", "CORRECT"]
+__all__ = ["BROKEN", "CORRECT", "REGISTRY", "Broken"]
 
 _PACKAGE = "tests.meta.broken"
+
+
+REGISTRY = f"{_PACKAGE}.registry"
+"""The ``--registry`` of the registered-id targets (:mod:`tests.meta.broken.registry`)."""
 
 
 @dataclass(frozen=True)
@@ -22,16 +26,35 @@ class Broken:
         rule: The rule it must violate.
         target: ``module:attr`` of the env class or factory (relative to ``tests.meta.broken``).
         collateral: Patterns of rules it may violate as well.
+        registered: Whether the suite makes it as a registered id of :data:`REGISTRY` (``--env-id``) rather than
+            calling it (``--env``).
     """
 
     rule: str
     target: str
     collateral: tuple[str, ...] = ()
+    registered: bool = False
 
     @property
     def spec(self) -> str:
         """The ``--env`` value."""
         return f"{_PACKAGE}.{self.target}"
+
+    @property
+    def env_id(self) -> str:
+        """The id :data:`REGISTRY` makes it from (``"<module>/<attr>-v0"``)."""
+        module, _, attr = self.target.partition(":")
+        return f"{module}/{attr}-v0"
+
+    @property
+    def target_id(self) -> str:
+        """The target's id in the suite's report."""
+        return f"{REGISTRY}/{self.env_id}" if self.registered else self.spec
+
+    @property
+    def args(self) -> tuple[str, str]:
+        """The option that names it (``--registry`` :data:`REGISTRY` must be given too when ``registered``)."""
+        return ("--env-id", self.env_id) if self.registered else ("--env", self.spec)
 
 
 CORRECT: tuple[str, ...] = (f"{_PACKAGE}._base:Walk", f"{_PACKAGE}._base:wrapped")
@@ -83,16 +106,36 @@ BROKEN: tuple[Broken, ...] = (
     Broken("SEED-002", "seeding:Seed002EpisodeCounter", ("SEED-005",)),
     Broken("SEED-003", "seeding:Seed003EntropyOnUnseededReset"),
     Broken("SEED-004", "seeding:Seed004ReplayOnUnseededReset"),
+    Broken("SEED-004", "seeding:Seed004ConstantOnUnseededReset", ("SEED-006",)),
+    Broken("SEED-004", "seeding:Seed004RewindsOnUnseededReset"),
+    Broken("SEED-004", "seeding:Seed004DerivedFromSeedOnUnseededReset"),
     Broken("SEED-005", "seeding:Seed005PreviousSeedLeaks"),
     Broken("SEED-006", "seeding:Seed006FixedEntropy"),
     Broken("SEED-007", "seeding:Seed007SmallSeedsOnly"),
     Broken("SEED-008", "seeding:Seed008AdvancesGlobal"),
     Broken("SEED-009", "seeding:Seed009SharedGenerator"),
+    Broken("SEED-009", "seeding_shared:Seed009ModuleGlobalGenerator"),
+    Broken("SEED-009", "seeding_shared:Seed009GlobalNumpy", ("SEED-007", "SEED-008")),
+    Broken("SEED-009", "seeding_shared:Seed009GlobalRandom", ("SEED-008",)),
+    Broken("SEED-009", "seeding_shared:Seed009SharedSpaces"),
+    Broken("SEED-009", "seeding_shared:Seed009DynamicsFromSharedSpace", ("SEED-010",)),
+    Broken("SEED-009", "seeding_shared:Seed009MutableDefault"),
+    Broken("SEED-009", "seeding_shared:Seed009GeneratorPerSeed"),
+    Broken("SEED-009", "seeding_shared:Seed009SharedAfterUnseededReset"),
+    Broken("SEED-009", "seeding_shared:Seed009FirstInstanceOwnsTheGenerator"),
     Broken("SEED-010", "seeding:Seed010CoupledToActionSpace"),
     Broken("SEED-011", "seeding:Seed011WrongSeedReported"),
     Broken("RENDER-001", "render:Render001ModeChangesOnReset"),
     Broken("RENDER-002", "render:Render002InstanceDropsMode"),
-    Broken("RENDER-003", "render:Render003AcceptsAnything"),
+    Broken("RENDER-002", "render:Render002AcceptsAnything", ("RENDER-003",)),
+    Broken("RENDER-002", "render:render_002_forwarding_factory", ("RENDER-003",)),
+    Broken("RENDER-002", "render:render_002_factory_sets_mode", ("RENDER-003",)),
+    Broken("RENDER-002", "render:Render002AcceptsAnything", ("RENDER-003", "REG-*"), registered=True),
+    Broken("RENDER-002", "render:Render002ModeFromAnyArgument", ("RENDER-003",)),
+    Broken("RENDER-002", "render:Render002UndeclaredDefault", ("RENDER-001", "RENDER-005")),
+    Broken("RENDER-003", "render:Render003RefusesAtRender"),
+    Broken("RENDER-003", "render:Render003DropsSilently"),
+    Broken("RENDER-003", "render:Render003WrongError"),
     Broken("RENDER-004", "render:Render004NeedsArgument"),
     Broken("RENDER-005", "render:Render005FrameWithoutMode"),
     Broken("RENDER-006", "render:Render006FloatFrames"),

@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from gymspec.errors import UnsupportedMode
 from tests.meta.broken._base import Walk
 
 
@@ -24,11 +25,71 @@ class Render002InstanceDropsMode(Walk):
         self.metadata = {**Walk.metadata, "render_modes": modes}  # RENDER-002: its mode is not declared
 
 
-class Render003AcceptsAnything(Walk):
+class Render002AcceptsAnything(Walk):
+    """Stores whatever mode it is given, and renders in it (``Walk.render`` returns an empty list for it)."""
+
     def __init__(self, render_mode: str | None = None) -> None:
         declared = render_mode in (None, *Walk.metadata["render_modes"])
         super().__init__(render_mode if declared else None)
-        self.render_mode = render_mode  # RENDER-003: an undeclared mode is silently accepted
+        self.render_mode = render_mode  # RENDER-002: an undeclared mode is silently taken up
+
+
+def render_002_forwarding_factory(**kwargs: Any) -> Render002AcceptsAnything:
+    """A factory target that passes its keyword arguments on (so the class's defect is the factory's)."""
+    return Render002AcceptsAnything(**kwargs)
+
+
+def render_002_factory_sets_mode(**kwargs: Any) -> Walk:
+    """A factory that builds a correct env without a mode, then sets whatever ``render_mode`` it was given."""
+    env = Walk()
+    env.render_mode = kwargs.get("render_mode")  # RENDER-002: the factory bypasses the constructor's check
+    return env
+
+
+class Render002ModeFromAnyArgument(Walk):
+    """Takes ``render_mode`` from its keyword arguments, or else its first positional argument, unchecked."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__()
+        self.render_mode = kwargs.get("render_mode", args[0] if args else None)  # RENDER-002
+
+
+class Render002UndeclaredDefault(Walk):
+    """Checks the modes it is given, but its own default (``"rgb"``) is declared nowhere."""
+
+    def __init__(self, render_mode: str | None = "rgb") -> None:
+        super().__init__(None if render_mode == "rgb" else render_mode)
+        self.render_mode = render_mode  # RENDER-002 (and RENDER-001: no argument should mean None)
+
+
+class Render003RefusesAtRender(Walk):
+    """Stores an undeclared mode without a word, and refuses it only when ``render()`` is called."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        declared = render_mode in (None, *Walk.metadata["render_modes"])
+        super().__init__(render_mode if declared else None)
+        self.render_mode = render_mode  # RENDER-003: accepted at construction ...
+
+    def render(self) -> Any:
+        if self.render_mode not in (None, *self.metadata["render_modes"]):
+            raise UnsupportedMode(f"Render003RefusesAtRender render_mode must be declared, got {self.render_mode!r}")
+        return super().render()  # ... and refused only here
+
+
+class Render003DropsSilently(Walk):
+    """Replaces an undeclared mode with ``None`` without telling anyone (a typo gives no frames)."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode if render_mode in Walk.metadata["render_modes"] else None)  # RENDER-003
+
+
+class Render003WrongError(Walk):
+    """Rejects an undeclared mode, with a ``TypeError``."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        if render_mode not in (None, *Walk.metadata["render_modes"]):
+            raise TypeError(f"Render003WrongError render_mode must be declared, got {render_mode!r}")  # RENDER-003
+        super().__init__(render_mode)
 
 
 class Render004NeedsArgument(Walk):

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from typing import ClassVar
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -43,6 +44,41 @@ class Seed003EntropyOnUnseededReset(Walk):
 class Seed004ReplayOnUnseededReset(Walk):
     def _seed(self, seed: int | None) -> None:
         super()._seed(self.np_random_seed if seed is None else seed)  # SEED-004: reseed with the last seed
+
+
+class Seed004ConstantOnUnseededReset(Walk):
+    """Every unseeded reset starts a generator seeded with a constant: reproducible, and every episode alike."""
+
+    def _seed(self, seed: int | None) -> None:
+        if seed is None:
+            self._np_random = np.random.default_rng(0)  # SEED-004: the stream restarts from a constant
+        else:
+            super()._seed(seed)
+
+
+class Seed004RewindsOnUnseededReset(Walk):
+    """The generator's state is saved at each seeded reset and restored by every unseeded one."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        self._saved: Mapping[str, Any] | None = None
+
+    def _seed(self, seed: int | None) -> None:
+        super()._seed(seed)
+        if seed is not None:
+            self._saved = self.np_random.bit_generator.state
+        elif self._saved is not None:
+            self.np_random.bit_generator.state = self._saved  # SEED-004: rewinds instead of continuing
+
+
+class Seed004DerivedFromSeedOnUnseededReset(Walk):
+    """An unseeded reset reseeds with a value derived from the seed the env reports (``np_random_seed + 1``)."""
+
+    def _seed(self, seed: int | None) -> None:
+        if seed is None and self.np_random_seed is not None:
+            self._np_random = np.random.default_rng(self.np_random_seed + 1)  # SEED-004: one fixed restart point
+        else:
+            super()._seed(seed)
 
 
 class Seed005PreviousSeedLeaks(Walk):
