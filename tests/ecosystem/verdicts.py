@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["GYMNASIUM_MAKE_WARNINGS", "PACKAGES", "VERDICTS", "Package", "Verdict"]
+__all__ = ["PACKAGES", "VERDICTS", "Package", "Verdict"]
 
 
 @dataclass(frozen=True)
@@ -50,12 +50,6 @@ PACKAGES: dict[str, Package] = {
 }
 """The pinned packages by name (pyproject.toml's ``ecosystem`` extra installs the same pins)."""
 
-GYMNASIUM_MAKE_WARNINGS: frozenset[str] = frozenset({"RENDER-003"})
-"""SHOULD findings on every id made with ``gymnasium.make``, whatever the env: ``make`` accepts a render mode the
-env does not declare (it only warns), so the construction with an undeclared mode succeeds. Not counted in the
-verdicts below; empty this set when RENDER-003's calibration accepts a warning at ``make`` as REG-007's does."""
-
-
 @dataclass(frozen=True)
 class Verdict:
     """What the suite reports on one env of a pinned package.
@@ -64,7 +58,7 @@ class Verdict:
         package: The :data:`PACKAGES` name.
         env_id: The registered id (made with ``gymnasium.make``, its package's module imported first).
         failed: MUST rules it fails (real defects).
-        warned: SHOULD rules it warns on (real defects), besides :data:`GYMNASIUM_MAKE_WARNINGS`.
+        warned: SHOULD rules it warns on (real defects).
         quick: Also checked with the quick profile in the regular (CI) run; only packages of the ``test`` extra.
         why: The defect behind ``failed`` and ``warned`` (``docs/ecosystem.md`` has its reproduction).
     """
