@@ -20,6 +20,7 @@ from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.marks import rule
+from conformance._engine.narrowing import is_array, is_list, is_list_or_tuple
 from conformance._engine.record import snapshot
 from conformance._kit import rollout
 from conformance._kit.assertions import is_mapping, plans_for, read
@@ -40,17 +41,17 @@ def _modes(case: Case) -> tuple[str, ...]:
 def _frame_problem(mode: str, frame: Any) -> str | None:
     """Why ``frame`` breaks the frame rule of ``mode`` (``None``: fine, or a mode without a frame rule)."""
     if mode == "rgb_array":
-        ok = isinstance(frame, np.ndarray) and frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
-        if not ok or frame.shape[0] == 0 or frame.shape[1] == 0:
+        ok = is_array(frame) and frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3
+        if not ok or not is_array(frame) or frame.shape[0] == 0 or frame.shape[1] == 0:
             return "an rgb_array frame must be a uint8 ndarray of shape (H, W, 3) with H, W > 0"
     elif mode == "ansi" and not isinstance(frame, str):
         return "an ansi frame must be a str"
     elif mode == "human" and frame is not None:
         return "render() in human mode must return None"
-    elif mode == "depth_array" and not (isinstance(frame, np.ndarray) and frame.ndim == 2):
+    elif mode == "depth_array" and not (is_array(frame) and frame.ndim == 2):
         return "a depth_array frame must be a 2-D ndarray"
     elif mode.endswith("_list"):
-        if not isinstance(frame, list):
+        if not is_list(frame):
             return f"a {mode} frame must be a list"
         for item in frame:
             found = _frame_problem(mode.removesuffix("_list"), item)
@@ -146,7 +147,8 @@ def test_render_mode_is_declared(conformance_case: Case) -> None:
     def body() -> None:
         # No argument (the target's default, or the mode --env-kwargs binds), None given explicitly, each mode.
         constructions: list[tuple[str, dict[str, str | None]]] = [("env", {}), ("env_none", {"render_mode": None})]
-        constructions += [(f"env_{mode}", {"render_mode": mode}) for mode in _modes(case)]
+        for mode in _modes(case):
+            constructions.append((f"env_{mode}", {"render_mode": mode}))
         for var, kwargs in constructions:
             env = case.make(var, **kwargs)
             current = read(case, env, "render_mode", "RENDER-001")
@@ -276,7 +278,7 @@ def test_list_mode_collects_one_frame_per_call(conformance_case: Case) -> None:
             env = case.make(render_mode=mode)
             records = rollout.run(env, plan.seed, plan.actions(), max_episodes=1)
             frames = env.render()
-            if not isinstance(frames, list):
+            if not is_list(frames):
                 case.not_checkable(f"render() returned {type_name(frames)}, not a list (reported by RENDER-010)")
             if len(frames) != len(records):
                 case.fail(f"{mode}: render() after 1 reset and {len(records) - 1} steps holds {len(frames)} frames",
@@ -405,7 +407,7 @@ def test_render_modes_declared(conformance_case: Case) -> None:
 
     def body() -> None:
         modes = _metadata(case).get("render_modes", "<missing>")
-        if not isinstance(modes, (list, tuple)) or not all(isinstance(mode, str) for mode in modes):
+        if not is_list_or_tuple(modes) or not all(isinstance(mode, str) for mode in modes):
             case.fail('metadata["render_modes"] is not a list or tuple of str', expected="e.g. ['human', 'rgb_array']",
                       actual=summarize(modes))
 

@@ -10,7 +10,7 @@ item's outcome from what the last (shrunk) program did, through :class:`~conform
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 
 from hypothesis import Phase, settings
@@ -42,7 +42,7 @@ def end_program(case: Case) -> None:
 
 
 @contextmanager
-def target_errors(case: Case) -> Iterator[None]:
+def target_errors(case: Case) -> Generator[None, None, None]:
     """Give an exception the target raises in the block its meaning for the item, as examples of
     :meth:`~conformance._engine.case.Case.explore` do: a failure of the item's rule when the rule owns the call,
     else not checkable, naming the rule that reports it (:meth:`~conformance._engine.case.Case.translate`)."""
