@@ -103,6 +103,23 @@ class SleepsOnStep(Walk):
         return super().step(action)
 
 
+class StallsOnce(Walk):
+    """``step`` stalls once in the whole run (in the first process to take a second step), as a process on a machine
+    under heavy load can: the suite confirms a first hang in a fresh process, where it passes, so every item passes."""
+
+    def step(self, action: Any) -> tuple[Any, Any, Any, Any, Any]:
+        directory = os.environ.get(PID_DIR)
+        if directory and _second_step(self):
+            try:
+                Path(directory, "stalled").touch(exist_ok=False)  # only the first process to get here stalls
+            except FileExistsError:
+                pass
+            else:
+                _record_pid(os.getpid())
+                time.sleep(_FOREVER)
+        return super().step(action)
+
+
 class SpinsOnStep(Walk):
     """``step`` busy-loops in Python on its second call."""
 
@@ -356,6 +373,7 @@ HOSTILE: tuple[Hostile, ...] = (
     Hostile("SysExitsOnStep", "ENV-016", "raised SystemExit: 3"),
     Hostile("SignalsOnStep", "ENV-016", "env.step() killed the process with SIGTERM"),
     Hostile("SleepsOnStep", "ENV-016", "the target hung: env.step() did not return within"),
+    Hostile("StallsOnce", "", ""),
     Hostile("SpinsOnStep", "ENV-016", "the target hung: env.step() did not return within"),
     Hostile("SleepsInConstructor", "CONSTRUCT", "did not return within"),
     Hostile("RaisesInConstructor", "CONSTRUCT", "RuntimeError: RaisesInConstructor cannot be built"),
