@@ -83,8 +83,8 @@ class SupportsMake(Protocol):
         Calibration:
             REG-007 first asked ``make`` to raise. Gymnasium 1.4's ``make`` warns instead (``logger.warn``: "The
             environment is being initialised with render_mode=... that is not in the possible render_modes"), so
-            every id of every package made through it was warned about, 100% of the ecosystem tier
-            (docs/ecosystem.md): a finding about Gymnasium, repeated once per env. A warning at ``make`` gives the
+            every id made through it was warned about (all 18 ids of classic control, toy text, Box2D and MuJoCo
+            checked before the change; docs/ecosystem.md): a finding about Gymnasium, repeated once per env. A warning at ``make`` gives the
             caller what the rule is for, so it now satisfies the rule; a ``make`` that drops or accepts the mode
             silently still violates it (``tests/meta/broken_registry``: ``Reg007AnyRenderMode``).
         """
@@ -109,7 +109,7 @@ class SupportsMakeVec(Protocol):
             ``Box(0, 255, (210, 160, 3), uint8)`` (grayscale, resized, 4 stacked frames, clipped rewards), and no
             keyword restores ``make``'s space (a stack axis remains), so code that sizes a policy from
             ``make(id).observation_space`` breaks on ``make_vec(id)``: one id, two tasks. Gymnasium's own vector
-            entry points (``CartPoleVectorEnv`` and the others) keep ``make``'s spaces; ``vectorization_mode="sync"``
-            is the workaround for ALE.
+            entry point (``CartPoleVectorEnv``, for ``CartPole-v0``/``-v1``) keeps ``make``'s spaces;
+            ``vectorization_mode="sync"`` is the workaround for ALE.
         """
         ...

@@ -32,11 +32,24 @@ def _require(verdict: Verdict) -> None:
         pytest.skip(f"the verdicts hold for {package.distribution}=={package.version}, not {installed}: {install}")
 
 
+def _run(verdict: Verdict, profile: Profile) -> Report:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConformanceWarning)  # the SHOULD findings are compared by the caller
+        return check_env(verdict.target, registry="gymnasium", profile=profile, timeout=_TIMEOUT, raise_on="never")
+
+
+def _hung(report: Report) -> bool:
+    return any("the target hung" in result.message for result in report.failed)
+
+
 def _check(verdict: Verdict, profile: Profile) -> None:
     _require(verdict)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConformanceWarning)  # the SHOULD findings are compared below
-        report = check_env(verdict.target, registry="gymnasium", profile=profile, timeout=_TIMEOUT, raise_on="never")
+    report = _run(verdict, profile)
+    if _hung(report):
+        # No env of the table hangs; on a loaded machine (two workers beside other jobs, load average 10 on two
+        # cores) a call of a correct env was seen not to return within the timeout in about one run in 25. One
+        # fresh run tells that apart from a real hang, which hangs again.
+        report = _run(verdict, profile)
     _assert_verdict(report, verdict)
 
 
