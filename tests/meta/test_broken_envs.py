@@ -18,22 +18,22 @@ import pytest
 
 from gymspec.rules import RULES
 from tests.meta._run import SuiteRun, has_xdist, run_suite
-from tests.meta.broken.catalog import BROKEN, CORRECT, REGISTRY, Broken
+from tests.meta.broken.catalog import BROKEN, CORRECT
+from tests.meta.catalog import Broken
 
 _PROBLEMS = ("failed", "warned", "error")
 _SAMPLE_RULES = ("SPACE-008", "ENV-009", "SEED-003", "RENDER-014", "WRAP-003")
 _SAMPLE = [broken for broken in BROKEN if broken.rule in _SAMPLE_RULES]
 # Reproducers of these rules (or targets) replay a call that raises: the exception *is* the violation.
 _RAISING = ("ENV-016", "ENV-020", "RENDER-004", "RENDER-015", "SEED-007", "WRAP-002", "WRAP-007",
-            "render:Render003WrongError")
+            "Render003WrongError")
 # Every item of every broken target, at the quick profile: about 10 s of suite time per target on a busy machine.
 _SECONDS_PER_TARGET = 10.0
 
 
 def _targets(broken: list[Broken], correct: tuple[str, ...] = ()) -> list[str]:
     options = [("--env", spec) for spec in correct] + [entry.args for entry in broken]
-    registry = ["--registry", REGISTRY] if any(entry.registered for entry in broken) else []
-    return [arg for option in dict.fromkeys(options) for arg in option] + registry
+    return [arg for option in dict.fromkeys(options) for arg in option]
 
 
 def _parallel() -> list[str]:
@@ -49,7 +49,7 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> SuiteRun:
     return run_suite(args, tmp_path_factory.mktemp("broken") / "report.json")
 
 
-_IDS = [f"{b.rule}:{b.target}{'@registry' if b.registered else ''}" for b in BROKEN]
+_IDS = [broken.test_id for broken in BROKEN]
 
 
 @pytest.mark.parametrize("broken", BROKEN, ids=_IDS)
@@ -59,14 +59,14 @@ def test_broken_env_violates_its_rule(suite: SuiteRun, broken: Broken) -> None:
     assert record["outcome"] == expected, record["message"]
     assert record["message"].startswith(f"{broken.rule} ("), record["message"]
     assert "expected:" in record["message"] and "actual:" in record["message"], record["message"]
-    assert broken.target.split(":")[1] in record["reproducer"], record["reproducer"]
+    assert broken.name in record["reproducer"], record["reproducer"]
 
 
 @pytest.mark.parametrize("broken", BROKEN, ids=_IDS)
 def test_reproducer_replays(suite: SuiteRun, broken: Broken) -> None:
     script = suite.result(broken.target_id, broken.rule)["reproducer"]
     namespace: dict[str, object] = {"__name__": "reproducer"}
-    if broken.rule in _RAISING or broken.target in _RAISING:
+    if broken.rule in _RAISING or broken.name in _RAISING:
         with pytest.raises(Exception):  # noqa: B017, PT011 - whatever the env raises is the violation
             exec(compile(script, "<reproducer>", "exec"), namespace)  # noqa: S102 - the suite's own output
     else:

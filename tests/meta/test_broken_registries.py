@@ -16,7 +16,8 @@ from conformance._engine.targets import REGISTRIES
 from gymspec.rules import RULES
 from tests.meta._run import SuiteRun, run_inprocess
 from tests.meta.broken_registry._base import HOP_ID, registered
-from tests.meta.broken_registry.registries import BROKEN_REGISTRIES
+from tests.meta.broken_registry.catalog import BROKEN
+from tests.meta.catalog import Broken
 
 _TARGETS = ("--env-id", HOP_ID, "--vector-env-id", HOP_ID)
 # REG-002 needs a constructor kwarg for "made again from the spec" to differ when the spec's kwargs are lost.
@@ -37,9 +38,10 @@ def _run(registry: str, module: str, rules: str, report: Path, kwargs: str | Non
             del REGISTRIES[registry]
 
 
-@pytest.mark.parametrize("rule_id", sorted(BROKEN_REGISTRIES))
-def test_broken_registry_violates_its_rule(rule_id: str, tmp_path: Path) -> None:
-    run = _run("broken", BROKEN_REGISTRIES[rule_id], rule_id, tmp_path / "report.json", _KWARGS.get(rule_id))
+@pytest.mark.parametrize("broken", BROKEN, ids=[broken.test_id for broken in BROKEN])
+def test_broken_registry_violates_its_rule(broken: Broken, tmp_path: Path) -> None:
+    rule_id = broken.rule
+    run = _run("broken", broken.spec, rule_id, tmp_path / "report.json", _KWARGS.get(rule_id))
     record = run.result(f"broken/{HOP_ID}", rule_id)
     expected = "failed" if RULES[rule_id].level.is_mandatory else "warned"
     assert record["outcome"] == expected, record["message"]

@@ -23,7 +23,7 @@ from tests.meta.broken_func.catalog import BROKEN as FUNC_BROKEN
 from tests.meta.broken_func.catalog import CORRECT as FUNC_CORRECT
 from tests.meta.broken_vector.catalog import BROKEN as VECTOR_BROKEN
 from tests.meta.broken_vector.catalog import CORRECT as VECTOR_CORRECT
-from tests.meta.broken_vector.catalog import Broken
+from tests.meta.catalog import Broken
 
 BROKEN = VECTOR_BROKEN + FUNC_BROKEN
 _PROBLEMS = ("failed", "warned", "error")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.meta.broken_vector.catalog import Broken
+from tests.meta.catalog import Broken
 
 __all__ = ["BROKEN", "CORRECT"]
 
@@ -10,7 +10,7 @@ _FUNC = "tests.meta.broken_func.func"
 
 
 def _func(rule: str, name: str, *collateral: str) -> Broken:
-    return Broken(rule, f"{_FUNC}:{name}", option="--func-env", collateral=collateral)
+    return Broken(rule, f"{_FUNC}:{name}", "--func-env", collateral)
 
 
 BROKEN: tuple[Broken, ...] = (

@@ -17,7 +17,6 @@ from reference.registration import EnvSpec
 from tests.meta.broken_registry import _base
 
 __all__ = [
-    "BROKEN_REGISTRIES",
     "Correct",
     "Reg001MalformedId",
     "Reg002SpecKwargsDropped",
@@ -140,7 +139,3 @@ class Reg008OneSubEnv(Correct):
 
     def make_vec(self, id: Any, num_envs: int = 1, **kwargs: Any) -> Any:  # noqa: A002
         return super().make_vec(id, num_envs=1, **kwargs)
-
-
-BROKEN_REGISTRIES: dict[str, str] = {f"REG-{n:03d}": f"tests.meta.broken_registry.reg_{n:03d}" for n in range(1, 9)}
-"""Rule → the module of the registry that breaks it."""

@@ -1,4 +1,4 @@
-"""Every broken vector target, the rule it must violate, and the rules it may violate as a consequence.
+"""Every broken vector target (:class:`tests.meta.catalog.Broken`), the rule it must violate, and the rules it may violate as a consequence.
 
 Targets are classes taking ``num_envs`` (``--vector-env``). ``collateral`` lists fnmatch patterns of rules the one
 change necessarily breaks too; the meta-tests check that nothing else *in the target's area* fails.
@@ -6,42 +6,20 @@ change necessarily breaks too; the meta-tests check that nothing else *in the ta
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from tests.meta.catalog import Broken
 
-__all__ = ["BROKEN", "CORRECT", "Broken"]
+__all__ = ["BROKEN", "CORRECT"]
 
 _VECTOR = "tests.meta.broken_vector.vector"
 _AUTORESET = "tests.meta.broken_vector.autoreset"
 
 
-@dataclass(frozen=True)
-class Broken:
-    """One broken target.
-
-    Attributes:
-        rule: The rule it must violate.
-        spec: ``module:attr`` of the factory.
-        option: The suite option that names it (``--vector-env`` or ``--func-env``).
-        collateral: Patterns of rules it may violate as well.
-    """
-
-    rule: str
-    spec: str
-    option: str = "--vector-env"
-    collateral: tuple[str, ...] = ()
-
-    @property
-    def name(self) -> str:
-        """The factory's name (appears in the reproducer)."""
-        return self.spec.split(":")[1]
-
-
 def _vec(rule: str, name: str, *collateral: str) -> Broken:
-    return Broken(rule, f"{_VECTOR}:{name}", collateral=collateral)
+    return Broken(rule, f"{_VECTOR}:{name}", "--vector-env", collateral)
 
 
 def _auto(rule: str, name: str, *collateral: str) -> Broken:
-    return Broken(rule, f"{_AUTORESET}:{name}", collateral=collateral)
+    return Broken(rule, f"{_AUTORESET}:{name}", "--vector-env", collateral)
 
 
 # Changing what a sub-env's data looks like also makes the target disagree with its own sub-envs.
