@@ -122,7 +122,7 @@ def test_rule_ids_are_in_node_ids(tmp_path: Path) -> None:
 
 
 def test_should_violations_are_filterable_warnings(tmp_path: Path) -> None:
-    spec = "tests.meta.broken.render:Render003AcceptsAnything"
+    spec = "tests.meta.broken.render:Render003RefusesAtRender"
     base = ["--env", spec, "--rules", "RENDER-003"]
     warned = run_inprocess(base, tmp_path / "warned.json")
     assert warned.returncode == 0 and warned.result(spec, "RENDER-003")["outcome"] == "warned"
