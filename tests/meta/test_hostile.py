@@ -152,7 +152,9 @@ def test_ctrl_c_stops_at_once_and_the_report_says_so(tmp_path: Path) -> None:
         deadline = time.monotonic() + 120
         while not any(pids.iterdir()) and time.monotonic() < deadline and child.poll() is None:
             time.sleep(0.05)
-        assert any(pids.iterdir()), "the target never reached its hanging call"
+        if not any(pids.iterdir()):
+            early = child.communicate(timeout=20)[0].decode(errors="replace") if child.poll() is not None else ""
+            pytest.fail(f"the target never reached its hanging call (exit {child.returncode}): {early[-3000:]}")
         os.killpg(child.pid, signal.SIGINT)  # what a terminal does on Ctrl-C: the whole foreground group
         output, _ = child.communicate(timeout=20)
     finally:
