@@ -4,7 +4,7 @@ and the writers that put one sub-env's observation into its row of a batch.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from copy import deepcopy
 from typing import Any, TypeAlias, TypeVar, cast
 
@@ -24,9 +24,11 @@ __all__ = [
     "SubEnv",
     "check_sub_env_spaces",
     "copy_batch",
+    "factory_sequence",
     "finished_error",
     "is_array_tree",
     "make_row_writer",
+    "require_sub_env",
     "resolve_autoreset_mode",
     "resolve_observation_spaces",
     "resolve_seeds",
@@ -40,7 +42,54 @@ SubEnv: TypeAlias = Env[Any, Any]
 #: ``"same"``, ``"different"`` or a ``(batched_space, single_space)`` pair.
 ObservationMode: TypeAlias = "str | tuple[Space[Any], Space[Any]]"
 _MODE_VALUES = [mode.value for mode in AutoresetMode]
+# What the vector envs read from a sub-env (metadata and render_mode as Env declares them at class level).
+_SUB_ENV_MEMBERS = ("reset", "step", "close", "observation_space", "action_space", "metadata", "render_mode")
 _ARRAY_SPACES = (Box, Discrete, MultiDiscrete, MultiBinary)
+
+
+def factory_sequence(owner: str, env_fns: object) -> Sequence[Callable[[], SubEnv]]:
+    """``env_fns`` as a sequence of callables (any other iterable is made into a list).
+
+    Args:
+        owner: The class name for error messages.
+        env_fns: The environment factories.
+
+    Returns:
+        The factories (``env_fns`` itself when it is a sequence).
+
+    Raises:
+        TypeError: ``env_fns`` is not an iterable of callables.
+    """
+    if isinstance(env_fns, (str, bytes)) or not isinstance(env_fns, Iterable):
+        raise TypeError(f"{owner} env_fns must be an iterable of environment factories, got {describe(env_fns)}")
+    factories: Sequence[object] = env_fns if isinstance(env_fns, Sequence) else list(cast("Iterable[object]", env_fns))
+    for index, factory in enumerate(factories):
+        if not callable(factory):
+            raise TypeError(f"{owner} env_fns must hold callables, got {describe(factory)} at index {index}")
+    return cast("Sequence[Callable[[], SubEnv]]", factories)
+
+
+def require_sub_env(owner: str, env: object, index: int) -> SubEnv:
+    """Check what ``env_fns[index]()`` returned before anything reads (or closes) it.
+
+    Args:
+        owner: The class name for error messages.
+        env: The factory's result.
+        index: The factory's position in ``env_fns``.
+
+    Returns:
+        ``env``.
+
+    Raises:
+        TypeError: ``env`` lacks a member of an environment.
+    """
+    missing = [member for member in _SUB_ENV_MEMBERS if not hasattr(env, member)]
+    if missing:
+        raise TypeError(
+            f"{owner} env_fns[{index}] must return an environment (with {', '.join(_SUB_ENV_MEMBERS)}), "
+            f"got {describe(env)} missing {', '.join(missing)}"
+        )
+    return cast(SubEnv, env)
 
 
 def resolve_autoreset_mode(owner: str, value: object) -> AutoresetMode:
@@ -126,9 +175,9 @@ def resolve_observation_spaces(
                 f"got {type(batched).__name__} and {type(single).__name__}"
             )
         return single, batched
-    if observation_mode == "same":
+    if isinstance(observation_mode, str) and observation_mode == "same":
         return first_space, batch_space(first_space, num_envs)
-    if observation_mode == "different":
+    if isinstance(observation_mode, str) and observation_mode == "different":
         return first_space, batch_differing_spaces(all_spaces())
     raise ValueError(
         f"{owner} observation_mode must be 'same', 'different' or a (batched_space, single_space) tuple, "

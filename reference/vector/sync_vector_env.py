@@ -26,9 +26,11 @@ from reference.vector._common import (
     SubEnv,
     check_sub_env_spaces,
     copy_batch,
+    factory_sequence,
     finished_error,
     is_array_tree,
     make_row_writer,
+    require_sub_env,
     resolve_autoreset_mode,
     resolve_observation_spaces,
     resolve_seeds,
@@ -89,7 +91,7 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, NDArray[Any]], Generic[ObsType, 
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ) -> None:
         owner = type(self).__name__
-        self.env_fns = env_fns if isinstance(env_fns, Sequence) else list(env_fns)
+        self.env_fns = factory_sequence(owner, env_fns)
         self.copy = copy
         self.observation_mode = observation_mode
         self.autoreset_mode = resolve_autoreset_mode(owner, autoreset_mode)
@@ -98,8 +100,8 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, NDArray[Any]], Generic[ObsType, 
 
         self.envs = []
         try:
-            for env_fn in self.env_fns:
-                self.envs.append(env_fn())
+            for index, env_fn in enumerate(self.env_fns):
+                self.envs.append(require_sub_env(owner, env_fn(), index))
             self._init_spaces(owner)
         except BaseException:
             for env in self.envs:

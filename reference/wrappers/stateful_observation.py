@@ -21,7 +21,7 @@ from reference.core import ActType, ObservationWrapper, ObsType, Wrapper
 from reference.spaces.box import Box
 from reference.spaces.space import Space
 from reference.utils.record_constructor import RecordConstructorArgs
-from reference.wrappers._shared import StatisticsToggle, is_int
+from reference.wrappers._shared import StatisticsToggle, is_int, require_real
 from reference.wrappers.common import TimeLimit
 from reference.wrappers.frame_stack import FrameStackObservation  # re-exported where Gymnasium has it
 from reference.wrappers.utils import BoundError, RunningMeanStd, create_zero_array, space_kind
@@ -251,6 +251,7 @@ class NormalizeObservation(ObservationWrapper[_Array, ActType, ObsType], RecordC
     """
 
     def __init__(self, env: gymspec.Env[ObsType, ActType], epsilon: float = 1e-8) -> None:
+        require_real("NormalizeObservation", "epsilon", epsilon)
         if not epsilon > 0:
             raise BoundError(f"NormalizeObservation epsilon must be > 0, got {epsilon!r}")
         RecordConstructorArgs.__init__(self, epsilon=epsilon)
