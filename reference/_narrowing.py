@@ -15,7 +15,17 @@ import numpy as np
 from numpy.typing import NDArray
 from typing_extensions import TypeAlias, TypeIs
 
-__all__ = ["is_array", "is_dict", "is_integer", "is_list", "is_list_or_tuple", "is_mapping", "is_sequence", "is_tuple"]
+__all__ = [
+    "is_array",
+    "is_bool",
+    "is_dict",
+    "is_integer",
+    "is_list",
+    "is_list_or_tuple",
+    "is_mapping",
+    "is_sequence",
+    "is_tuple",
+]
 
 _Item: TypeAlias = Any
 
@@ -23,6 +33,11 @@ _Item: TypeAlias = Any
 def is_array(value: object) -> TypeIs[NDArray[_Item]]:
     """Whether ``value`` is a NumPy array (of any dtype and shape)."""
     return isinstance(value, np.ndarray)
+
+
+def is_bool(value: object) -> TypeIs[bool | np.bool_]:
+    """Whether ``value`` is a Python or NumPy bool (a flag argument; ``0``/``1`` and arrays are not)."""
+    return isinstance(value, (bool, np.bool_))
 
 
 def is_integer(value: object) -> TypeIs[np.integer[_Item]]:

@@ -15,6 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gymspec import AutoresetMode
+from reference._framework import require_bool
 from reference.core import ActType, ObsType, RenderFrame
 from reference.error import ClosedEnvironmentError
 from reference.spaces import Box, MultiBinary, MultiDiscrete
@@ -92,6 +93,7 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, NDArray[Any]], Generic[ObsType, 
     ) -> None:
         owner = type(self).__name__
         self.env_fns = factory_sequence(owner, env_fns)
+        require_bool(owner, copy=copy)
         self.copy = copy
         self.observation_mode = observation_mode
         self.autoreset_mode = resolve_autoreset_mode(owner, autoreset_mode)

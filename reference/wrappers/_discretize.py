@@ -11,6 +11,7 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
+from reference._framework import require_bool
 from reference._narrowing import is_array, is_list_or_tuple
 from reference.spaces._guards import is_box
 from reference.spaces.discrete import Discrete
@@ -40,6 +41,7 @@ class BoxGrid:
     """
 
     def __init__(self, owner: str, space: object, role: str, bins: _Bins, multidiscrete: bool) -> None:
+        require_bool(owner, multidiscrete=multidiscrete)
         if not is_box(space):
             raise TypeError(f"{owner} env.{role}_space must be a Box, got {type(space).__name__}")
         self.low: _Array = np.ravel(space.low)

@@ -20,7 +20,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reference import logger
-from reference._framework import import_pygame
+from reference._framework import import_pygame, require_bool
 from reference.utils._format import describe
 from reference.utils._optional import import_optional, is_installed
 
@@ -96,8 +96,7 @@ def check_recording_args(
             rate = math.inf
         if not (rate > 0 and math.isfinite(rate)):
             raise ValueError(f"{owner} fps must be positive and finite, got {fps!r}")
-    if not isinstance(disable_logger, (bool, np.bool_)):
-        raise TypeError(f"{owner} disable_logger must be a bool, got {describe(disable_logger)}")
+    require_bool(owner, disable_logger=disable_logger)
     for param, trigger in triggers.items():
         if trigger is not None and not callable(trigger):
             raise TypeError(f"{owner} {param} must be a callable or None, got {describe(trigger)}")

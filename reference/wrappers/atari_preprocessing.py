@@ -8,6 +8,7 @@ from typing import Any, SupportsFloat, TypeAlias, cast
 import numpy as np
 
 from gymspec import Flag
+from reference._framework import require_bool
 from reference.core import Env, Wrapper
 from reference.spaces.box import Box
 from reference.utils._format import describe
@@ -85,6 +86,13 @@ class AtariPreprocessing(Wrapper[_Array, _Action, _Array, _Action], RecordConstr
             scale_obs=scale_obs,
         )
         Wrapper.__init__(self, env)
+        require_bool(
+            "AtariPreprocessing",
+            terminal_on_life_loss=terminal_on_life_loss,
+            grayscale_obs=grayscale_obs,
+            grayscale_newaxis=grayscale_newaxis,
+            scale_obs=scale_obs,
+        )
         if not is_int(frame_skip) or frame_skip <= 0:
             raise ValueError(f"AtariPreprocessing frame_skip must be a positive int, got {frame_skip!r}")
         sizes = screen_size if isinstance(screen_size, tuple) else (screen_size, screen_size)

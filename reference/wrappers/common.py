@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, SupportsFloat, TypeAlias
 
 import gymspec
 from gymspec import Flag, RenderResult
+from reference._framework import require_bool
 from reference import error
 from reference.core import ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
@@ -143,6 +144,7 @@ class OrderEnforcing(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruc
     """
 
     def __init__(self, env: gymspec.Env[ObsType, ActType], disable_render_order_enforcing: bool = False) -> None:
+        require_bool("OrderEnforcing", disable_render_order_enforcing=disable_render_order_enforcing)
         RecordConstructorArgs.__init__(self, disable_render_order_enforcing=disable_render_order_enforcing)
         Wrapper.__init__(self, env)
         self._has_reset = False

@@ -9,6 +9,7 @@ from numpy.typing import NDArray
 
 import gymspec
 from gymspec import RenderResult
+from reference._framework import require_bool
 from reference.core import ActType, ObsType, Wrapper
 from reference.utils._format import describe
 from reference.utils.record_constructor import RecordConstructorArgs
@@ -54,6 +55,7 @@ class AddWhiteNoise(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruct
         is_noise_grayscale: bool = False,
     ) -> None:
         require_real("AddWhiteNoise", "probability_of_noise_per_pixel", probability_of_noise_per_pixel)
+        require_bool("AddWhiteNoise", is_noise_grayscale=is_noise_grayscale)
         if not 0 <= probability_of_noise_per_pixel < 1:
             raise ProbabilityError(
                 f"AddWhiteNoise probability_of_noise_per_pixel must be in [0, 1), got {probability_of_noise_per_pixel!r}"
@@ -105,6 +107,7 @@ class ObstructView(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructo
         is_noise_grayscale: bool = False,
     ) -> None:
         require_real("ObstructView", "obstructed_pixels_ratio", obstructed_pixels_ratio)
+        require_bool("ObstructView", is_noise_grayscale=is_noise_grayscale)
         if not 0 <= obstructed_pixels_ratio < 1:
             raise ValueError(f"ObstructView obstructed_pixels_ratio must be in [0, 1), got {obstructed_pixels_ratio!r}")
         if not is_int(obstruction_width):

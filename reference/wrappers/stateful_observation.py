@@ -17,6 +17,7 @@ import numpy as np
 
 import gymspec
 from gymspec import Flag
+from reference._framework import require_bool
 from reference.core import ActType, ObservationWrapper, ObsType, Wrapper
 from reference.spaces.box import Box
 from reference.spaces.space import Space
@@ -144,6 +145,7 @@ class TimeAwareObservation(ObservationWrapper[_Value, ActType, ObsType], RecordC
         *,
         dict_time_key: str = "time",
     ) -> None:
+        require_bool("TimeAwareObservation", flatten=flatten, normalize_time=normalize_time)
         from reference.spaces import Dict, Tuple
         from reference.spaces.utils import flatten as flatten_obs
         from reference.spaces.utils import flatten_space

@@ -13,6 +13,7 @@ from typing import Any, TypeAlias, cast
 import numpy as np
 
 import gymspec
+from reference._framework import require_bool
 from reference._narrowing import is_array, is_tuple
 from reference._wrapper import require_env
 from reference.core import ActType, ObservationWrapper, ObsType, WrapperObsType
@@ -331,6 +332,7 @@ class GrayscaleObservation(TransformObservation[_Array, ActType, _Array], Record
     """
 
     def __init__(self, env: gymspec.Env[_Array, ActType], keep_dim: bool = False) -> None:
+        require_bool("GrayscaleObservation", keep_dim=keep_dim)
         inner = _box_observation_space(env, "GrayscaleObservation")
         if len(inner.shape) != 3 or inner.shape[-1] != 3:
             raise ValueError(f"GrayscaleObservation observation shape must be (height, width, 3), got {inner.shape}")
@@ -385,8 +387,7 @@ class AddRenderObservation(TransformObservation[_Value, ActType, ObsType], Recor
     ) -> None:
         RecordConstructorArgs.__init__(self, render_only=render_only, render_key=render_key, obs_key=obs_key)
         require_env("AddRenderObservation", env)
-        if not isinstance(render_only, (bool, np.bool_)):
-            raise TypeError(f"AddRenderObservation render_only must be a bool, got {describe(render_only)}")
+        require_bool("AddRenderObservation", render_only=render_only)
         for param, key in (("render_key", render_key), ("obs_key", obs_key)):
             if not isinstance(key, str):
                 raise TypeError(f"AddRenderObservation {param} must be a str, got {describe(key)}")

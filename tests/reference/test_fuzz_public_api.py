@@ -103,12 +103,26 @@ class _Ale:
 
 
 class _AtariEnv(_ImageEnv):
-    """An ALE-like environment with frame skipping off, as ``AtariPreprocessing`` requires."""
+    """An ALE-like environment with frame skipping off, as ``AtariPreprocessing`` requires.
+
+    Its episodes end after 5 frames, as every game does eventually: a huge ``frame_skip`` is then as many frames as
+    the episode has, not a hang.
+    """
 
     def __init__(self) -> None:
         super().__init__()
         self.ale = _Ale()
         self._frameskip = 1
+        self.frames = 0
+
+    def reset(self, *, seed: int | None = None, options: _Info | None = None) -> tuple[_Image, _Info]:
+        self.frames = 0
+        return super().reset(seed=seed, options=options)
+
+    def step(self, action: _Value) -> tuple[_Image, SupportsFloat, bool, bool, _Info]:
+        self.frames += 1
+        obs, reward, _, truncated, info = super().step(action)
+        return obs, reward, self.frames >= 5, truncated, info
 
     def get_action_meanings(self) -> list[str]:
         return ["NOOP", "FIRE"]

@@ -31,6 +31,7 @@ from numpy.typing import NDArray
 
 from gymspec import AutoresetMode
 from reference import logger
+from reference._framework import require_bool
 from reference.core import ActType, ObsType
 from reference.error import AlreadyPendingCallError, ClosedEnvironmentError, CustomSpaceError, NoAsyncCallError
 from reference.spaces import Space
@@ -160,6 +161,7 @@ class AsyncVectorEnv(CallCommands, VectorEnv[ObsType, ActType, NDArray[Any]], Ge
     ) -> None:
         owner = type(self).__name__
         self.env_fns = factory_sequence(owner, env_fns)
+        require_bool(owner, shared_memory=shared_memory, copy=copy, daemon=daemon)
         self.shared_memory = shared_memory
         self.copy = copy
         self.context = context

@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reference import logger
-from reference._framework import import_pygame
+from reference._framework import import_pygame, require_bool
 from reference._narrowing import is_array, is_list, is_sequence, is_tuple
 from reference.core import ActType, ObsType
 from reference.utils._format import describe
@@ -280,8 +280,7 @@ class RecordVideo(VectorWrapper[ObsType, ActType, ObsType, ActType, _Batch], Rec
                 f"RecordVideo video_aspect_ratio must be a (rows, columns) tuple of positive ints, "
                 f"got {describe(video_aspect_ratio)}"
             )
-        if not isinstance(record_first_only, (bool, np.bool_)):
-            raise TypeError(f"RecordVideo record_first_only must be a bool, got {describe(record_first_only)}")
+        require_bool("RecordVideo", record_first_only=record_first_only)
         if env.render_mode in (None, "human", "ansi", "ansi_list"):
             raise ValueError(
                 f"RecordVideo env.render_mode must produce image arrays (e.g. 'rgb_array'), got {env.render_mode!r}"
