@@ -23,6 +23,7 @@ __all__ = [
     "is_list",
     "is_list_or_tuple",
     "is_mapping",
+    "is_numpy_scalar",
     "is_sequence",
     "is_tuple",
 ]
@@ -43,6 +44,11 @@ def is_bool(value: object) -> TypeIs[bool | np.bool_]:
 def is_integer(value: object) -> TypeIs[np.integer[_Item]]:
     """Whether ``value`` is a NumPy integer scalar."""
     return isinstance(value, np.integer)
+
+
+def is_numpy_scalar(value: object) -> TypeIs[np.number[Any] | np.bool_]:
+    """Whether ``value`` is a NumPy number or bool scalar (``np.float32(1)``, ``np.bool_(True)``, ...)."""
+    return isinstance(value, (np.number, np.bool_))
 
 
 def is_list(value: object) -> TypeIs[list[_Item]]:

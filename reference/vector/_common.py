@@ -11,9 +11,11 @@ from typing import Any, TypeAlias, TypeVar, cast
 import numpy as np
 
 from gymspec import AutoresetMode, autoreset_mode_of
+from reference._narrowing import is_array, is_integer, is_sequence, is_tuple
 from reference.core import Env
 from reference.error import ResetNeeded
-from reference.spaces import Box, Dict, Discrete, MultiBinary, MultiDiscrete, Space, Tuple
+from reference.spaces import Box, Discrete, MultiBinary, MultiDiscrete, Space
+from reference.spaces._guards import is_dict_space, is_space, is_tuple_space
 from reference.spaces.utils import is_space_dtype_shape_equiv
 from reference.utils._format import describe
 from reference.vector.utils import batch_differing_spaces, batch_space
@@ -60,9 +62,9 @@ def factory_sequence(owner: str, env_fns: object) -> Sequence[Callable[[], SubEn
     Raises:
         TypeError: ``env_fns`` is not an iterable of callables.
     """
-    if isinstance(env_fns, (str, bytes)) or not isinstance(env_fns, Iterable):
+    if isinstance(env_fns, (str, bytes)) or not hasattr(env_fns, "__iter__"):
         raise TypeError(f"{owner} env_fns must be an iterable of environment factories, got {describe(env_fns)}")
-    factories: Sequence[object] = env_fns if isinstance(env_fns, Sequence) else list(cast("Iterable[object]", env_fns))
+    factories: Sequence[object] = env_fns if is_sequence(env_fns) else list(cast("Iterable[object]", env_fns))
     for index, factory in enumerate(factories):
         if not callable(factory):
             raise TypeError(f"{owner} env_fns must hold callables, got {describe(factory)} at index {index}")
@@ -130,17 +132,16 @@ def resolve_seeds(owner: str, seed: object, num_envs: int) -> list[int | None]:
     """
     if seed is None:
         return [None] * num_envs
-    if isinstance(seed, (int, np.integer)):
+    if isinstance(seed, int) or is_integer(seed):
         first = int(seed)
         return [first + i for i in range(num_envs)]
-    if isinstance(seed, np.ndarray) and seed.ndim == 1:
-        seed = seed.tolist()
-    if isinstance(seed, Sequence) and not isinstance(seed, (str, bytes)):
-        if len(seed) != num_envs:
+    seeds: object = seed.tolist() if is_array(seed) and seed.ndim == 1 else seed
+    if is_sequence(seeds) and not isinstance(seeds, (str, bytes)):
+        if len(seeds) != num_envs:
             raise ValueError(
-                f"{owner} seed must have num_envs={num_envs} entries when a list, got {len(seed)}: {seed!r}"
+                f"{owner} seed must have num_envs={num_envs} entries when a list, got {len(seeds)}: {seeds!r}"
             )
-        return [int(s) if isinstance(s, np.integer) else s for s in seed]
+        return [int(s) if is_integer(s) else s for s in seeds]
     raise TypeError(f"{owner} seed must be None, an int or a list of num_envs ints/None, got {describe(seed)}")
 
 
@@ -167,9 +168,9 @@ def resolve_observation_spaces(
         TypeError: A pair whose entries are not spaces.
         ValueError: Any other mode.
     """
-    if isinstance(observation_mode, tuple) and len(observation_mode) == 2:
+    if is_tuple(observation_mode) and len(observation_mode) == 2:
         batched, single = observation_mode
-        if not isinstance(batched, Space) or not isinstance(single, Space):
+        if not is_space(batched) or not is_space(single):
             raise TypeError(
                 f"{owner} observation_mode must hold two spaces (batched, single) when a tuple, "
                 f"got {type(batched).__name__} and {type(single).__name__}"
@@ -239,7 +240,7 @@ def copy_batch(batch: _BatchT) -> _BatchT:
         The copy.
     """
     value: Batch = batch
-    kind = type(value)
+    kind = type(cast(object, value))
     if kind is np.ndarray:
         value = value.copy() if value.dtype != object else deepcopy(value)
     elif kind is tuple:
@@ -278,9 +279,9 @@ def is_array_tree(space: Space[Any]) -> bool:
     """
     if type(space) in _ARRAY_SPACES:
         return True
-    if isinstance(space, Tuple):
+    if is_tuple_space(space):
         return all(is_array_tree(subspace) for subspace in space.spaces)
-    if isinstance(space, Dict):
+    if is_dict_space(space):
         return all(is_array_tree(subspace) for subspace in space.spaces.values())
     return False
 
@@ -301,7 +302,7 @@ def make_row_writer(space: Space[Any], batch: Batch) -> Callable[[int, Batch], N
     if type(space) in _ARRAY_SPACES:
         write: Callable[[int, Batch], None] = batch.__setitem__
         return write
-    if isinstance(space, Tuple):
+    if is_tuple_space(space):
         parts = [make_row_writer(s, b) for s, b in zip(space.spaces, batch, strict=True)]
 
         def write_tuple(index: int, value: Batch) -> None:
@@ -309,7 +310,7 @@ def make_row_writer(space: Space[Any], batch: Batch) -> Callable[[int, Batch], N
                 write_part(index, item)
 
         return write_tuple
-    if isinstance(space, Dict):
+    if is_dict_space(space):
         keyed = [(key, make_row_writer(s, batch[key])) for key, s in space.spaces.items()]
 
         def write_dict(index: int, value: Batch) -> None:

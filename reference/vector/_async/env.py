@@ -237,7 +237,7 @@ class AsyncVectorEnv(CallCommands, VectorEnv[ObsType, ActType, NDArray[Any]], Ge
             dummy.close()
 
     def _all_observation_spaces(self) -> list[Space[Any]]:
-        spaces = []
+        spaces: list[Space[Any]] = []
         for index, env_fn in enumerate(self.env_fns):
             env = require_sub_env(type(self).__name__, env_fn(), index)
             spaces.append(env.observation_space)
