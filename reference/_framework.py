@@ -1,4 +1,5 @@
-"""Helpers the whole framework shares: the lazy pygame import, render-mode validation, the step-before-reset error.
+"""Helpers the whole framework shares: the lazy pygame import, render-mode validation, the step-before-reset error,
+the flag-argument check.
 
 Built-in environments, wrappers and the functional adapters all use them. They live here, below every package, so
 that wrappers and :mod:`reference.functional` never import an environment package: environments depend on the
@@ -13,12 +14,15 @@ from types import ModuleType
 from typing import Any, TypeAlias
 
 from gymspec.errors import ResetNeeded, UnsupportedMode
+from reference._narrowing import is_bool
 from reference.error import DependencyNotInstalled
+from reference.utils._format import describe
 
 __all__ = [
     "StepBeforeReset",
     "UnsupportedRenderMode",
     "import_pygame",
+    "require_bool",
     "step_before_reset",
     "validate_render_mode",
 ]
@@ -33,6 +37,21 @@ class UnsupportedRenderMode(UnsupportedMode, ValueError):
     It is both the specification's :class:`~gymspec.errors.UnsupportedMode` and a :class:`ValueError`, so callers
     written against either convention catch it.
     """
+
+
+def require_bool(owner: str, **flags: object) -> None:
+    """Reject a flag argument that is not a bool (an array would fail later, in ``if flag:``, without a name).
+
+    Args:
+        owner: The caller's name, for the message.
+        **flags: The flag arguments by parameter name.
+
+    Raises:
+        TypeError: A flag is not a Python or NumPy bool.
+    """
+    for name, flag in flags.items():
+        if not is_bool(flag):
+            raise TypeError(f"{owner} {name} must be a bool, got {describe(flag)}")
 
 
 def validate_render_mode(owner: str, render_mode: str | None, metadata: _Metadata) -> str | None:

@@ -15,7 +15,18 @@ import numpy as np
 from numpy.typing import NDArray
 from typing_extensions import TypeAlias, TypeIs
 
-__all__ = ["is_array", "is_dict", "is_integer", "is_list", "is_list_or_tuple", "is_mapping", "is_sequence", "is_tuple"]
+__all__ = [
+    "is_array",
+    "is_bool",
+    "is_dict",
+    "is_integer",
+    "is_list",
+    "is_list_or_tuple",
+    "is_mapping",
+    "is_numpy_scalar",
+    "is_sequence",
+    "is_tuple",
+]
 
 _Item: TypeAlias = Any
 
@@ -25,9 +36,19 @@ def is_array(value: object) -> TypeIs[NDArray[_Item]]:
     return isinstance(value, np.ndarray)
 
 
+def is_bool(value: object) -> TypeIs[bool | np.bool_]:
+    """Whether ``value`` is a Python or NumPy bool (a flag argument; ``0``/``1`` and arrays are not)."""
+    return isinstance(value, (bool, np.bool_))
+
+
 def is_integer(value: object) -> TypeIs[np.integer[_Item]]:
     """Whether ``value`` is a NumPy integer scalar."""
     return isinstance(value, np.integer)
+
+
+def is_numpy_scalar(value: object) -> TypeIs[np.number[Any] | np.bool_]:
+    """Whether ``value`` is a NumPy number or bool scalar (``np.float32(1)``, ``np.bool_(True)``, ...)."""
+    return isinstance(value, (np.number, np.bool_))
 
 
 def is_list(value: object) -> TypeIs[list[_Item]]:

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from reference.registration import EnvSpec, WrapperSpec
     from reference.spaces.space import Space
 
-__all__ = ["Wrapper"]
+__all__ = ["Wrapper", "require_env"]
 
 _Info: TypeAlias = dict[str, Any]
 _Options: TypeAlias = dict[str, Any]
@@ -34,6 +34,33 @@ _AnyEnv: TypeAlias = "Env[Any, Any]"
 
 # What a wrapped object must provide to count as an environment.
 _ENV_MEMBERS = ("step", "reset", "render", "close", "action_space", "observation_space")
+
+
+def require_env(owner: str, env: object) -> None:
+    """Check that ``env`` can be wrapped: it has every member an environment needs.
+
+    Wrappers that read ``env``'s spaces before ``Wrapper.__init__`` runs call this first, so that a non-environment
+    is reported as such instead of failing on the first attribute read.
+
+    Args:
+        owner: The wrapper's name, for the message.
+        env: The object to wrap.
+
+    Raises:
+        TypeError: ``env`` lacks one of the members, or is a vector environment.
+    """
+    missing = [member for member in _ENV_MEMBERS if not hasattr(env, member)]
+    if missing:
+        raise TypeError(
+            f"{owner} env must be an environment (with {', '.join(_ENV_MEMBERS)}), "
+            f"got {describe(env)} of type {type(env).__name__} missing {', '.join(missing)}"
+        )
+    if hasattr(env, "single_observation_space"):
+        # A vector environment has every member too, but its batched results break single-env wrappers later.
+        raise TypeError(
+            f"{owner} env must be a single environment, got the vector environment {describe(env)}; "
+            "wrap vector environments with the wrappers of reference.wrappers.vector"
+        )
 
 
 class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, WrapperActType, ObsType, ActType]):
@@ -70,12 +97,7 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
     env: gymspec.Env[ObsType, ActType]
 
     def __init__(self, env: gymspec.Env[ObsType, ActType]) -> None:
-        missing = [member for member in _ENV_MEMBERS if not hasattr(env, member)]
-        if missing:
-            raise TypeError(
-                f"{type(self).__name__} env must be an environment (with {', '.join(_ENV_MEMBERS)}), "
-                f"got {describe(env)} of type {type(env).__name__} missing {', '.join(missing)}"
-            )
+        require_env(type(self).__name__, env)
         self.env = env
         self._action_space: Space[WrapperActType] | None = None
         self._observation_space: Space[WrapperObsType] | None = None

@@ -20,7 +20,10 @@ from collections.abc import Generator
 from types import ModuleType
 from typing import Any, TypeAlias
 
+import numpy as np
+
 from reference import error, logger
+from reference._narrowing import is_list_or_tuple, is_mapping
 from reference.registration._env_spec import EnvCreator, EnvSpec, VectorEnvCreator, VectorizeMode, WrapperSpec
 from reference.registration._ids import ENV_ID_RE, get_env_id, parse_env_id
 from reference.registration._lookup import (
@@ -30,7 +33,8 @@ from reference.registration._lookup import (
     registry,
     spec,
 )
-from reference.registration._make import make, make_vec
+from reference.registration._make import check_max_episode_steps, make, make_vec
+from reference.utils._format import describe
 
 __all__ = [
     "ENV_ID_RE",
@@ -97,6 +101,15 @@ def _check_versioning_conflict(new_spec: EnvSpec) -> None:
         )
 
 
+def _check_register_types(entry_point: object, vector_entry_point: object, *flags: object) -> None:
+    for param, value in (("entry_point", entry_point), ("vector_entry_point", vector_entry_point)):
+        if value is not None and not isinstance(value, str) and not callable(value):
+            raise TypeError(f"register {param} must be a 'module:attr' str, a callable or None, got {describe(value)}")
+    for param, flag in zip(("nondeterministic", "order_enforce", "disable_env_checker"), flags, strict=True):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise TypeError(f"register {param} must be a bool, got {describe(flag)}")
+
+
 def register(
     id: str,  # noqa: A002 - Gymnasium's public parameter name
     entry_point: EnvCreator | str | None = None,
@@ -128,19 +141,30 @@ def register(
 
     Raises:
         ValueError: If neither ``entry_point`` nor ``vector_entry_point`` is given, or ``max_episode_steps`` is
-            not a positive int.
-        Error: If the id is malformed.
+            not a positive int (at most ``2**63 - 1``).
+        TypeError: If an argument has the wrong type (an entry point that is neither a str nor a callable, a
+            flag that is not a bool, wrappers that are not WrapperSpecs, kwargs that are not a dict).
+        Error: If the id is malformed (including a name that does not start with a letter, digit or ``_``).
         RegistrationError: If versioned and unversioned ids of the same name would coexist.
     """
     if entry_point is None and vector_entry_point is None:
         raise ValueError(
             f"register entry_point or vector_entry_point must be given, got neither for {id!r}"
         )
-    if max_episode_steps is not None and (
-        isinstance(max_episode_steps, bool) or not isinstance(max_episode_steps, int) or max_episode_steps <= 0
-    ):
-        raise ValueError(f"register max_episode_steps must be a positive int or None, got {max_episode_steps!r}")
+    check_max_episode_steps("register", max_episode_steps)
     ns, name, version = parse_env_id(id)
+    if not name[0].isalnum() and name[0] != "_":
+        # Gymnasium's grammar admits names such as "-v0" or "::", which no make call can tell from a version
+        # suffix or a "module:" prefix.
+        raise error.Error(
+            f"Malformed environment ID: {id!r}. register id must have a name starting with a letter, digit or "
+            f"'_', got the name {name!r}."
+        )
+    _check_register_types(entry_point, vector_entry_point, nondeterministic, order_enforce, disable_env_checker)
+    if not (is_list_or_tuple(additional_wrappers) and all(isinstance(w, WrapperSpec) for w in additional_wrappers)):
+        raise TypeError(f"register additional_wrappers must be a tuple of WrapperSpec, got {describe(additional_wrappers)}")
+    if kwargs is not None and not is_mapping(kwargs):
+        raise TypeError(f"register kwargs must be a dict or None, got {describe(kwargs)}")
     env_kwargs = {} if kwargs is None else dict(kwargs)
     if current_namespace is not None:
         custom = env_kwargs.get("namespace")

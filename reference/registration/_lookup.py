@@ -8,8 +8,10 @@ import re
 from collections import defaultdict
 
 from reference import error, logger
+from reference._narrowing import is_list_or_tuple, is_mapping
 from reference.registration._env_spec import EnvCreator, EnvSpec, VectorEnvCreator
 from reference.registration._ids import get_env_id, parse_env_id
+from reference.utils._format import describe
 
 __all__ = [
     "find_highest_version",
@@ -109,6 +111,7 @@ def find_spec(env_id: str) -> EnvSpec:
         The spec; for an unversioned id of a versioned environment, the latest version's spec (with a warning).
 
     Raises:
+        ValueError: If ``env_id`` has a ``:`` with no module name before it.
         ModuleNotFoundError: If the ``module:`` prefix cannot be imported.
         Error: If the id is malformed or not registered (a subclass names the reason).
     """
@@ -116,6 +119,11 @@ def find_spec(env_id: str) -> EnvSpec:
     if not sep:
         env_name = env_id
     else:
+        if not module:
+            raise ValueError(
+                f"Environment id {env_id!r} must name a module before ':' ([module:][namespace/]name[-vVERSION]), "
+                "got nothing before it"
+            )
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as e:
@@ -156,8 +164,11 @@ def spec(env_id: str) -> EnvSpec:
         The registered spec (the registry's own object; copy it before mutating).
 
     Raises:
+        TypeError: If ``env_id`` is not a str.
         Error: If the id is malformed or not registered (a subclass names the reason).
     """
+    if not isinstance(env_id, str):
+        raise TypeError(f"spec env_id must be a str, got {describe(env_id)}")
     env_spec = registry.get(env_id)
     if env_spec is None:
         ns, name, version = parse_env_id(env_id)
@@ -176,10 +187,13 @@ def load_env_creator(name: str) -> EnvCreator | VectorEnvCreator:
         The object the entry point names.
 
     Raises:
+        TypeError: If ``name`` is not a str.
         ValueError: If ``name`` is not of the form ``"module:attr"``.
         ModuleNotFoundError: If the module cannot be imported.
         AttributeError: If the module has no such attribute.
     """
+    if not isinstance(name, str):
+        raise TypeError(f"load_env_creator name must be a 'module.path:attr' str, got {describe(name)}")
     mod_name, sep, attr_name = name.partition(":")
     if not sep or not mod_name or not attr_name or ":" in attr_name:
         raise ValueError(f"Entry point must be of the form 'module.path:attr', got {name!r}")
@@ -228,9 +242,21 @@ def pprint_registry(
 
     Raises:
         ValueError: If ``num_cols`` is not a positive integer.
+        TypeError: If ``print_registry`` is not a dict of EnvSpecs, ``exclude_namespaces`` not a list of str or
+            ``disable_print`` not a bool.
     """
     if isinstance(num_cols, bool) or not isinstance(num_cols, int) or num_cols < 1:
         raise ValueError(f"pprint_registry num_cols must be a positive int, got {num_cols!r}")
+    if not (is_mapping(print_registry) and all(isinstance(s, EnvSpec) for s in print_registry.values())):
+        raise TypeError(f"pprint_registry print_registry must be a dict of EnvSpec, got {describe(print_registry)}")
+    if exclude_namespaces is not None and not (
+        is_list_or_tuple(exclude_namespaces) and all(isinstance(ns, str) for ns in exclude_namespaces)
+    ):
+        raise TypeError(
+            f"pprint_registry exclude_namespaces must be a list of str or None, got {describe(exclude_namespaces)}"
+        )
+    if not isinstance(disable_print, bool):
+        raise TypeError(f"pprint_registry disable_print must be a bool, got {describe(disable_print)}")
     grouped: dict[str, list[str]] = defaultdict(list)
     width = 0
     for env_spec in print_registry.values():

@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import copy
+import inspect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
+import numpy as np
+
 from reference import error, logger
-from reference._narrowing import is_dict, is_list_or_tuple
+from reference._narrowing import is_dict, is_list_or_tuple, is_mapping
 from reference.registration._env_spec import EnvCreator, EnvSpec, VectorizeMode
 from reference.registration._lookup import find_spec, load_env_creator
+from reference.utils._format import describe
 
 if TYPE_CHECKING:
     from reference.core import Env
     from reference.vector.vector_env import VectorEnv
 
-__all__ = ["UnsupportedRenderMode", "make", "make_vec"]
+__all__ = ["MAX_NUM_ENVS", "UnsupportedRenderMode", "check_max_episode_steps", "make", "make_vec"]
 
 _Kwargs: TypeAlias = dict[str, Any]
 _AnyEnv: TypeAlias = "Env[Any, Any]"
@@ -78,10 +82,12 @@ def _unsupported_mode(env_id: str, mode: str, modes: Sequence[str]) -> Unsupport
 def _plan_render_mode(env_id: str, modes: list[str] | None, kwargs: _Kwargs) -> _RenderPlan:
     """Check the requested render mode against the declared ones; rewrite ``kwargs`` for a converted mode."""
     mode = kwargs.get("render_mode")
-    if mode is None or modes is None or mode in modes:
+    if mode is None or modes is None:
         return _RenderPlan(mode)
     if not isinstance(mode, str):
-        raise TypeError(f"make render_mode must be a str or None, got {mode!r}")
+        raise TypeError(f"make render_mode must be a str or None, got {describe(mode)}")
+    if mode in modes:
+        return _RenderPlan(mode)
     displayable = [m for m in _DISPLAYABLE_MODES if m in modes]
     if mode == "human" and displayable:
         logger.warn(
@@ -96,13 +102,46 @@ def _plan_render_mode(env_id: str, modes: list[str] | None, kwargs: _Kwargs) -> 
     raise _unsupported_mode(env_id, mode, modes)
 
 
-def _check_max_episode_steps(value: object) -> None:
+_MAX_STEPS = 2**63 - 1
+"""The largest step limit: step counts are int64 wherever they are stored (specs, vector counters)."""
+MAX_NUM_ENVS = 2**24
+"""The largest ``num_envs`` make_vec accepts: far above any practical count, so that an absurd one fails at once
+instead of filling memory with environment factories."""
+
+
+def check_max_episode_steps(owner: str, value: object) -> None:
+    """Check a ``max_episode_steps`` argument: ``None`` or a positive int up to ``2**63 - 1``.
+
+    ``make`` also takes ``-1`` (no ``TimeLimit``).
+
+    Args:
+        owner: ``"make"`` or ``"register"``, for the message.
+        value: The argument.
+
+    Raises:
+        TypeError: If it is not an int or None.
+        ValueError: If it is not positive (or -1 for ``make``), or does not fit in int64.
+    """
     if value is None:
         return
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"make max_episode_steps must be an int, None or -1 (no TimeLimit), got {value!r}")
-    if value <= 0 and value != -1:
-        raise ValueError(f"make max_episode_steps must be positive, None or -1 (no TimeLimit), got {value!r}")
+    no_limit = " or -1 (no TimeLimit)" if owner == "make" else ""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{owner} max_episode_steps must be an int, None{no_limit}, got {describe(value)}")
+    if (value <= 0 and not (owner == "make" and value == -1)) or value > _MAX_STEPS:
+        raise ValueError(
+            f"{owner} max_episode_steps must be positive and at most 2**63 - 1, None{no_limit}, got {value!r}"
+        )
+
+
+def _creator_of(env_spec: EnvSpec) -> EnvCreator:
+    entry_point = env_spec.entry_point
+    if callable(entry_point):
+        return entry_point
+    if not isinstance(entry_point, str):
+        raise TypeError(
+            f"make entry_point of {env_spec.id!r} must be a 'module:attr' str or a callable, got {describe(entry_point)}"
+        )
+    return load_env_creator(entry_point)
 
 
 def _create(env_spec: EnvSpec, creator: EnvCreator, kwargs: _Kwargs, plan: _RenderPlan) -> _AnyEnv:
@@ -119,7 +158,7 @@ def _create(env_spec: EnvSpec, creator: EnvCreator, kwargs: _Kwargs, plan: _Rend
         raise TypeError(f"{e} was raised from the environment creator for {env_spec.id} with kwargs ({kwargs})") from e
     if not isinstance(env, Env):
         raise TypeError(
-            f"make entry point must create a reference.core.Env, got {type(env).__module__}.{type(env).__qualname__} "
+            f"make entry_point must create a reference.core.Env, got {type(env).__module__}.{type(env).__qualname__} "
             f"from the entry point of {env_spec.id!r}"
         )
     return env
@@ -161,16 +200,16 @@ def make(
         env_spec = find_spec(id)
     else:
         raise TypeError(f"make id must be a str or an EnvSpec, got {id!r} of type {type(id).__name__}")
-    _check_max_episode_steps(max_episode_steps)
+    check_max_episode_steps("make", max_episode_steps)
+    if disable_env_checker is not None and not isinstance(disable_env_checker, (bool, np.bool_)):
+        raise TypeError(f"make disable_env_checker must be a bool or None, got {describe(disable_env_checker)}")
 
     env_kwargs = copy.deepcopy(env_spec.kwargs)
     env_kwargs.update(kwargs)
 
     if env_spec.entry_point is None:
         raise error.Error(f"{env_spec.id} registered but entry_point is not specified")
-    creator: EnvCreator = (
-        env_spec.entry_point if callable(env_spec.entry_point) else load_env_creator(env_spec.entry_point)
-    )
+    creator = _creator_of(env_spec)
     declared = _declared_render_modes(creator, env_spec.id)
     plan = _plan_render_mode(env_spec.id, declared, env_kwargs)
     env = _create(env_spec, creator, env_kwargs, plan)
@@ -269,10 +308,17 @@ def make_vec(
         The vector environment; its ``unwrapped.spec.kwargs`` records how it was made.
 
     Raises:
-        ValueError: If ``vectorization_mode`` is not a valid mode.
+        ValueError: If ``vectorization_mode`` is not a valid mode, or ``num_envs`` is not in
+            ``[1, MAX_NUM_ENVS]`` (2**24).
+        TypeError: If ``num_envs`` is not an int, ``vector_kwargs`` not a dict or ``wrappers`` not a sequence of
+            callables.
         Error: If the id is unknown, the mode needs an entry point the spec lacks, or ``vector_kwargs``/
             ``wrappers``/``additional_wrappers`` are combined with the vector entry point.
     """
+    if vector_kwargs is not None and not is_mapping(vector_kwargs):
+        raise TypeError(f"make_vec vector_kwargs must be a dict or None, got {describe(vector_kwargs)}")
+    if wrappers is not None and not (is_list_or_tuple(wrappers) and all(callable(w) for w in wrappers)):
+        raise TypeError(f"make_vec wrappers must be a sequence of callables or None, got {describe(wrappers)}")
     vector_kwargs = {} if vector_kwargs is None else dict(vector_kwargs)
     wrapper_fns: list[_EnvWrapperFn] = [] if wrappers is None else list(wrappers)
 
@@ -291,6 +337,7 @@ def make_vec(
     vector_kwargs = cast(_Kwargs, env_kwargs.pop("vector_kwargs", vector_kwargs))
     wrapper_fns = list(env_kwargs.pop("wrappers", wrapper_fns))
     env_kwargs.update(kwargs)
+    _check_num_envs(num_envs)
 
     mode = _resolve_mode(vectorization_mode, env_spec)
     env: _AnyVectorEnv
@@ -309,11 +356,10 @@ def make_vec(
         # Imported here: the vector package imports the registry, not the other way round.
         from reference.vector import AsyncVectorEnv, SyncVectorEnv
 
+        vector_class = SyncVectorEnv if mode is VectorizeMode.SYNC else AsyncVectorEnv
+        _check_vector_kwargs(vector_class, vector_kwargs)
         env_fns = [create_single_env for _ in range(num_envs)]
-        if mode is VectorizeMode.SYNC:
-            env = SyncVectorEnv(env_fns, **vector_kwargs)
-        else:
-            env = AsyncVectorEnv(env_fns, **vector_kwargs)
+        env = vector_class(env_fns, **vector_kwargs)
     else:
         env = _make_from_vector_entry_point(env_spec, num_envs, vector_kwargs, wrapper_fns, env_kwargs)
 
@@ -340,12 +386,29 @@ def make_vec(
     return env
 
 
+def _check_num_envs(num_envs: object) -> None:
+    if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)):
+        raise TypeError(f"make_vec num_envs must be an int, got {describe(num_envs)}")
+    if not 1 <= num_envs <= MAX_NUM_ENVS:
+        raise ValueError(f"make_vec num_envs must be in [1, {MAX_NUM_ENVS}] (2**24), got {num_envs!r}")
+
+
+def _check_vector_kwargs(vector_class: type, vector_kwargs: _Kwargs) -> None:
+    accepted = [name for name in inspect.signature(vector_class).parameters if name != "env_fns"]
+    unknown = [key for key in vector_kwargs if key not in accepted]
+    if unknown:
+        raise TypeError(
+            f"make_vec vector_kwargs must hold {vector_class.__name__} arguments ({', '.join(accepted)}), "
+            f"got {', '.join(map(repr, unknown))}"
+        )
+
+
 def _resolve_mode(mode: VectorizeMode | str | None, env_spec: EnvSpec) -> VectorizeMode:
     if mode is None:
         return VectorizeMode.SYNC if env_spec.vector_entry_point is None else VectorizeMode.VECTOR_ENTRY_POINT
     try:
         return VectorizeMode(mode)
-    except ValueError as e:
+    except (ValueError, TypeError) as e:
         raise ValueError(
             f"make_vec vectorization_mode must be one of {[m.value for m in VectorizeMode]} or None, got {mode!r}"
         ) from e

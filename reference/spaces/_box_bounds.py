@@ -6,6 +6,7 @@ Also holds two small helpers ``Box`` uses at run time: :func:`can_cast` and :fun
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, TypeAlias, cast
 
@@ -29,6 +30,7 @@ _Bound: TypeAlias = Any  # a Python/NumPy int or float, or an int/float/bool nda
 _Shape: TypeAlias = Sequence[int | np.integer[Any]]
 _Array: TypeAlias = NDArray[Any]
 _DType: TypeAlias = np.dtype[Any]
+_MAX_SIZE = 2**63 - 1
 
 # np.can_cast(from, to) answers, memoised: the call dominates ``Box.contains`` for small boxes.
 _CAN_CAST: dict[tuple[_DType, _DType], bool] = {}
@@ -117,11 +119,16 @@ def resolve_shape(low: _Bound, high: _Bound, shape: _Shape | None) -> tuple[int,
     if shape is not None:
         if isinstance(shape, (str, bytes)) or not isinstance(shape, Iterable):
             raise TypeError(f"Box shape must be a sequence of ints, got {describe(shape)}")
-        dims = tuple(shape)
+        try:
+            dims = tuple(shape)
+        except TypeError:  # iterable in name only (a 0-d array)
+            raise TypeError(f"Box shape must be a sequence of ints, got {describe(shape)}") from None
         if not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in dims):
             raise TypeError(f"Box shape must be a sequence of ints, got {describe(shape)}")
         if any(d < 0 for d in dims):
             raise ValueError(f"Box shape must have non-negative dimensions, got {describe(shape)}")
+        if any(d > _MAX_SIZE for d in dims) or math.prod(int(d) for d in dims) > _MAX_SIZE:
+            raise ValueError(f"Box shape must describe at most 2**63 - 1 elements (NumPy's limit), got {describe(shape)}")
         return tuple(int(d) for d in dims)
     if is_array(low) and is_array(high):
         if low.shape != high.shape:

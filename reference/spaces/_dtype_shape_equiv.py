@@ -36,9 +36,10 @@ def is_space_dtype_shape_equiv(space_1: Space[Any], space_2: Space[Any]) -> bool
         NotImplementedError: No implementation is registered for ``space_1``'s type.
         TypeError: ``space_1`` is not a space.
     """
-    if isinstance(space_1, Space) and isinstance(space_2, Space):
-        raise NotImplementedError(f"is_space_dtype_shape_equiv space_1 must be a registered space type, got {describe(space_1)}")
-    raise TypeError(f"is_space_dtype_shape_equiv arguments must be spaces, got {describe(space_1)} and {describe(space_2)}")
+    for name, space in (("space_1", space_1), ("space_2", space_2)):
+        if not isinstance(space, Space):
+            raise TypeError(f"is_space_dtype_shape_equiv {name} must be a Space, got {describe(space)}")
+    raise NotImplementedError(f"is_space_dtype_shape_equiv space_1 must be a registered space type, got {describe(space_1)}")
 
 
 @is_space_dtype_shape_equiv.register(Box)

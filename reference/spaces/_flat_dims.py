@@ -88,9 +88,12 @@ def flatdim(space: Space[Any]) -> int:
         The flat dimension, e.g. ``3`` for ``Discrete(3)`` and ``5`` for ``MultiDiscrete([2, 3])``.
 
     Raises:
+        TypeError: ``space`` is not a space.
         ValueError: The space cannot be flattened to an array (it contains a Graph or Sequence).
         NotImplementedError: No implementation is registered for the space's type.
     """
+    if not isinstance(space, Space):
+        raise TypeError(f"flatdim space must be a Space, got {describe(space)}")
     if space.is_np_flattenable is False:
         raise not_flattenable(space)
     raise NotImplementedError(f"flatdim space must be a registered space type, got {describe(space)}")

@@ -6,7 +6,7 @@ When every subspace of a Tuple or Dict is exactly a :class:`Box`, :class:`Discre
 keyed by the identity of its subspaces), so a call does one allocation and one store per leaf. Results equal
 Gymnasium's ``np.concatenate`` of the per-leaf flattenings value for value and dtype for dtype; any input the
 plan cannot handle exactly (an out-of-range Discrete value, a wrongly sized array) makes it return ``None`` so
-the caller falls back to the general path and reproduces Gymnasium's behaviour, errors included.
+the caller falls back to the general path, which reports what is wrong with it.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ class FlatPlan:
                         return None
                     index = int(part) - start  # pyright: ignore[reportUnknownArgumentType]
                     if not 0 <= index < size:
-                        return None  # Gymnasium's negative-index quirk and its errors come from the general path
+                        return None  # the general path names the out-of-range value
                     out[offset + index] = 1
                     continue
                 arr = part if type(part) is np.ndarray and part.dtype == dtype else np.asarray(part, dtype=dtype)

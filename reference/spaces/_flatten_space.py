@@ -39,8 +39,11 @@ def flatten_space(space: Space[Any]) -> Box[Any] | Dict[Any] | Sequence | Tuple[
         The flattened space.
 
     Raises:
+        TypeError: ``space`` is not a space.
         NotImplementedError: No implementation is registered for the space's type.
     """
+    if not isinstance(space, Space):
+        raise TypeError(f"flatten_space space must be a Space, got {describe(space)}")
     raise NotImplementedError(f"flatten_space space must be a registered space type, got {describe(space)}")
 
 

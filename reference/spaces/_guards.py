@@ -15,11 +15,17 @@ from reference.spaces.box import Box
 from reference.spaces.dict import Dict
 from reference.spaces.discrete import Discrete
 from reference.spaces.multi_discrete import MultiDiscrete
+from reference.spaces.space import Space
 from reference.spaces.tuple import Tuple
 
-__all__ = ["is_box", "is_dict_space", "is_discrete", "is_multi_discrete", "is_tuple_space"]
+__all__ = ["is_box", "is_dict_space", "is_discrete", "is_multi_discrete", "is_space", "is_tuple_space"]
 
 _Param: TypeAlias = Any
+
+
+def is_space(value: object) -> TypeIs[Space[_Param]]:
+    """Whether ``value`` is a :class:`Space` (of any element type)."""
+    return isinstance(value, Space)
 
 
 def is_box(value: object) -> TypeIs[Box[_Param]]:

@@ -129,15 +129,18 @@ class Box(ArraySpace[NDArray[_ScalarT_co]]):
             raise ValueError("Box dtype must be an integer, floating or bool dtype, got None")
         try:
             self.dtype = np.dtype(dtype)
-        except TypeError:
+        except (TypeError, ValueError):  # ValueError: a dict or list NumPy reads as a malformed structured dtype
             raise TypeError(f"Box dtype must be a numpy dtype, got {describe(dtype)}") from None
         if self.dtype.kind not in "iufb":
             raise ValueError(f"Box dtype must be an integer, floating or bool dtype, got {self.dtype}")
 
         self._shape = resolve_shape(low, high, shape)
         dtype_min, dtype_max = dtype_limits(self.dtype)
-        self.low, self.bounded_below = cast_bound("low", low, self.dtype, self._shape, dtype_min, dtype_max)
-        self.high, self.bounded_above = cast_bound("high", high, self.dtype, self._shape, dtype_min, dtype_max)
+        try:
+            self.low, self.bounded_below = cast_bound("low", low, self.dtype, self._shape, dtype_min, dtype_max)
+            self.high, self.bounded_above = cast_bound("high", high, self.dtype, self._shape, dtype_min, dtype_max)
+        except MemoryError:
+            raise ValueError(f"Box shape must describe bounds that fit in memory, got {self._shape}") from None
 
         for name, bound in (("low", self.low), ("high", self.high)):
             if bound.shape != self._shape:

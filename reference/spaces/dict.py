@@ -61,6 +61,8 @@ class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):
         sort_keys: bool = True,
         **spaces_kwargs: Space[Any],
     ) -> None:
+        if not isinstance(sort_keys, (bool, np.bool_)):
+            raise TypeError(f"Dict sort_keys must be a bool, got {describe(sort_keys)}")
         self.sort_keys = sort_keys
         spaces_dict: dict[Any, Any]
         if isinstance(spaces, OrderedDict):

@@ -97,7 +97,7 @@ class Discrete(Space[_IntegerT_co]):
             raise TypeError("Discrete dtype must be an integer dtype, got None")
         try:
             resolved = np.dtype(dtype)
-        except TypeError:
+        except (TypeError, ValueError):  # ValueError: a dict or list NumPy reads as a malformed structured dtype
             raise TypeError(f"Discrete dtype must be an integer dtype, got {describe(dtype)}") from None
         if resolved.kind not in "iu":
             raise TypeError(f"Discrete dtype must be an integer dtype, got {resolved}")

@@ -15,6 +15,8 @@ from reference.spaces._validation import MaskError, MaskTypeError, describe, pic
 from reference.spaces.space import Jsonable, Space, SpaceArg
 from reference.spaces.tuple import INT32_MAX
 
+_INT64_MAX = 2**63 - 1
+
 __all__ = ["Graph", "GraphInstance"]
 
 _Seed: TypeAlias = int | np.random.Generator | None
@@ -142,12 +144,19 @@ class Graph(Space[GraphInstance]):
             node_mask, edge_mask = value
 
         if num_edges is None:
+            if num_nodes * (num_nodes - 1) > _INT64_MAX:
+                raise MaskError(
+                    f"Graph.sample num_nodes must be at most 3037000500 when num_edges is None (the random edge count "
+                    f"is drawn as an int64), got {num_nodes!r}"
+                )
             num_edges = int(self.np_random.integers(num_nodes * (num_nodes - 1))) if num_nodes > 1 else 0
             if edge_mask is not None:
                 edge_mask = tuple(edge_mask for _ in range(num_edges))
         else:
             if self.edge_space is None:
                 logger.warn(f"The number of edges is set ({num_edges}) but the edge space is None.", stacklevel=2)
+            if isinstance(num_edges, bool) or not isinstance(num_edges, (int, np.integer)):
+                raise MaskTypeError(f"Graph.sample num_edges must be an int or None, got {describe(num_edges)}")
             if num_edges < 0:
                 raise MaskError(f"Graph.sample num_edges must be >= 0, got {describe(num_edges)}")
 
@@ -155,11 +164,17 @@ class Graph(Space[GraphInstance]):
         edge_kwargs = {} if mask_type is None else {mask_type: edge_mask}
         # The batched spaces sample from a copy of the node/edge generator; advancing the original once
         # afterwards keeps consecutive samples different (Gymnasium's scheme, reproduced draw for draw).
-        nodes = _batching.batch_space(self.node_space, num_nodes).sample(**node_kwargs)
+        try:
+            nodes = _batching.batch_space(self.node_space, num_nodes).sample(**node_kwargs)
+        except MemoryError:
+            raise MaskError(f"Graph.sample num_nodes must leave the nodes room in memory, got {num_nodes!r}") from None
         self.node_space.np_random.random()
         edges = None
         if num_edges >= 1 and self.edge_space is not None:
-            edges = _batching.batch_space(self.edge_space, num_edges).sample(**edge_kwargs)
+            try:
+                edges = _batching.batch_space(self.edge_space, num_edges).sample(**edge_kwargs)
+            except MemoryError:
+                raise MaskError(f"Graph.sample num_edges must leave the edges room in memory, got {num_edges!r}") from None
             self.edge_space.np_random.random()
         edge_links = None
         if edges is not None:

@@ -112,7 +112,7 @@ class MultiDiscrete(ArraySpace[NDArray[_IntegerT_co]]):
             raise ValueError("MultiDiscrete dtype must be an integer dtype, got None")
         try:
             resolved = np.dtype(dtype)
-        except TypeError:
+        except (TypeError, ValueError):  # ValueError: a dict or list NumPy reads as a malformed structured dtype
             raise TypeError(f"MultiDiscrete dtype must be a numpy dtype, got {describe(dtype)}") from None
         if resolved.kind not in "iu":
             raise ValueError(f"MultiDiscrete dtype must be an integer dtype, got {resolved}")

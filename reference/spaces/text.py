@@ -81,7 +81,10 @@ class Text(Space[str]):
             except TypeError:
                 raise TypeError(f"Text charset must contain only strings, got {describe(charset)}") from None
         elif isinstance(charset, Iterable):
-            char_list = list(dict.fromkeys(charset))
+            try:
+                char_list = list(dict.fromkeys(charset))
+            except TypeError:  # iterable in name only (a 0-d array), or holding unhashable items
+                raise TypeError(f"Text charset must be a string or a set of characters, got {describe(charset)}") from None
         else:
             raise TypeError(f"Text charset must be a string or a set of characters, got {describe(charset)}")
         invalid = [c for c in char_list if not isinstance(c, str) or len(c) != 1]

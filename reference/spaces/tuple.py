@@ -37,9 +37,13 @@ def check_subspaces(owner: str, spaces: object, *, allow_empty: bool = False) ->
         TypeError: ``spaces`` is not iterable or holds a non-space.
         ValueError: ``spaces`` is empty and ``allow_empty`` is false.
     """
+    not_iterable = TypeError(f"{owner} spaces must be an iterable of spaces, got {describe(spaces)}")
     if isinstance(spaces, (str, bytes, Space)) or not isinstance(spaces, Iterable):
-        raise TypeError(f"{owner} spaces must be an iterable of spaces, got {describe(spaces)}")  # pyright: ignore[reportUnknownArgumentType]
-    result = tuple(spaces)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+        raise not_iterable
+    try:
+        result = tuple(spaces)  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
+    except TypeError:  # iterable in name only (a 0-d array)
+        raise not_iterable from None
     if not result and not allow_empty:
         raise ValueError(f"{owner} spaces must not be empty, got {describe(spaces)}")  # pyright: ignore[reportUnknownArgumentType]
     for index, space in enumerate(result):  # pyright: ignore[reportUnknownArgumentType, reportUnknownVariableType]
@@ -134,6 +138,8 @@ class Tuple(Space[tuple[_T_co, ...]], typing.Sequence[Any]):
         Returns:
             Whether ``x`` belongs to the space.
         """
+        if isinstance(x, np.ndarray) and x.ndim == 0:
+            return False  # a 0-d array has no items (and cannot be iterated)
         if isinstance(x, (list, np.ndarray)):
             x = tuple(x)  # pyright: ignore[reportUnknownArgumentType]
         return (

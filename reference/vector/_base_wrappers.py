@@ -88,13 +88,16 @@ class VectorWrapper(
     def __repr__(self) -> str:
         return f"<{type(self).__name__}, {self.env}>"
 
+    # VectorEnv declares these as plain attributes; a wrapper reads them through to the wrapped environment with
+    # properties, which pyright does not accept as overriding an attribute (its setters carry the ignore).
+
     @property
     def observation_space(self) -> Space[Any]:
         """The batched observation space (the wrapped one unless set)."""
         return self.env.observation_space if self._observation_space is None else self._observation_space
 
     @observation_space.setter
-    def observation_space(self, space: Space[Any]) -> None:
+    def observation_space(self, space: Space[Any]) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
         self._observation_space = space
 
     @property
@@ -103,7 +106,7 @@ class VectorWrapper(
         return self.env.action_space if self._action_space is None else self._action_space
 
     @action_space.setter
-    def action_space(self, space: Space[Any]) -> None:
+    def action_space(self, space: Space[Any]) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
         self._action_space = space
 
     @property
@@ -114,7 +117,7 @@ class VectorWrapper(
         return self._single_observation_space
 
     @single_observation_space.setter
-    def single_observation_space(self, space: Space[Any]) -> None:
+    def single_observation_space(self, space: Space[Any]) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
         self._single_observation_space = space
 
     @property
@@ -123,7 +126,7 @@ class VectorWrapper(
         return self.env.single_action_space if self._single_action_space is None else self._single_action_space
 
     @single_action_space.setter
-    def single_action_space(self, space: Space[Any]) -> None:
+    def single_action_space(self, space: Space[Any]) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
         self._single_action_space = space
 
     @property
@@ -132,7 +135,7 @@ class VectorWrapper(
         return self.env.num_envs
 
     @num_envs.setter
-    def num_envs(self, value: int) -> None:
+    def num_envs(self, value: int) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
         raise AttributeError(f"{type(self).__name__} num_envs is read-only (it is the wrapped environment's)")
 
     @property
@@ -155,7 +158,7 @@ class VectorWrapper(
         return self.env.metadata if self._metadata is None else self._metadata
 
     @metadata.setter
-    def metadata(self, value: Metadata) -> None:
+    def metadata(self, value: Metadata) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
         self._metadata = value
 
     @property
@@ -164,7 +167,7 @@ class VectorWrapper(
         return self.env.spec
 
     @spec.setter
-    def spec(self, value: EnvSpec | None) -> None:
+    def spec(self, value: EnvSpec | None) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
         self.env.spec = value
 
     @property
@@ -173,7 +176,7 @@ class VectorWrapper(
         return self.env.render_mode
 
     @render_mode.setter
-    def render_mode(self, value: str | None) -> None:
+    def render_mode(self, value: str | None) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
         raise AttributeError(f"{type(self).__name__} render_mode is read-only (it is the wrapped environment's)")
 
     @property
@@ -182,7 +185,7 @@ class VectorWrapper(
         return self.env.closed
 
     @closed.setter
-    def closed(self, value: bool) -> None:
+    def closed(self, value: bool) -> None:  # pyright: ignore[reportIncompatibleVariableOverride]
         self.env.closed = value
 
 

@@ -4,16 +4,18 @@ and the writers that put one sub-env's observation into its row of a batch.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from copy import deepcopy
 from typing import Any, TypeAlias, TypeVar, cast
 
 import numpy as np
 
 from gymspec import AutoresetMode, autoreset_mode_of
+from reference._narrowing import is_array, is_integer, is_sequence, is_tuple
 from reference.core import Env
 from reference.error import ResetNeeded
-from reference.spaces import Box, Dict, Discrete, MultiBinary, MultiDiscrete, Space, Tuple
+from reference.spaces import Box, Discrete, MultiBinary, MultiDiscrete, Space
+from reference.spaces._guards import is_dict_space, is_space, is_tuple_space
 from reference.spaces.utils import is_space_dtype_shape_equiv
 from reference.utils._format import describe
 from reference.vector.utils import batch_differing_spaces, batch_space
@@ -24,9 +26,11 @@ __all__ = [
     "SubEnv",
     "check_sub_env_spaces",
     "copy_batch",
+    "factory_sequence",
     "finished_error",
     "is_array_tree",
     "make_row_writer",
+    "require_sub_env",
     "resolve_autoreset_mode",
     "resolve_observation_spaces",
     "resolve_seeds",
@@ -40,7 +44,54 @@ SubEnv: TypeAlias = Env[Any, Any]
 #: ``"same"``, ``"different"`` or a ``(batched_space, single_space)`` pair.
 ObservationMode: TypeAlias = "str | tuple[Space[Any], Space[Any]]"
 _MODE_VALUES = [mode.value for mode in AutoresetMode]
+# What the vector envs read from a sub-env (metadata and render_mode as Env declares them at class level).
+_SUB_ENV_MEMBERS = ("reset", "step", "close", "observation_space", "action_space", "metadata", "render_mode")
 _ARRAY_SPACES = (Box, Discrete, MultiDiscrete, MultiBinary)
+
+
+def factory_sequence(owner: str, env_fns: object) -> Sequence[Callable[[], SubEnv]]:
+    """``env_fns`` as a sequence of callables (any other iterable is made into a list).
+
+    Args:
+        owner: The class name for error messages.
+        env_fns: The environment factories.
+
+    Returns:
+        The factories (``env_fns`` itself when it is a sequence).
+
+    Raises:
+        TypeError: ``env_fns`` is not an iterable of callables.
+    """
+    if isinstance(env_fns, (str, bytes)) or not hasattr(env_fns, "__iter__"):
+        raise TypeError(f"{owner} env_fns must be an iterable of environment factories, got {describe(env_fns)}")
+    factories: Sequence[object] = env_fns if is_sequence(env_fns) else list(cast("Iterable[object]", env_fns))
+    for index, factory in enumerate(factories):
+        if not callable(factory):
+            raise TypeError(f"{owner} env_fns must hold callables, got {describe(factory)} at index {index}")
+    return cast("Sequence[Callable[[], SubEnv]]", factories)
+
+
+def require_sub_env(owner: str, env: object, index: int) -> SubEnv:
+    """Check what ``env_fns[index]()`` returned before anything reads (or closes) it.
+
+    Args:
+        owner: The class name for error messages.
+        env: The factory's result.
+        index: The factory's position in ``env_fns``.
+
+    Returns:
+        ``env``.
+
+    Raises:
+        TypeError: ``env`` lacks a member of an environment.
+    """
+    missing = [member for member in _SUB_ENV_MEMBERS if not hasattr(env, member)]
+    if missing:
+        raise TypeError(
+            f"{owner} env_fns[{index}] must return an environment (with {', '.join(_SUB_ENV_MEMBERS)}), "
+            f"got {describe(env)} missing {', '.join(missing)}"
+        )
+    return cast(SubEnv, env)
 
 
 def resolve_autoreset_mode(owner: str, value: object) -> AutoresetMode:
@@ -81,17 +132,16 @@ def resolve_seeds(owner: str, seed: object, num_envs: int) -> list[int | None]:
     """
     if seed is None:
         return [None] * num_envs
-    if isinstance(seed, (int, np.integer)):
+    if isinstance(seed, int) or is_integer(seed):
         first = int(seed)
         return [first + i for i in range(num_envs)]
-    if isinstance(seed, np.ndarray) and seed.ndim == 1:
-        seed = seed.tolist()
-    if isinstance(seed, Sequence) and not isinstance(seed, (str, bytes)):
-        if len(seed) != num_envs:
+    seeds: object = seed.tolist() if is_array(seed) and seed.ndim == 1 else seed
+    if is_sequence(seeds) and not isinstance(seeds, (str, bytes)):
+        if len(seeds) != num_envs:
             raise ValueError(
-                f"{owner} seed must have num_envs={num_envs} entries when a list, got {len(seed)}: {seed!r}"
+                f"{owner} seed must have num_envs={num_envs} entries when a list, got {len(seeds)}: {seeds!r}"
             )
-        return [int(s) if isinstance(s, np.integer) else s for s in seed]
+        return [int(s) if is_integer(s) else s for s in seeds]
     raise TypeError(f"{owner} seed must be None, an int or a list of num_envs ints/None, got {describe(seed)}")
 
 
@@ -118,17 +168,17 @@ def resolve_observation_spaces(
         TypeError: A pair whose entries are not spaces.
         ValueError: Any other mode.
     """
-    if isinstance(observation_mode, tuple) and len(observation_mode) == 2:
+    if is_tuple(observation_mode) and len(observation_mode) == 2:
         batched, single = observation_mode
-        if not isinstance(batched, Space) or not isinstance(single, Space):
+        if not is_space(batched) or not is_space(single):
             raise TypeError(
                 f"{owner} observation_mode must hold two spaces (batched, single) when a tuple, "
                 f"got {type(batched).__name__} and {type(single).__name__}"
             )
         return single, batched
-    if observation_mode == "same":
+    if isinstance(observation_mode, str) and observation_mode == "same":
         return first_space, batch_space(first_space, num_envs)
-    if observation_mode == "different":
+    if isinstance(observation_mode, str) and observation_mode == "different":
         return first_space, batch_differing_spaces(all_spaces())
     raise ValueError(
         f"{owner} observation_mode must be 'same', 'different' or a (batched_space, single_space) tuple, "
@@ -190,7 +240,7 @@ def copy_batch(batch: _BatchT) -> _BatchT:
         The copy.
     """
     value: Batch = batch
-    kind = type(value)
+    kind = type(cast(object, value))
     if kind is np.ndarray:
         value = value.copy() if value.dtype != object else deepcopy(value)
     elif kind is tuple:
@@ -229,9 +279,9 @@ def is_array_tree(space: Space[Any]) -> bool:
     """
     if type(space) in _ARRAY_SPACES:
         return True
-    if isinstance(space, Tuple):
+    if is_tuple_space(space):
         return all(is_array_tree(subspace) for subspace in space.spaces)
-    if isinstance(space, Dict):
+    if is_dict_space(space):
         return all(is_array_tree(subspace) for subspace in space.spaces.values())
     return False
 
@@ -252,7 +302,7 @@ def make_row_writer(space: Space[Any], batch: Batch) -> Callable[[int, Batch], N
     if type(space) in _ARRAY_SPACES:
         write: Callable[[int, Batch], None] = batch.__setitem__
         return write
-    if isinstance(space, Tuple):
+    if is_tuple_space(space):
         parts = [make_row_writer(s, b) for s, b in zip(space.spaces, batch, strict=True)]
 
         def write_tuple(index: int, value: Batch) -> None:
@@ -260,7 +310,7 @@ def make_row_writer(space: Space[Any], batch: Batch) -> Callable[[int, Batch], N
                 write_part(index, item)
 
         return write_tuple
-    if isinstance(space, Dict):
+    if is_dict_space(space):
         keyed = [(key, make_row_writer(s, batch[key])) for key, s in space.spaces.items()]
 
         def write_dict(index: int, value: Batch) -> None:

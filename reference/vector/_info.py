@@ -20,6 +20,8 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
+from reference._narrowing import is_array, is_dict, is_numpy_scalar
+
 __all__ = ["add_info"]
 
 InfoDict: TypeAlias = dict[str, Any]
@@ -33,7 +35,7 @@ _FINAL_OBS = "final_obs"
 def _scalar_dtype(value: object) -> np.dtype[Any] | None:
     if type(value) in _PY_SCALARS:
         return np.dtype(type(value))
-    if isinstance(value, (np.number, np.bool_)):
+    if is_numpy_scalar(value):
         return value.dtype
     return None
 
@@ -46,13 +48,13 @@ def _new_leaf(value: object, num_envs: int) -> _Array:
     dtype = _scalar_dtype(value)
     if dtype is not None:
         return np.zeros(num_envs, dtype=dtype)
-    if isinstance(value, np.ndarray):
+    if is_array(value):
         return np.zeros((num_envs, *value.shape), dtype=value.dtype)
     return _objects(num_envs)
 
 
 def _present(mask: object, num_envs: int) -> _Array:
-    if isinstance(mask, np.ndarray) and mask.shape == (num_envs,) and mask.dtype == np.bool_:
+    if is_array(mask) and mask.shape == (num_envs,) and mask.dtype == np.bool_:
         return mask
     if mask is None:
         return np.zeros(num_envs, dtype=np.bool_)  # a key seen for the first time: nothing to keep yet
@@ -67,9 +69,9 @@ def _unbatch(batched: InfoDict, env_num: int) -> InfoDict:
         mask = batched.get(f"_{key}")
         if key.startswith("_") and key[1:] in batched:
             continue
-        if isinstance(mask, np.ndarray) and mask.dtype == np.bool_ and not mask[env_num]:
+        if is_array(mask) and mask.dtype == np.bool_ and not mask[env_num]:
             continue
-        out[key] = _unbatch(value, env_num) if isinstance(value, dict) else value[env_num]
+        out[key] = _unbatch(value, env_num) if is_dict(value) else value[env_num]
     return out
 
 
@@ -88,7 +90,7 @@ def _fit(existing: _Array, value: object, mask: object, num_envs: int) -> _Array
     dtype = _scalar_dtype(value)
     if dtype is not None:
         shape: tuple[int, ...] = ()
-    elif isinstance(value, np.ndarray):
+    elif is_array(value):
         dtype, shape = value.dtype, value.shape
     else:
         return _as_objects(existing, mask, num_envs)
@@ -131,21 +133,23 @@ def add_info(vector_infos: InfoDict, env_info: Mapping[str, Any], env_num: int, 
         if key == _FINAL_OBS:
             if existing is None:
                 existing = _objects(num_envs)
-            elif not isinstance(existing, np.ndarray) or existing.dtype != object or existing.ndim != 1:
+            elif not is_array(existing) or existing.dtype != object or existing.ndim != 1:
                 existing = _as_objects(existing, mask, num_envs)
             existing[env_num] = value
             batched = existing
-        elif isinstance(value, dict) and (existing is None or isinstance(existing, dict)):
+        elif is_dict(value) and (existing is None or is_dict(existing)):
             batched = add_info({} if existing is None else existing, value, env_num, num_envs)
         else:
             if existing is None:
                 array = _new_leaf(value, num_envs)
-            elif isinstance(existing, dict) or not isinstance(existing, np.ndarray):
-                array = _as_objects(existing, mask, num_envs) if isinstance(existing, dict) else _objects(num_envs)
+            elif is_dict(existing):
+                array = _as_objects(existing, mask, num_envs)
+            elif not is_array(existing):
+                array = _objects(num_envs)
             else:
                 array = _fit(existing, value, mask, num_envs)
             batched = _store(array, env_num, value, mask, num_envs)
-        if not (isinstance(mask, np.ndarray) and mask.shape == (num_envs,) and mask.dtype == np.bool_):
+        if not (is_array(mask) and mask.shape == (num_envs,) and mask.dtype == np.bool_):
             mask = np.zeros(num_envs, dtype=np.bool_)
         mask[env_num] = True
         vector_infos[key] = batched

@@ -15,6 +15,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from gymspec import AutoresetMode
+from reference._framework import require_bool
+from reference._narrowing import is_list_or_tuple
 from reference.core import ActType, ObsType, RenderFrame
 from reference.error import ClosedEnvironmentError
 from reference.spaces import Box, MultiBinary, MultiDiscrete
@@ -26,9 +28,11 @@ from reference.vector._common import (
     SubEnv,
     check_sub_env_spaces,
     copy_batch,
+    factory_sequence,
     finished_error,
     is_array_tree,
     make_row_writer,
+    require_sub_env,
     resolve_autoreset_mode,
     resolve_observation_spaces,
     resolve_seeds,
@@ -89,7 +93,8 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, NDArray[Any]], Generic[ObsType, 
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
     ) -> None:
         owner = type(self).__name__
-        self.env_fns = env_fns if isinstance(env_fns, Sequence) else list(env_fns)
+        self.env_fns = factory_sequence(owner, env_fns)
+        require_bool(owner, copy=copy)
         self.copy = copy
         self.observation_mode = observation_mode
         self.autoreset_mode = resolve_autoreset_mode(owner, autoreset_mode)
@@ -98,8 +103,8 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, NDArray[Any]], Generic[ObsType, 
 
         self.envs = []
         try:
-            for env_fn in self.env_fns:
-                self.envs.append(env_fn())
+            for index, env_fn in enumerate(self.env_fns):
+                self.envs.append(require_sub_env(owner, env_fn(), index))
             self._init_spaces(owner)
         except BaseException:
             for env in self.envs:
@@ -250,7 +255,8 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, NDArray[Any]], Generic[ObsType, 
             )
         if self.copy:
             observations = observations.copy() if type(observations) is np.ndarray else copy_batch(observations)
-        return observations, self._rewards, self._terminations, self._truncations, infos
+        # The batch buffers are built from single_observation_space at run time: no static type ties them to ObsType.
+        return cast(ObsType, observations), self._rewards, self._terminations, self._truncations, infos
 
     def _merge(self, indexed: IndexedInfos) -> InfoDict:
         infos: InfoDict = {}
@@ -288,7 +294,7 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, NDArray[Any]], Generic[ObsType, 
             One result per sub-env.
         """
         self._check_open()
-        results = []
+        results: list[AttrValue] = []
         for env in self.envs:
             value = _attr(env, name)
             results.append(value(*args, **kwargs) if callable(value) else value)
@@ -316,14 +322,13 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, NDArray[Any]], Generic[ObsType, 
             ValueError: A list or tuple does not have ``num_envs`` entries.
         """
         self._check_open()
-        if not isinstance(values, (list, tuple)):
-            values = [values] * self.num_envs
-        if len(values) != self.num_envs:
+        per_env = values if is_list_or_tuple(values) else [values] * self.num_envs
+        if len(per_env) != self.num_envs:
             raise ValueError(
                 f"{type(self).__name__} values must have num_envs={self.num_envs} entries when a list or tuple, "
-                f"got {len(values)}"
+                f"got {len(per_env)}"
             )
-        for env, value in zip(self.envs, values, strict=True):
+        for env, value in zip(self.envs, per_env, strict=True):
             setter = getattr(env, "set_wrapper_attr", None)
             if setter is not None:
                 setter(name, value)

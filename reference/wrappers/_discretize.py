@@ -11,6 +11,7 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
+from reference._framework import require_bool
 from reference._narrowing import is_array, is_list_or_tuple
 from reference.spaces._guards import is_box
 from reference.spaces.discrete import Discrete
@@ -21,6 +22,7 @@ __all__ = ["BoxGrid"]
 
 _Array: TypeAlias = "np.ndarray[Any, Any]"
 _Bins: TypeAlias = Any
+_MAX_BINS = 2**24
 
 
 class BoxGrid:
@@ -35,10 +37,11 @@ class BoxGrid:
 
     Raises:
         TypeError: If the space is not a Box or ``bins`` holds non-integers.
-        ValueError: If the Box is unbounded, or ``bins`` has the wrong length or a count below 1.
+        ValueError: If the Box is unbounded, or ``bins`` has the wrong length or a count below 1 or above 2**24.
     """
 
     def __init__(self, owner: str, space: object, role: str, bins: _Bins, multidiscrete: bool) -> None:
+        require_bool(owner, multidiscrete=multidiscrete)
         if not is_box(space):
             raise TypeError(f"{owner} env.{role}_space must be a Box, got {type(space).__name__}")
         self.low: _Array = np.ravel(space.low)
@@ -52,7 +55,10 @@ class BoxGrid:
         if is_int(bins):
             counts = [bins] * self.n_dims
         elif is_list_or_tuple(bins) or is_array(bins):
-            counts = list(np.ravel(bins))
+            try:
+                counts = list(np.ravel(bins))
+            except ValueError:  # a ragged sequence
+                raise TypeError(f"{owner} bins must be an int or a tuple of ints, got {bins!r}") from None
         else:
             raise TypeError(f"{owner} bins must be an int or a tuple of ints, got {bins!r}")
         if len(counts) != self.n_dims:
@@ -61,6 +67,9 @@ class BoxGrid:
             raise TypeError(f"{owner} bins must be an int or a tuple of ints, got {bins!r}")
         if not all(count >= 1 for count in counts):
             raise ValueError(f"{owner} bins must be at least 1, got {bins!r}")
+        if not all(count <= _MAX_BINS for count in counts):
+            # Every cell edge is stored: a larger count would fill memory (or fail to allocate) building the grid.
+            raise ValueError(f"{owner} bins must be at most {_MAX_BINS} (2**24) per dimension, got {bins!r}")
         self.bins: _Array = np.array(counts, dtype=np.int64)
         self.multidiscrete = multidiscrete
         self.edges: list[_Array] = [np.linspace(self.low[i], self.high[i], self.bins[i] + 1) for i in range(self.n_dims)]

@@ -6,6 +6,7 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
+from reference._wrapper import require_env
 from reference.core import ActType, Env
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._discretize import BoxGrid
@@ -32,7 +33,7 @@ class DiscretizeObservation(TransformObservation[_Cell, ActType, _Array], Record
 
     Raises:
         TypeError: If the observation space is not a Box or ``bins`` holds non-integers.
-        ValueError: If the Box is unbounded or ``bins`` has the wrong length or a count below 1.
+        ValueError: If the Box is unbounded or ``bins`` has the wrong length or a count below 1 or above 2**24.
 
     Example:
         >>> from reference.envs.classic_control.mountain_car import MountainCarEnv
@@ -47,6 +48,7 @@ class DiscretizeObservation(TransformObservation[_Cell, ActType, _Array], Record
     """
 
     def __init__(self, env: Env[_Array, ActType], bins: int | tuple[int, ...], multidiscrete: bool = False) -> None:
+        require_env("DiscretizeObservation", env)
         grid = BoxGrid("DiscretizeObservation", env.observation_space, "observation", bins, multidiscrete)
         RecordConstructorArgs.__init__(self, bins=bins, multidiscrete=multidiscrete)
         self._grid = grid

@@ -9,6 +9,7 @@ import gymspec
 from gymspec import Flag, RenderResult
 from reference import logger
 from reference.core import ActType, ObsType, Wrapper
+from reference.utils._format import describe
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.utils._space_checks import (
     check_action_space,
@@ -59,8 +60,8 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConst
         env: The environment to wrap.
 
     Raises:
-        AttributeError: If the environment has no action or observation space.
-        TypeError: If a space is not a space.
+        AttributeError: If the environment has no action or observation space (Gymnasium's class).
+        TypeError: If ``env`` has no ``reset`` or ``step``, or a space is not a space.
         AssertionError: If a space is structurally broken (also a ``ValueError``).
 
     Example:
@@ -77,6 +78,8 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConst
     """
 
     def __init__(self, env: gymspec.Env[ObsType, ActType]) -> None:
+        if not (callable(getattr(env, "reset", None)) and callable(getattr(env, "step", None))):
+            raise TypeError(f"PassiveEnvChecker env must be an environment (with reset and step), got {describe(env)}")
         for space in ("action_space", "observation_space"):
             # Gymnasium's checker reports a missing space as an AttributeError, before any other check.
             if not hasattr(env, space):

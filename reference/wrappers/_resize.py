@@ -6,6 +6,7 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
+from reference._wrapper import require_env
 from reference.core import ActType, Env
 from reference.spaces._guards import is_box
 from reference.spaces.box import Box
@@ -47,6 +48,7 @@ class ResizeObservation(TransformObservation[_Array, ActType, _Array], RecordCon
     """
 
     def __init__(self, env: Env[_Array, ActType], shape: tuple[int, int]) -> None:
+        require_env("ResizeObservation", env)
         inner = env.observation_space
         if not is_box(inner):
             raise TypeError(f"ResizeObservation env.observation_space must be a Box, got {type(inner).__name__}")

@@ -1,6 +1,7 @@
 """Private pieces that several wrapper modules share; not part of the Gymnasium-mirrored API.
 
-* :func:`is_int` is the check for count-like arguments (Python or NumPy integers, never ``bool``).
+* :func:`is_int` is the check for count-like arguments (Python or NumPy integers, never ``bool``);
+  :func:`require_real` rejects anything but a real number (for rates, probabilities and bounds) by name.
 * :class:`StatisticsToggle` is the ``update_running_mean`` switch of the normalising wrappers, single and vector.
 * :class:`AfterCallWrapper` passes ``reset`` and ``step`` through and runs a hook after each, the shape of the
   wrappers that act on every new frame (collecting, showing or recording it).
@@ -14,8 +15,9 @@ import numpy as np
 
 from gymspec import Flag
 from reference.core import ActType, ObsType, Wrapper
+from reference.utils._format import describe
 
-__all__ = ["AfterCallWrapper", "StatisticsToggle", "is_int"]
+__all__ = ["AfterCallWrapper", "StatisticsToggle", "is_int", "is_real", "require_real"]
 
 _Info: TypeAlias = dict[str, Any]
 _Options: TypeAlias = dict[str, Any]
@@ -31,6 +33,35 @@ def is_int(value: object) -> bool:
         ``True`` for ``3`` or ``np.int64(3)``, ``False`` for ``True``, ``3.0`` or ``"3"``.
     """
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def is_real(value: object) -> bool:
+    """Whether ``value`` is a Python or NumPy integer or float; ``bool`` is excluded although it subclasses ``int``.
+
+    Args:
+        value: The argument to check.
+
+    Returns:
+        ``True`` for ``0.5``, ``3``, ``np.float32(0.5)`` or ``nan``; ``False`` for ``True``, ``"0.5"`` or an array.
+    """
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+
+
+def require_real(owner: str, name: str, value: object) -> None:
+    """Reject a non-number before it is compared with a bound (which would fail with an unnamed ``TypeError``).
+
+    NaN passes: the caller's range check, written so that NaN fails it, names the bound it misses.
+
+    Args:
+        owner: The wrapper's name, for the message.
+        name: The parameter's name.
+        value: The argument.
+
+    Raises:
+        TypeError: ``value`` is not a real number.
+    """
+    if not is_real(value):
+        raise TypeError(f"{owner} {name} must be a real number, got {describe(value)}")
 
 
 class StatisticsToggle:

@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import gc
 import json
+import math
 import os
+from typing import cast
 
 import numpy as np
 from numpy.typing import NDArray
 
 from reference import logger
-from reference._framework import import_pygame
+from reference._framework import import_pygame, require_bool
+from reference.utils._format import describe
 from reference.utils._optional import import_optional, is_installed
 
-__all__ = ["VIDEO_FORMATS", "VideoWriter", "default_video_format", "check_video_format"]
+__all__ = ["VIDEO_FORMATS", "VideoWriter", "check_recording_args", "check_video_format", "default_video_format"]
 
 VIDEO_FORMATS = ("mp4", "png")
 _Frame = NDArray[np.uint8]
@@ -48,11 +51,55 @@ def check_video_format(owner: str, video_format: str | None) -> str:
     """
     if video_format is None:
         return default_video_format()
-    if video_format not in VIDEO_FORMATS:
+    if not isinstance(video_format, str) or video_format not in VIDEO_FORMATS:
         raise ValueError(f"{owner} video_format must be one of {list(VIDEO_FORMATS)} or None, got {video_format!r}")
     if video_format == "mp4":
         import_optional("moviepy", f"{owner} video_format='mp4'")
     return video_format
+
+
+def check_recording_args(
+    owner: str,
+    video_folder: object,
+    name_prefix: object,
+    fps: object,
+    disable_logger: object,
+    triggers: dict[str, object],
+) -> None:
+    """Check the arguments both ``RecordVideo`` wrappers take, before any folder is made or trigger called.
+
+    Args:
+        owner: The wrapper, for messages.
+        video_folder: A path (str or ``os.PathLike``).
+        name_prefix: The file name prefix (str).
+        fps: ``None`` or a positive number.
+        disable_logger: A bool.
+        triggers: The trigger arguments by name (``None`` or callables).
+
+    Raises:
+        TypeError: If an argument has the wrong type.
+        ValueError: If ``fps`` is not positive, or a name holds a NUL character (no file system allows one).
+    """
+    if not isinstance(video_folder, (str, os.PathLike)):
+        raise TypeError(f"{owner} video_folder must be a str or os.PathLike, got {describe(video_folder)}")
+    if not isinstance(name_prefix, str):
+        raise TypeError(f"{owner} name_prefix must be a str, got {describe(name_prefix)}")
+    for param, name in (("video_folder", str(cast(object, video_folder))), ("name_prefix", name_prefix)):
+        if "\x00" in name:
+            raise ValueError(f"{owner} {param} must not contain a NUL character, got {name!r}")
+    if fps is not None:
+        if isinstance(fps, bool) or not isinstance(fps, (int, float, np.integer, np.floating)):
+            raise TypeError(f"{owner} fps must be a number or None, got {describe(fps)}")
+        try:
+            rate = float(cast(float, fps))
+        except OverflowError:  # an int beyond float64
+            rate = math.inf
+        if not (rate > 0 and math.isfinite(rate)):
+            raise ValueError(f"{owner} fps must be positive and finite, got {fps!r}")
+    require_bool(owner, disable_logger=disable_logger)
+    for param, trigger in triggers.items():
+        if trigger is not None and not callable(trigger):
+            raise TypeError(f"{owner} {param} must be a callable or None, got {describe(trigger)}")
 
 
 class VideoWriter:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, SupportsFloat, TypeAlias
+from collections.abc import Iterable
+from typing import Any, SupportsFloat, TypeAlias, cast
 
 import numpy as np
 
 from gymspec import Flag
+from reference._framework import require_bool
 from reference.core import Env, Wrapper
 from reference.spaces.box import Box
+from reference.utils._format import describe
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._image import resize_image
 from reference.wrappers._shared import is_int
@@ -83,6 +86,13 @@ class AtariPreprocessing(Wrapper[_Array, _Action, _Array, _Action], RecordConstr
             scale_obs=scale_obs,
         )
         Wrapper.__init__(self, env)
+        require_bool(
+            "AtariPreprocessing",
+            terminal_on_life_loss=terminal_on_life_loss,
+            grayscale_obs=grayscale_obs,
+            grayscale_newaxis=grayscale_newaxis,
+            scale_obs=scale_obs,
+        )
         if not is_int(frame_skip) or frame_skip <= 0:
             raise ValueError(f"AtariPreprocessing frame_skip must be a positive int, got {frame_skip!r}")
         sizes = screen_size if isinstance(screen_size, tuple) else (screen_size, screen_size)
@@ -91,15 +101,23 @@ class AtariPreprocessing(Wrapper[_Array, _Action, _Array, _Action], RecordConstr
                 f"AtariPreprocessing screen_size must be a positive int or a (width, height) pair of them, "
                 f"got {screen_size!r}"
             )
+        if not hasattr(env.unwrapped, "ale"):
+            raise TypeError(
+                f"AtariPreprocessing env must be an ALE environment (with env.unwrapped.ale), got {describe(env)}"
+            )
         if frame_skip > 1 and getattr(env.unwrapped, "_frameskip", None) != 1:
             raise ValueError(
-                "AtariPreprocessing frame_skip > 1 needs the environment's own frame skipping off; make it with "
-                f"frameskip=1, got _frameskip={getattr(env.unwrapped, '_frameskip', None)!r}"
+                "AtariPreprocessing env must have its own frame skipping off when frame_skip > 1 (make it with "
+                f"frameskip=1), got _frameskip={getattr(env.unwrapped, '_frameskip', None)!r}"
             )
         if not is_int(noop_max) or noop_max < 0:
             raise ValueError(f"AtariPreprocessing noop_max must be a non-negative int, got {noop_max!r}")
-        if noop_max > 0 and getattr(env.unwrapped, "get_action_meanings")()[0] != "NOOP":
-            raise ValueError("AtariPreprocessing noop_max > 0 needs action 0 to be 'NOOP'; pass noop_max=0")
+        meanings = getattr(env.unwrapped, "get_action_meanings", None)
+        if noop_max > 0 and not (callable(meanings) and list(cast("Iterable[str]", meanings()))[:1] == ["NOOP"]):
+            raise ValueError(
+                "AtariPreprocessing env must have 'NOOP' as action 0 (get_action_meanings()) when noop_max > 0; "
+                "pass noop_max=0"
+            )
         inner = env.observation_space
         if not isinstance(inner, Box):
             raise TypeError(f"AtariPreprocessing env.observation_space must be a Box, got {type(inner).__name__}")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, SupportsFloat, TypeAlias
 
 import gymspec
 from gymspec import Flag, RenderResult
+from reference._framework import require_bool
 from reference import error
 from reference.core import ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
@@ -49,7 +50,7 @@ class TimeLimit(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorAr
 
     Raises:
         TypeError: If ``max_episode_steps`` is not an int.
-        ValueError: If it is not positive.
+        ValueError: If ``max_episode_steps`` is not positive or exceeds ``2**63 - 1``.
 
     Example:
         >>> from reference.envs.classic_control.cartpole import CartPoleEnv
@@ -64,8 +65,9 @@ class TimeLimit(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorAr
     def __init__(self, env: gymspec.Env[ObsType, ActType], max_episode_steps: int) -> None:
         if not is_int(max_episode_steps):
             raise TypeError(f"TimeLimit max_episode_steps must be an int, got {max_episode_steps!r}")
-        if max_episode_steps <= 0:
-            raise ValueError(f"TimeLimit max_episode_steps must be positive, got {max_episode_steps!r}")
+        if not 0 < max_episode_steps < 2**63:
+            # The limit is recorded in the spec, whose step counts are int64 wherever they are stored.
+            raise ValueError(f"TimeLimit max_episode_steps must be positive and at most 2**63 - 1, got {max_episode_steps!r}")
         RecordConstructorArgs.__init__(self, max_episode_steps=max_episode_steps)
         Wrapper.__init__(self, env)
         self._max_episode_steps = int(max_episode_steps)
@@ -142,6 +144,7 @@ class OrderEnforcing(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruc
     """
 
     def __init__(self, env: gymspec.Env[ObsType, ActType], disable_render_order_enforcing: bool = False) -> None:
+        require_bool("OrderEnforcing", disable_render_order_enforcing=disable_render_order_enforcing)
         RecordConstructorArgs.__init__(self, disable_render_order_enforcing=disable_render_order_enforcing)
         Wrapper.__init__(self, env)
         self._has_reset = False
@@ -295,8 +298,10 @@ class RecordEpisodeStatistics(Wrapper[ObsType, ActType, ObsType, ActType], Recor
     def __init__(
         self, env: gymspec.Env[ObsType, ActType], buffer_length: int = 100, stats_key: str = "episode"
     ) -> None:
-        if not is_int(buffer_length) or buffer_length < 1:
-            raise ValueError(f"RecordEpisodeStatistics buffer_length must be a positive int, got {buffer_length!r}")
+        if not is_int(buffer_length) or not 1 <= buffer_length < 2**63:
+            raise ValueError(
+                f"RecordEpisodeStatistics buffer_length must be a positive int below 2**63, got {buffer_length!r}"
+            )
         if not isinstance(stats_key, str):
             raise ValueError(f"RecordEpisodeStatistics stats_key must be a str, got {stats_key!r}")
         RecordConstructorArgs.__init__(self, buffer_length=buffer_length, stats_key=stats_key)

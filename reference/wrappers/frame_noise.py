@@ -9,8 +9,11 @@ from numpy.typing import NDArray
 
 import gymspec
 from gymspec import RenderResult
+from reference._framework import require_bool
 from reference.core import ActType, ObsType, Wrapper
+from reference.utils._format import describe
 from reference.utils.record_constructor import RecordConstructorArgs
+from reference.wrappers._shared import is_int, require_real
 from reference.wrappers.utils import ProbabilityError
 
 __all__ = ["AddWhiteNoise", "ObstructView"]
@@ -51,6 +54,8 @@ class AddWhiteNoise(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruct
         probability_of_noise_per_pixel: float,
         is_noise_grayscale: bool = False,
     ) -> None:
+        require_real("AddWhiteNoise", "probability_of_noise_per_pixel", probability_of_noise_per_pixel)
+        require_bool("AddWhiteNoise", is_noise_grayscale=is_noise_grayscale)
         if not 0 <= probability_of_noise_per_pixel < 1:
             raise ProbabilityError(
                 f"AddWhiteNoise probability_of_noise_per_pixel must be in [0, 1), got {probability_of_noise_per_pixel!r}"
@@ -101,8 +106,12 @@ class ObstructView(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructo
         obstruction_width: int,
         is_noise_grayscale: bool = False,
     ) -> None:
+        require_real("ObstructView", "obstructed_pixels_ratio", obstructed_pixels_ratio)
+        require_bool("ObstructView", is_noise_grayscale=is_noise_grayscale)
         if not 0 <= obstructed_pixels_ratio < 1:
             raise ValueError(f"ObstructView obstructed_pixels_ratio must be in [0, 1), got {obstructed_pixels_ratio!r}")
+        if not is_int(obstruction_width):
+            raise TypeError(f"ObstructView obstruction_width must be an int, got {describe(obstruction_width)}")
         if obstruction_width < 1:
             raise ValueError(f"ObstructView obstruction_width must be >= 1, got {obstruction_width!r}")
         RecordConstructorArgs.__init__(

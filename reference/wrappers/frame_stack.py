@@ -94,11 +94,16 @@ class FrameStackObservation(Wrapper[_Value, ActType, ObsType, ActType], RecordCo
                 "FrameStackObservation padding_type must be 'reset', 'zero' or an element of the observation space "
                 f"{inner!r}, got {padding_type!r}"
             )
-        self._stacker = _Stacker(inner, int(stack_size))
+        try:
+            self._stacker = _Stacker(inner, int(stack_size))
+            self.obs_queue: deque[_Value] = deque([self.padding_value] * int(stack_size), maxlen=int(stack_size))
+        except (MemoryError, OverflowError, ValueError):  # ValueError: NumPy's "maximum supported dimension"
+            raise ValueError(
+                f"FrameStackObservation stack_size must leave the stacked observations room in memory, got {stack_size!r}"
+            ) from None
         self.observation_space = self._stacker.stacked_space
         self.stack_size = int(stack_size)
         self.padding_type = mode
-        self.obs_queue: deque[_Value] = deque([self.padding_value] * self.stack_size, maxlen=self.stack_size)
 
     def step(self, action: ActType) -> tuple[_Value, SupportsFloat, Flag, Flag, _Info]:
         """Step the inner environment and push its observation onto the stack.

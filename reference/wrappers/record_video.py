@@ -15,7 +15,7 @@ from reference.core import ActType, ObsType, RenderFrame, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.utils.save_video import capped_cubic_video_schedule
 from reference.wrappers._shared import AfterCallWrapper
-from reference.wrappers._video import VideoWriter, check_video_format
+from reference.wrappers._video import VideoWriter, check_recording_args, check_video_format
 
 __all__ = ["RecordVideo"]
 
@@ -93,6 +93,14 @@ class RecordVideo(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs):
             video_format=video_format,
         )
         Wrapper.__init__(self, env)
+        check_recording_args(
+            "RecordVideo",
+            video_folder,
+            name_prefix,
+            fps,
+            disable_logger,
+            {"episode_trigger": episode_trigger, "step_trigger": step_trigger, "gc_trigger": gc_trigger},
+        )
         if env.render_mode in (None, "human", "ansi", "ansi_list"):
             raise ValueError(
                 f"RecordVideo env.render_mode must produce image arrays (e.g. 'rgb_array'), got {env.render_mode!r}"

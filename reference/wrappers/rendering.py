@@ -14,7 +14,7 @@ from typing import Any, TypeAlias, cast
 import numpy as np
 
 import gymspec
-from reference._framework import import_pygame
+from reference._framework import import_pygame, require_bool
 from reference.core import ActType, ObsType, RenderFrame, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._shared import AfterCallWrapper
@@ -54,6 +54,7 @@ class RenderCollection(AfterCallWrapper[ObsType, ActType], RecordConstructorArgs
     """
 
     def __init__(self, env: gymspec.Env[ObsType, ActType], pop_frames: bool = True, reset_clean: bool = True) -> None:
+        require_bool("RenderCollection", pop_frames=pop_frames, reset_clean=reset_clean)
         RecordConstructorArgs.__init__(self, pop_frames=pop_frames, reset_clean=reset_clean)
         Wrapper.__init__(self, env)
         inner_mode = env.render_mode

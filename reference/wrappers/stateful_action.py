@@ -13,6 +13,7 @@ from gymspec import Flag
 from reference._narrowing import is_tuple
 from reference.core import ActionWrapper, ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
+from reference.wrappers._shared import require_real
 from reference.wrappers.utils import BoundError, ProbabilityError
 
 __all__ = ["RepeatAction", "StickyAction"]
@@ -55,6 +56,7 @@ class StickyAction(ActionWrapper[ObsType, ActType, ActType], RecordConstructorAr
         repeat_action_probability: float,
         repeat_action_duration: int | tuple[int, int] = 1,
     ) -> None:
+        require_real("StickyAction", "repeat_action_probability", repeat_action_probability)
         if not 0 <= repeat_action_probability < 1:
             raise ProbabilityError(
                 f"StickyAction repeat_action_probability must be in [0, 1), got {repeat_action_probability!r}"

@@ -17,11 +17,12 @@ import numpy as np
 
 import gymspec
 from gymspec import Flag
+from reference._framework import require_bool
 from reference.core import ActType, ObservationWrapper, ObsType, Wrapper
 from reference.spaces.box import Box
 from reference.spaces.space import Space
 from reference.utils.record_constructor import RecordConstructorArgs
-from reference.wrappers._shared import StatisticsToggle, is_int
+from reference.wrappers._shared import StatisticsToggle, is_int, require_real
 from reference.wrappers.common import TimeLimit
 from reference.wrappers.frame_stack import FrameStackObservation  # re-exported where Gymnasium has it
 from reference.wrappers.utils import BoundError, RunningMeanStd, create_zero_array, space_kind
@@ -144,6 +145,7 @@ class TimeAwareObservation(ObservationWrapper[_Value, ActType, ObsType], RecordC
         *,
         dict_time_key: str = "time",
     ) -> None:
+        require_bool("TimeAwareObservation", flatten=flatten, normalize_time=normalize_time)
         from reference.spaces import Dict, Tuple
         from reference.spaces.utils import flatten as flatten_obs
         from reference.spaces.utils import flatten_space
@@ -251,6 +253,7 @@ class NormalizeObservation(ObservationWrapper[_Array, ActType, ObsType], RecordC
     """
 
     def __init__(self, env: gymspec.Env[ObsType, ActType], epsilon: float = 1e-8) -> None:
+        require_real("NormalizeObservation", "epsilon", epsilon)
         if not epsilon > 0:
             raise BoundError(f"NormalizeObservation epsilon must be > 0, got {epsilon!r}")
         RecordConstructorArgs.__init__(self, epsilon=epsilon)

@@ -13,7 +13,7 @@ import gymspec
 from gymspec import Flag
 from reference.core import ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
-from reference.wrappers._shared import StatisticsToggle
+from reference.wrappers._shared import StatisticsToggle, require_real
 from reference.wrappers.utils import BoundError, RunningMeanStd
 
 __all__ = ["NormalizeReward"]
@@ -44,6 +44,8 @@ class NormalizeReward(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstru
     """
 
     def __init__(self, env: gymspec.Env[ObsType, ActType], gamma: float = 0.99, epsilon: float = 1e-8) -> None:
+        require_real("NormalizeReward", "gamma", gamma)
+        require_real("NormalizeReward", "epsilon", epsilon)
         if not 0 <= gamma <= 1:
             raise BoundError(f"NormalizeReward gamma must be in [0, 1], got {gamma!r}")
         if not epsilon > 0:

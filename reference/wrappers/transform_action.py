@@ -14,13 +14,14 @@ from typing import Any, TypeAlias
 import numpy as np
 
 import gymspec
+from reference._wrapper import require_env
 from reference.core import ActionWrapper, ActType, ObsType, WrapperActType
 from reference.spaces._guards import is_box
 from reference.spaces.box import Box
 from reference.spaces.space import Space
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._discretize import BoxGrid
-from reference.wrappers.utils import BoundError, rescale_box
+from reference.wrappers.utils import BoundError, affine_rescale
 
 __all__ = ["ClipAction", "DiscretizeAction", "RescaleAction", "TransformAction"]
 
@@ -76,6 +77,7 @@ class TransformAction(ActionWrapper[ObsType, WrapperActType, ActType], RecordCon
 
 
 def _box_action_space(env: gymspec.Env[Any, Any], owner: str) -> Box[Any]:
+    require_env(owner, env)
     space = env.action_space
     if not is_box(space):
         raise TypeError(f"{owner} env.action_space must be a Box, got {type(space).__name__}")
@@ -139,7 +141,7 @@ class RescaleAction(TransformAction[ObsType, _Array, _Array], RecordConstructorA
     def __init__(self, env: gymspec.Env[ObsType, _Array], min_action: object, max_action: object) -> None:
         inner = _box_action_space(env, "RescaleAction")
         RecordConstructorArgs.__init__(self, min_action=min_action, max_action=max_action)
-        action_space, _, to_inner = rescale_box(inner, min_action, max_action)
+        action_space, _, to_inner = affine_rescale("RescaleAction", inner, (min_action, "min_action"), (max_action, "max_action"))
         if np.any(action_space.low == action_space.high):
             raise BoundError(
                 f"RescaleAction min_action must be < max_action elementwise (the rescaling has no inverse where they "
@@ -162,7 +164,7 @@ class DiscretizeAction(TransformAction[ObsType, Any, _Array], RecordConstructorA
 
     Raises:
         TypeError: If the action space is not a Box or ``bins`` holds non-integers.
-        ValueError: If the Box is unbounded or ``bins`` has the wrong length or a count below 1.
+        ValueError: If the Box is unbounded or ``bins`` has the wrong length or a count below 1 or above 2**24.
 
     Example:
         >>> from reference.envs.classic_control.pendulum import PendulumEnv
@@ -178,6 +180,7 @@ class DiscretizeAction(TransformAction[ObsType, Any, _Array], RecordConstructorA
     def __init__(
         self, env: gymspec.Env[ObsType, _Array], bins: int | tuple[int, ...], multidiscrete: bool = False
     ) -> None:
+        require_env("DiscretizeAction", env)
         grid = BoxGrid("DiscretizeAction", env.action_space, "action", bins, multidiscrete)
         RecordConstructorArgs.__init__(self, bins=bins, multidiscrete=multidiscrete)
         self._grid = grid

@@ -13,13 +13,16 @@ from typing import Any, TypeAlias, cast
 import numpy as np
 
 import gymspec
+from reference._framework import require_bool
 from reference._narrowing import is_array, is_tuple
+from reference._wrapper import require_env
 from reference.core import ActType, ObservationWrapper, ObsType, WrapperObsType
 from reference.spaces._guards import is_box, is_discrete
 from reference.spaces.box import Box
 from reference.spaces.space import Space
+from reference.utils._format import describe
 from reference.utils.record_constructor import RecordConstructorArgs
-from reference.wrappers.utils import rescale_box, space_kind
+from reference.wrappers.utils import affine_rescale, space_kind
 
 __all__ = [
     "AddRenderObservation",
@@ -106,6 +109,7 @@ class FlattenObservation(TransformObservation[_Array, ActType, ObsType], RecordC
     def __init__(self, env: gymspec.Env[ObsType, ActType]) -> None:
         from reference.spaces.utils import flatten, flatten_space
 
+        require_env("FlattenObservation", env)
         # A foreign space is rejected by flatten_space (NotImplementedError), as in Gymnasium.
         inner = cast("Space[ObsType]", env.observation_space)
         RecordConstructorArgs.__init__(self)
@@ -144,6 +148,7 @@ class FilterObservation(TransformObservation[_Value, ActType, ObsType], RecordCo
         RecordConstructorArgs.__init__(self, filter_keys=filter_keys)
         if not keys:
             raise ValueError("FilterObservation filter_keys must keep at least one key, got an empty sequence")
+        require_env("FilterObservation", env)
         inner = env.observation_space
         kind = space_kind(inner)
         new_space: Space[Any]
@@ -203,6 +208,11 @@ class DtypeObservation(TransformObservation[_Value, ActType, ObsType], RecordCon
     """
 
     def __init__(self, env: gymspec.Env[ObsType, ActType], dtype: Any) -> None:
+        require_env("DtypeObservation", env)
+        try:
+            np.dtype(dtype)
+        except (TypeError, ValueError):  # ValueError: a dict or list NumPy reads as a malformed structured dtype
+            raise TypeError(f"DtypeObservation dtype must be a NumPy dtype, got {describe(dtype)}") from None
         inner = cast("Space[ObsType]", env.observation_space)  # a foreign space is rejected below (TypeError)
         kind = space_kind(inner)
         new_space: Space[Any]
@@ -228,6 +238,7 @@ class DtypeObservation(TransformObservation[_Value, ActType, ObsType], RecordCon
 
 
 def _box_observation_space(env: gymspec.Env[Any, Any], owner: str) -> Box[Any]:
+    require_env(owner, env)
     space = env.observation_space
     if not is_box(space):
         raise TypeError(f"{owner} env.observation_space must be a Box, got {type(space).__name__}")
@@ -295,7 +306,7 @@ class RescaleObservation(TransformObservation[_Array, ActType, _Array], RecordCo
     def __init__(self, env: gymspec.Env[_Array, ActType], min_obs: object, max_obs: object) -> None:
         inner = _box_observation_space(env, "RescaleObservation")
         RecordConstructorArgs.__init__(self, min_obs=min_obs, max_obs=max_obs)
-        new_space, to_new, _ = rescale_box(inner, min_obs, max_obs)
+        new_space, to_new, _ = affine_rescale("RescaleObservation", inner, (min_obs, "min_obs"), (max_obs, "max_obs"))
         TransformObservation.__init__(self, env=env, func=to_new, observation_space=new_space)
 
 
@@ -321,6 +332,7 @@ class GrayscaleObservation(TransformObservation[_Array, ActType, _Array], Record
     """
 
     def __init__(self, env: gymspec.Env[_Array, ActType], keep_dim: bool = False) -> None:
+        require_bool("GrayscaleObservation", keep_dim=keep_dim)
         inner = _box_observation_space(env, "GrayscaleObservation")
         if len(inner.shape) != 3 or inner.shape[-1] != 3:
             raise ValueError(f"GrayscaleObservation observation shape must be (height, width, 3), got {inner.shape}")
@@ -374,6 +386,11 @@ class AddRenderObservation(TransformObservation[_Value, ActType, ObsType], Recor
         obs_key: str = "state",
     ) -> None:
         RecordConstructorArgs.__init__(self, render_only=render_only, render_key=render_key, obs_key=obs_key)
+        require_env("AddRenderObservation", env)
+        require_bool("AddRenderObservation", render_only=render_only)
+        for param, key in (("render_key", render_key), ("obs_key", obs_key)):
+            if not isinstance(key, str):
+                raise TypeError(f"AddRenderObservation {param} must be a str, got {describe(key)}")
         if env.render_mode is None or env.render_mode == "human":
             raise ValueError(
                 f"AddRenderObservation env.render_mode must produce frames (not None or 'human'), got {env.render_mode!r}"

@@ -10,15 +10,44 @@ from collections.abc import Callable
 from typing import Any, SupportsFloat, TypeAlias
 
 import numpy as np
+from numpy.typing import NDArray
 
 import gymspec
 from reference.core import ActType, ObsType, RewardWrapper
+from reference.utils._format import describe
 from reference.utils.record_constructor import RecordConstructorArgs
+from reference.wrappers._shared import is_int
 from reference.wrappers.utils import BoundError
 
 __all__ = ["ClipReward", "TransformReward"]
 
 _Bound: TypeAlias = "float | np.ndarray[Any, Any] | None"
+
+
+def _check_bound(name: str, bound: _Bound) -> None:
+    """Reject a bound ``np.clip`` cannot use (a non-number) or would apply silently wrong (NaN clips to NaN)."""
+    if bound is None:
+        return
+    if is_int(bound):
+        return  # no integer is NaN (and a huge one need not fit a NumPy type)
+    try:
+        values: NDArray[Any] = np.asarray(bound)
+    except (TypeError, ValueError):  # a ragged sequence
+        values = np.asarray(None)
+    if values.dtype.kind not in "iuf":
+        raise TypeError(f"ClipReward {name} must be a real number, an array of them or None, got {describe(bound)}")
+    if np.any(np.isnan(values)):
+        raise BoundError(f"ClipReward {name} must not be NaN, got {describe(bound)}")
+
+
+def _inverted(min_reward: _Bound, max_reward: _Bound) -> bool:
+    try:
+        return bool(np.any(np.subtract(np.asarray(max_reward), np.asarray(min_reward)) < 0))
+    except ValueError:
+        raise ValueError(
+            f"ClipReward min_reward and max_reward must have broadcastable shapes, got min_reward="
+            f"{describe(min_reward)} max_reward={describe(max_reward)}"
+        ) from None
 
 
 class TransformReward(RewardWrapper[ObsType, ActType], RecordConstructorArgs):
@@ -82,9 +111,15 @@ class ClipReward(TransformReward[ObsType, ActType], RecordConstructorArgs):
     ) -> None:
         if min_reward is None and max_reward is None:
             raise BoundError("ClipReward min_reward and max_reward must not both be None, got None and None")
-        if min_reward is not None and max_reward is not None and np.any(np.subtract(max_reward, min_reward) < 0):
+        _check_bound("min_reward", min_reward)
+        _check_bound("max_reward", max_reward)
+        if min_reward is not None and max_reward is not None and _inverted(min_reward, max_reward):
             raise BoundError(
                 f"ClipReward min_reward must be <= max_reward, got min_reward={min_reward!r} max_reward={max_reward!r}"
             )
+        for name, bound in (("min_reward", min_reward), ("max_reward", max_reward)):
+            if bound is not None and np.ndim(bound):
+                # np.clip would broadcast the float reward to an array, which no caller of step expects.
+                raise ValueError(f"ClipReward {name} must be a single number (a reward is one float), got {describe(bound)}")
         RecordConstructorArgs.__init__(self, min_reward=min_reward, max_reward=max_reward)
         TransformReward.__init__(self, env=env, func=lambda r: np.clip(float(r), a_min=min_reward, a_max=max_reward))

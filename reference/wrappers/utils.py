@@ -15,6 +15,7 @@ from reference._narrowing import is_array
 from reference.core import Wrapper
 from reference.spaces._guards import is_box, is_discrete
 from reference.spaces.box import Box
+from reference.utils._format import describe
 
 if TYPE_CHECKING:
     from reference.registration import EnvSpec
@@ -23,6 +24,7 @@ __all__ = [
     "BoundError",
     "ProbabilityError",
     "RunningMeanStd",
+    "affine_rescale",
     "create_zero_array",
     "derived_spec",
     "read_only_spec",
@@ -200,13 +202,21 @@ def _zero_graph(space: object) -> _Element:
     return graph_instance(nodes=nodes, edges=one_node(edge_space), edge_links=np.zeros((1, 2), dtype=np.int64))
 
 
-def _as_bound(value: object, shape: tuple[int, ...], name: str) -> _Array:
+def _as_bound(owner: str, value: object, shape: tuple[int, ...], name: str) -> _Array:
     if is_array(value):
+        if value.dtype.kind not in "iuf":
+            raise TypeError(f"{owner} {name} must be an int, float or numeric array, got {describe(value)}")
         if value.shape != shape:
-            raise ValueError(f"rescale_box {name} must have the Box shape {shape}, got array shape {value.shape}")
+            raise ValueError(f"{owner} {name} must have the Box shape {shape}, got array shape {value.shape}")
         return value
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"rescale_box {name} must be an int, float or numpy array, got {value!r}")
+        raise TypeError(f"{owner} {name} must be an int, float or numpy array, got {describe(value)}")
+    if isinstance(value, int) and not -(2**63) <= value < 2**63:
+        # Beyond int64 NumPy would make an object array; as a float the bound is exact enough for a scale.
+        try:
+            value = float(value)
+        except OverflowError:
+            raise ValueError(f"{owner} {name} must be within the float64 range, got {value!r}") from None
     return np.full(shape, value)
 
 
@@ -230,16 +240,41 @@ def rescale_box(
         TypeError: If the bounds are not numbers or arrays, or ``box`` is not a Box.
         ValueError: If shapes differ, infinite bounds do not line up, or ``new_min > new_max``.
     """
+    return affine_rescale("rescale_box", box, (new_min, "new_min"), (new_max, "new_max"))
+
+
+def affine_rescale(
+    owner: str, box: Box[Any], new_min: tuple[object, str], new_max: tuple[object, str]
+) -> tuple[Box[Any], Callable[[_Array], _Array], Callable[[_Array], _Array]]:
+    """:func:`rescale_box` for a wrapper: messages name ``owner`` and the bounds by the wrapper's parameter names.
+
+    Args:
+        owner: The caller, for messages.
+        box: The source Box.
+        new_min: Target lower bounds and the name of the parameter that gave them.
+        new_max: Target upper bounds and its parameter's name.
+
+    Returns:
+        As :func:`rescale_box`.
+    """
     if not is_box(box):
-        raise TypeError(f"rescale_box box must be a Box, got {type(box).__name__}")
-    low_t = _as_bound(new_min, box.shape, "new_min")
-    high_t = _as_bound(new_max, box.shape, "new_max")
+        raise TypeError(f"{owner} box must be a Box, got {type(box).__name__}")
+    (min_value, min_name), (max_value, max_name) = new_min, new_max
+    low_t = _as_bound(owner, min_value, box.shape, min_name)
+    high_t = _as_bound(owner, max_value, box.shape, max_name)
     if not np.all((low_t == box.low)[np.isinf(low_t) | np.isinf(box.low)]):
-        raise ValueError("rescale_box new_min must equal the Box low where either is infinite (unbounded components stay unbounded)")
+        raise ValueError(
+            f"{owner} {min_name} must equal the Box low where either is infinite (unbounded components stay unbounded)"
+        )
     if not np.all((high_t == box.high)[np.isinf(high_t) | np.isinf(box.high)]):
-        raise ValueError("rescale_box new_max must equal the Box high where either is infinite (unbounded components stay unbounded)")
+        raise ValueError(
+            f"{owner} {max_name} must equal the Box high where either is infinite (unbounded components stay unbounded)"
+        )
     if not np.all(low_t <= high_t):
-        raise ValueError(f"rescale_box new_min must be <= new_max elementwise, got new_min={low_t!r} new_max={high_t!r}")
+        raise ValueError(
+            f"{owner} {min_name} must be <= {max_name} elementwise (and not NaN), got {min_name}={low_t!r} "
+            f"{max_name}={high_t!r}"
+        )
 
     min_finite = np.isfinite(low_t)
     max_finite = np.isfinite(high_t)

@@ -19,7 +19,9 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from reference.spaces import Box, Dict, Discrete, MultiBinary, MultiDiscrete, Space, Tuple
+from reference._narrowing import is_array, is_dict, is_tuple
+from reference.spaces import Box, Discrete, MultiBinary, MultiDiscrete, Space
+from reference.spaces._guards import is_dict_space, is_tuple_space
 from reference.vector._autoreset import Actions, Rows
 from reference.vector._common import RowSink, is_array_tree, make_row_writer
 from reference.vector.utils import create_shared_memory, read_from_shared_memory, write_to_shared_memory
@@ -124,9 +126,9 @@ class SharedBuffers:
 
 def _slice_tree(batch: Value, start: int, stop: int) -> Value:
     """Rows ``start:stop`` of a (nested) batch of arrays, as views."""
-    if isinstance(batch, tuple):
+    if is_tuple(batch):
         return tuple(_slice_tree(item, start, stop) for item in batch)
-    if isinstance(batch, dict):
+    if is_dict(batch):
         return {key: _slice_tree(item, start, stop) for key, item in batch.items()}
     return batch[start:stop]
 
@@ -171,7 +173,7 @@ def observation_rows(space: _AnySpace, memory: SharedBlock, n: int, start: int, 
     if not is_array_tree(space):
         return _ShiftedRows(start, lambda index, value: write_to_shared_memory(space, index, value, memory))
     views = _slice_tree(read_from_shared_memory(space, memory, n), start, stop)
-    if isinstance(views, np.ndarray):
+    if is_array(views):
         return views
     return RowSink(make_row_writer(space, views))
 
@@ -222,16 +224,16 @@ def make_action_loader(space: _AnySpace, memory: SharedBlock, n: int) -> Callabl
             return True
 
         return load_array
-    if isinstance(space, Tuple) and isinstance(memory, tuple):
+    if is_tuple_space(space) and is_tuple(memory):
         parts = [make_action_loader(s, m, n) for s, m in zip(space.spaces, memory, strict=True)]
 
         def load_tuple(actions: Value) -> bool:
-            if not isinstance(actions, tuple) or len(actions) != len(parts):
+            if not is_tuple(actions) or len(actions) != len(parts):
                 return False
             return all(load(item) for load, item in zip(parts, actions, strict=True))
 
         return load_tuple
-    if isinstance(space, Dict) and isinstance(memory, dict):
+    if is_dict_space(space) and is_dict(memory):
         keyed = [(key, make_action_loader(s, memory[key], n)) for key, s in space.spaces.items()]
 
         def load_dict(actions: Value) -> bool:
@@ -250,10 +252,10 @@ def _action_reader(space: _AnySpace, memory: SharedBlock, n: int) -> Callable[[i
             read: Callable[[int], Value] = view.__getitem__
             return read
         return lambda index: view[index].copy()
-    if isinstance(space, Tuple) and isinstance(memory, tuple):
+    if is_tuple_space(space) and is_tuple(memory):
         parts = [_action_reader(s, m, n) for s, m in zip(space.spaces, memory, strict=True)]
         return lambda index: tuple(read(index) for read in parts)
-    if isinstance(space, Dict) and isinstance(memory, dict):
+    if is_dict_space(space) and is_dict(memory):
         keyed = [(key, _action_reader(s, memory[key], n)) for key, s in space.spaces.items()]
         return lambda index: {key: read(index) for key, read in keyed}
     raise TypeError(f"action_rows space must be an array tree, got {space!r}")

@@ -31,9 +31,11 @@ from numpy.typing import NDArray
 
 from gymspec import AutoresetMode
 from reference import logger
+from reference._framework import require_bool
 from reference.core import ActType, ObsType
 from reference.error import AlreadyPendingCallError, ClosedEnvironmentError, CustomSpaceError, NoAsyncCallError
 from reference.spaces import Space
+from reference.utils._format import describe
 from reference.vector._async.buffers import SharedBuffers, make_action_loader, make_observation_reader
 from reference.vector._async.commands import CallCommands
 from reference.vector._async.pool import WorkerDiedError, WorkerPool, default_context, slices, worker_count
@@ -53,7 +55,9 @@ from reference.vector._common import (
     ObservationMode,
     SubEnv,
     copy_batch,
+    factory_sequence,
     finished_error,
+    require_sub_env,
     resolve_autoreset_mode,
     resolve_observation_spaces,
     resolve_seeds,
@@ -156,7 +160,8 @@ class AsyncVectorEnv(CallCommands, VectorEnv[ObsType, ActType, NDArray[Any]], Ge
         num_workers: int | None = None,
     ) -> None:
         owner = type(self).__name__
-        self.env_fns = env_fns if isinstance(env_fns, Sequence) else list(env_fns)
+        self.env_fns = factory_sequence(owner, env_fns)
+        require_bool(owner, shared_memory=shared_memory, copy=copy, daemon=daemon)
         self.shared_memory = shared_memory
         self.copy = copy
         self.context = context
@@ -171,6 +176,12 @@ class AsyncVectorEnv(CallCommands, VectorEnv[ObsType, ActType, NDArray[Any]], Ge
         self.num_envs = len(self.env_fns)
         if self.num_envs == 0:
             raise ValueError(f"{owner} env_fns must contain at least one environment factory, got none")
+        if context is not None and (
+            not isinstance(context, str) or context not in multiprocessing.get_all_start_methods()
+        ):
+            raise ValueError(
+                f"{owner} context must be None or one of {multiprocessing.get_all_start_methods()}, got {describe(context)}"
+            )
         self.max_concurrency, self.num_workers = worker_count(owner, self.num_envs, num_workers, max_concurrency)
         self._state = AsyncState.DEFAULT
         self._pending: list[int] = []
@@ -212,7 +223,7 @@ class AsyncVectorEnv(CallCommands, VectorEnv[ObsType, ActType, NDArray[Any]], Ge
     def _read_spaces(self, owner: str) -> None:
         # Spaces and metadata come from a throwaway instance, as the workers' instances cannot be inspected
         # before the shared memory they write to exists.
-        dummy = self.env_fns[0]()
+        dummy = require_sub_env(owner, self.env_fns[0](), 0)
         try:
             self.metadata = dict(dummy.metadata)
             self.metadata["autoreset_mode"] = self.autoreset_mode
@@ -226,9 +237,9 @@ class AsyncVectorEnv(CallCommands, VectorEnv[ObsType, ActType, NDArray[Any]], Ge
             dummy.close()
 
     def _all_observation_spaces(self) -> list[Space[Any]]:
-        spaces = []
-        for env_fn in self.env_fns:
-            env = env_fn()
+        spaces: list[Space[Any]] = []
+        for index, env_fn in enumerate(self.env_fns):
+            env = require_sub_env(type(self).__name__, env_fn(), index)
             spaces.append(env.observation_space)
             env.close()
         return spaces

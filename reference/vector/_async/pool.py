@@ -21,8 +21,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.context import BaseContext
 from multiprocessing.process import BaseProcess
 
-import numpy as np
-
+from reference._narrowing import is_integer
 from reference.error import Error
 from reference.vector._async.wire import Channel, Command, Counters, Link, Status, allocate_counters, encode
 from reference.vector._async.worker import WorkerSpec, run_worker
@@ -54,9 +53,15 @@ def default_context() -> str | None:
 def _positive_int(owner: str, name: str, value: object) -> int | None:
     if value is None:
         return None
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+    if not (isinstance(value, int) or is_integer(value)) or isinstance(value, bool) or value < 1:
         raise ValueError(f"{owner} {name} must be a positive int or None, got {value!r}")
     return int(value)
+
+
+def _process_class(ctx: BaseContext) -> type[BaseProcess]:
+    # Each concrete context has a Process class; the stubs give BaseContext none.
+    process_class: type[BaseProcess] = getattr(ctx, "Process")  # noqa: B009 (see above)
+    return process_class
 
 
 def worker_count(owner: str, num_envs: int, num_workers: object, max_concurrency: object) -> tuple[int | None, int]:
@@ -214,7 +219,7 @@ class WorkerPool:
                     # worker sees end-of-file when the parent dies.
                     inherited = tuple(c for ch in channels for c in (ch.reader, ch.writer)) if method == "fork" else ()
                     child = Channel(command_reader, reply_writer, counters, worker, parent=False)
-                    process = ctx.Process(  # type: ignore[attr-defined]
+                    process = _process_class(ctx)(
                         target=run_worker,
                         args=(make_spec(worker, child, inherited, os.getpid(), death_signal),),
                         name=f"{name}-worker-{worker}",
@@ -274,7 +279,7 @@ class WorkerPool:
             for worker in self._drain([w for w in owing if w not in link.dead], drain_for):
                 self.processes[worker].terminate()
                 link.death(worker)
-            asked = []
+            asked: list[int] = []
             for worker in range(len(self.processes)):
                 try:
                     link.send(worker, encode(Command.CLOSE))

@@ -201,6 +201,10 @@ _OK = encode(Status.OK)
 _NOTHING = Report()
 
 
+def _drop_note(note: str) -> None:
+    """Stand-in for ``BaseException.add_note`` on Python 3.10, which has no exception notes."""
+
+
 def merge_replies(replies: dict[int, bytes]) -> Report:
     """Merge the workers' replies in sub-env order; raise the first sub-env's error after reading them all.
 
@@ -230,7 +234,8 @@ def merge_replies(replies: dict[int, bytes]) -> Report:
         exc = errors[0].rebuild()
         if len(errors) > 1:
             others = ", ".join(error.where() for error in errors[1:])
-            getattr(exc, "add_note", lambda note: None)(f"Other failures in the same call: {others}")
+            add_note: Callable[[str], object] = getattr(exc, "add_note", _drop_note)
+            add_note(f"Other failures in the same call: {others}")
         raise exc
     return merged
 
@@ -411,7 +416,7 @@ class Watch(Generic[_T]):
     """
 
     def __init__(self) -> None:
-        self._selector = selectors.DefaultSelector() if os.name == "posix" else None
+        self._selector: selectors.BaseSelector | None = selectors.DefaultSelector() if os.name == "posix" else None
         self._watched: dict[Connection | int, _T] = {}
 
     def add(self, source: Connection | int, tag: _T) -> None:

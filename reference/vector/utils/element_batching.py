@@ -33,7 +33,7 @@ from reference.spaces import (
     Text,
     Tuple,
 )
-from reference.vector.utils.space_batching import _not_a_space  # one wording for both halves of the package
+from reference.vector.utils._errors import not_a_space
 
 __all__ = ["concatenate", "create_empty_array", "iterate"]
 
@@ -71,7 +71,7 @@ def iterate(space: _AnySpace, items: Batch) -> Iterator[Element]:
             f"iterate space must have a registered iterate implementation, got {type(space).__name__}; "
             f"register one with @iterate.register({type(space).__name__})"
         )
-    raise _not_a_space("iterate", space)
+    raise not_a_space("iterate", space)
 
 
 def _has_iterate(space: _AnySpace) -> bool:
@@ -135,7 +135,7 @@ def concatenate(space: _AnySpace, items: Iterable[Element], out: Batch) -> Batch
     Raises:
         TypeError: ``space`` is not a space.
     """
-    raise _not_a_space("concatenate", space)
+    raise not_a_space("concatenate", space)
 
 
 @concatenate.register(Box)
@@ -193,7 +193,7 @@ def create_empty_array(space: _AnySpace, n: int = 1, fn: ArrayFactory = np.zeros
     Raises:
         TypeError: ``space`` is not a space.
     """
-    raise _not_a_space("create_empty_array", space)
+    raise not_a_space("create_empty_array", space)
 
 
 @create_empty_array.register(Box)

@@ -5,10 +5,10 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from typing import Generic, TypeVar
 
-import cloudpickle
+import cloudpickle  # pyright: ignore[reportMissingTypeStubs]  # it ships no type information (mypy.ini skips it too)
 
 __all__ = ["CloudpickleWrapper", "clear_mpi_env_vars"]
 
@@ -35,7 +35,7 @@ class CloudpickleWrapper(Generic[_T_co]):
         self.fn = fn
 
     def __getstate__(self) -> bytes:
-        return bytes(cloudpickle.dumps(self.fn))
+        return bytes(cloudpickle.dumps(self.fn))  # pyright: ignore[reportUnknownMemberType]  # untyped, as above
 
     def __setstate__(self, state: bytes) -> None:
         self.fn = pickle.loads(state)
@@ -53,7 +53,7 @@ class CloudpickleWrapper(Generic[_T_co]):
 
 
 @contextlib.contextmanager
-def clear_mpi_env_vars() -> Iterator[None]:
+def clear_mpi_env_vars() -> Generator[None, None, None]:
     """Hide MPI launcher variables from processes started inside the block.
 
     A worker that imports ``mpi4py`` with the parent's ``OMPI_*``/``PMI_*`` variables believes it is an MPI rank

@@ -7,6 +7,7 @@ from typing import Any, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
+from reference._narrowing import is_array
 from reference.utils._format import describe
 
 __all__ = ["split_reset_mask"]
@@ -47,7 +48,7 @@ def split_reset_mask(owner: str, options: Options | None, num_envs: int) -> tupl
     if options is None or "reset_mask" not in options:
         return None, options
     mask = options["reset_mask"]
-    if not isinstance(mask, np.ndarray):
+    if not is_array(mask):
         raise TypeError(f"{owner} options['reset_mask'] must be a numpy bool array, got {describe(mask)}")
     if mask.shape != (num_envs,):
         raise ValueError(f"{owner} options['reset_mask'] must have shape ({num_envs},), got {describe(mask)}")

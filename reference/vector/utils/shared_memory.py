@@ -37,6 +37,8 @@ from reference.spaces import (
     Tuple,
     flatten,
 )
+from reference.spaces._guards import is_dict_space, is_space, is_tuple_space
+from reference.vector.utils._errors import not_a_space
 
 __all__ = ["create_shared_memory", "read_from_shared_memory", "write_to_shared_memory"]
 
@@ -59,12 +61,12 @@ def _buffer(shared: SharedMemory) -> Any:
 
 
 def _no_implementation(function: str, space: object) -> Exception:
-    if isinstance(space, Space):
+    if is_space(space):
         return CustomSpaceError(
             f"{function} space must have a registered {function} implementation, got {type(space).__name__}; "
             "register one, or pass shared_memory=False to AsyncVectorEnv"
         )
-    return TypeError(f"{function} space must be a reference Space, got {type(space).__name__}: {space!r}")
+    return not_a_space(function, space)
 
 
 # --- create -----------------------------------------------------------------------------------------------------
@@ -186,14 +188,14 @@ def _read_text(space: Text, shared_memory: SharedMemory, n: int = 1) -> tuple[st
     codes = np.frombuffer(_buffer(shared_memory), dtype=np.int32).reshape((n, space.max_length))
     characters = space.character_list
     # Indices >= len(charset) are the padding flatten() writes after the end of the string.
-    return tuple("".join(characters[code] for code in row.tolist() if code < len(characters)) for row in codes)
+    return tuple("".join(characters[int(code)] for code in row if code < len(characters)) for row in codes)
 
 
 def _element(space: _AnySpace, batch: Batch, index: int) -> Element:
     """Pick element ``index`` out of a batch read from shared memory."""
-    if isinstance(space, Tuple):
+    if is_tuple_space(space):
         return tuple(_element(subspace, part, index) for subspace, part in zip(space.spaces, batch, strict=True))
-    if isinstance(space, Dict):
+    if is_dict_space(space):
         return {key: _element(subspace, batch[key], index) for key, subspace in space.spaces.items()}
     return batch[index]
 
@@ -207,7 +209,7 @@ def _read_oneof(space: OneOf[Any], shared_memory: SharedMemory, n: int = 1) -> t
     ]
     # Unlike Gymnasium, Tuple and Dict alternatives work too: their batches are indexed component-wise.
     return tuple(
-        (index, _element(space.spaces[index], alternatives[index], i)) for i, index in enumerate(chosen)
+        (index, _element(space.spaces[int(index)], alternatives[int(index)], i)) for i, index in enumerate(chosen)
     )
 
 

@@ -31,6 +31,7 @@ from reference.spaces import (
     Text,
     Tuple,
 )
+from reference.vector.utils._errors import not_a_space
 
 __all__ = ["batch_differing_spaces", "batch_space"]
 
@@ -41,10 +42,6 @@ def _rng_copy(space: _AnySpace) -> np.random.Generator:
     # The batched space starts from the same random state as the single one, but must not share it: sampling one
     # must not advance the other.
     return deepcopy(space.np_random)
-
-
-def _not_a_space(function: str, space: object) -> TypeError:
-    return TypeError(f"{function} space must be a reference Space, got {type(space).__name__}: {space!r}")
 
 
 # --- batch_space ------------------------------------------------------------------------------------------------
@@ -68,7 +65,7 @@ def batch_space(space: _AnySpace, n: int = 1) -> _AnySpace:
     Raises:
         TypeError: ``space`` is not a space.
     """
-    raise _not_a_space("batch_space", space)
+    raise not_a_space("batch_space", space)
 
 
 @batch_space.register(Box)

@@ -80,8 +80,8 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
     ) -> None:
         if not is_int(buffer_length):
             raise TypeError(f"RecordEpisodeStatistics buffer_length must be an int, got {buffer_length!r}")
-        if buffer_length < 1:
-            raise ValueError(f"RecordEpisodeStatistics buffer_length must be >= 1, got {buffer_length!r}")
+        if not 1 <= buffer_length < 2**63:
+            raise ValueError(f"RecordEpisodeStatistics buffer_length must be >= 1 and below 2**63, got {buffer_length!r}")
         if not isinstance(stats_key, str):
             raise TypeError(f"RecordEpisodeStatistics stats_key must be a str, got {stats_key!r}")
         super().__init__(env)

@@ -16,15 +16,16 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reference import logger
-from reference._framework import import_pygame
-from reference._narrowing import is_array, is_list, is_sequence
+from reference._framework import import_pygame, require_bool
+from reference._narrowing import is_array, is_list, is_sequence, is_tuple
 from reference.core import ActType, ObsType
+from reference.utils._format import describe
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.utils.save_video import capped_cubic_video_schedule
 from reference.vector.vector_env import AutoresetMode, VectorEnv, VectorWrapper
 from reference.wrappers._image import resize_image
 from reference.wrappers._shared import is_int
-from reference.wrappers._video import VideoWriter, check_video_format
+from reference.wrappers._video import VideoWriter, check_recording_args, check_video_format
 from reference.wrappers.vector._utils import declared_autoreset_mode
 
 __all__ = ["HumanRendering", "RecordVideo"]
@@ -262,6 +263,24 @@ class RecordVideo(VectorWrapper[ObsType, ActType, ObsType, ActType, _Batch], Rec
             self, video_folder=video_folder, episode_trigger=episode_trigger, step_trigger=step_trigger,
             video_length=video_length, name_prefix=name_prefix, disable_logger=disable_logger,
         )
+        check_recording_args(
+            "RecordVideo",
+            video_folder,
+            name_prefix,
+            fps,
+            disable_logger,
+            {"episode_trigger": episode_trigger, "step_trigger": step_trigger, "gc_trigger": gc_trigger},
+        )
+        if not (
+            is_tuple(video_aspect_ratio)
+            and len(video_aspect_ratio) == 2
+            and all(is_int(side) and side > 0 for side in video_aspect_ratio)
+        ):
+            raise TypeError(
+                f"RecordVideo video_aspect_ratio must be a (rows, columns) tuple of positive ints, "
+                f"got {describe(video_aspect_ratio)}"
+            )
+        require_bool("RecordVideo", record_first_only=record_first_only)
         if env.render_mode in (None, "human", "ansi", "ansi_list"):
             raise ValueError(
                 f"RecordVideo env.render_mode must produce image arrays (e.g. 'rgb_array'), got {env.render_mode!r}"

@@ -15,7 +15,7 @@ from reference.spaces import Box
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.vector.utils import batch_space
 from reference.vector.vector_env import ArrayType, AutoresetMode, VectorEnv, VectorObservationWrapper
-from reference.wrappers._shared import StatisticsToggle
+from reference.wrappers._shared import StatisticsToggle, require_real
 from reference.wrappers.utils import BoundError, RunningMeanStd
 from reference.wrappers.vector._utils import declared_autoreset_mode, reset_mask
 
@@ -68,6 +68,7 @@ class NormalizeObservation(
     epsilon: float
 
     def __init__(self, env: VectorEnv[_Array, ActType, ArrayType], epsilon: float = 1e-8) -> None:
+        require_real("NormalizeObservation", "epsilon", epsilon)
         if not epsilon > 0:
             raise BoundError(f"NormalizeObservation epsilon must be > 0, got {epsilon!r}")
         RecordConstructorArgs.__init__(self, epsilon=epsilon)

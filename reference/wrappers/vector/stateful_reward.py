@@ -13,7 +13,7 @@ from numpy.typing import NDArray
 from reference.core import ActType, ObsType
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.vector.vector_env import AutoresetMode, VectorEnv, VectorWrapper
-from reference.wrappers._shared import StatisticsToggle
+from reference.wrappers._shared import StatisticsToggle, require_real
 from reference.wrappers.utils import BoundError, RunningMeanStd
 from reference.wrappers.vector._utils import declared_autoreset_mode, reset_mask
 
@@ -68,6 +68,8 @@ class NormalizeReward(
     epsilon: float
 
     def __init__(self, env: VectorEnv[ObsType, ActType, _Batch], gamma: float = 0.99, epsilon: float = 1e-8) -> None:
+        require_real("NormalizeReward", "gamma", gamma)
+        require_real("NormalizeReward", "epsilon", epsilon)
         if not 0 <= gamma <= 1:
             raise BoundError(f"NormalizeReward gamma must be in [0, 1], got {gamma!r}")
         if not epsilon > 0:

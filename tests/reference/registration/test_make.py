@@ -122,7 +122,7 @@ def test_make_module_prefix_imports_then_makes() -> None:
 
 def test_make_rejects_non_env_creators() -> None:
     register("MkNotEnv-v0", entry_point=lambda **kw: object())  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="make entry point must create a reference.core.Env"):
+    with pytest.raises(TypeError, match="make entry_point must create a reference.core.Env"):
         make("MkNotEnv-v0")
 
 

@@ -33,9 +33,11 @@ def test_register_requires_an_entry_point() -> None:
         register("RegNoEntry-v0")
 
 
-@pytest.mark.parametrize("steps", [0, -3, 1.5, True])
-def test_register_rejects_bad_max_episode_steps(steps: object) -> None:
-    with pytest.raises(ValueError, match="max_episode_steps must be a positive int"):
+@pytest.mark.parametrize(
+    ("steps", "error"), [(0, ValueError), (-3, ValueError), (2**63, ValueError), (1.5, TypeError), (True, TypeError)]
+)
+def test_register_rejects_bad_max_episode_steps(steps: object, error: type[Exception]) -> None:
+    with pytest.raises(error, match="^register max_episode_steps must be"):
         register("RegBadSteps-v0", entry_point=_ENTRY, max_episode_steps=steps)  # type: ignore[arg-type]
 
 

@@ -55,7 +55,7 @@ def test_rescale_action_maps_bounds_onto_bounds(min_action: float, width: float,
 def test_rescale_action_validates() -> None:
     with pytest.raises(error.InvalidBound, match="min_action must be < max_action"):
         RescaleAction(BoxEnv(), 1.0, 1.0)
-    with pytest.raises(ValueError, match="new_min must be <= new_max"):
+    with pytest.raises(ValueError, match="RescaleAction min_action must be <= max_action"):
         RescaleAction(BoxEnv(), 2.0, 1.0)
     with pytest.raises(TypeError, match="must be an int, float or numpy array"):
         RescaleAction(BoxEnv(), "a", 1.0)

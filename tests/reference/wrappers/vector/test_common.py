@@ -147,7 +147,7 @@ def test_info_keys_and_dtypes() -> None:
 
 def test_rejects_bad_arguments() -> None:
     envs = SyncVectorEnv([ShortEpisodes] * N)
-    with pytest.raises(ValueError, match="RecordEpisodeStatistics buffer_length must be >= 1, got 0"):
+    with pytest.raises(ValueError, match="RecordEpisodeStatistics buffer_length must be >= 1 and below 2\\*\\*63, got 0"):
         RecordEpisodeStatistics(envs, buffer_length=0)
     with pytest.raises(TypeError, match="RecordEpisodeStatistics buffer_length must be an int"):
         RecordEpisodeStatistics(envs, buffer_length=2.5)  # type: ignore[arg-type]
