@@ -9,7 +9,7 @@ each adapter.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Generic
+from typing import Any, Generic, SupportsFloat
 
 from typing_extensions import TypeAlias
 
@@ -23,7 +23,8 @@ __all__ = ["FuncEnvAdapter", "check_render_mode", "default_metadata"]
 
 _Metadata: TypeAlias = dict[str, Any]
 _Kwargs: TypeAlias = dict[str, Any]
-_Any: TypeAlias = Any
+_Reward: TypeAlias = SupportsFloat  # anything float() accepts
+_Terminal: TypeAlias = object  # anything bool() accepts
 
 
 def default_metadata(func_env: object) -> _Metadata:
@@ -71,7 +72,7 @@ class FuncEnvAdapter(Generic[StateT, ObsT, ActT, RenderStateT, ParamsT]):
     The adapter calls :meth:`_adopt` first thing in its constructor and sets ``render_mode`` itself.
     """
 
-    func_env: gymspec.FuncEnv[StateT, ObsT, ActT, _Any, _Any, RenderStateT, ParamsT]
+    func_env: gymspec.FuncEnv[StateT, ObsT, ActT, _Reward, _Terminal, RenderStateT, ParamsT]
     render_mode: str | None
     _params: ParamsT | None
     _kw: _Kwargs  # {"params": ...} or {}: spread into every call, so it is built once
@@ -79,7 +80,7 @@ class FuncEnvAdapter(Generic[StateT, ObsT, ActT, RenderStateT, ParamsT]):
 
     def _adopt(
         self,
-        func_env: gymspec.FuncEnv[StateT, ObsT, ActT, _Any, _Any, RenderStateT, ParamsT],
+        func_env: gymspec.FuncEnv[StateT, ObsT, ActT, _Reward, _Terminal, RenderStateT, ParamsT],
         metadata: Mapping[str, Any] | None,
         params: ParamsT | None,
     ) -> _Metadata:

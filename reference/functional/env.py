@@ -21,7 +21,7 @@ thousands of sub-environments at once (it creates the children lazily, only if a
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Generic, cast
+from typing import TYPE_CHECKING, Any, Generic, SupportsFloat, cast
 
 import numpy as np
 from typing_extensions import TypeAlias
@@ -40,8 +40,8 @@ __all__ = ["FunctionalEnv", "spawn_episode_rng"]
 
 _Info: TypeAlias = dict[str, Any]
 _Options: TypeAlias = dict[str, Any]
-_Reward: TypeAlias = Any  # anything float() accepts
-_Terminal: TypeAlias = Any  # anything bool() accepts
+_Reward: TypeAlias = SupportsFloat  # anything float() accepts
+_Terminal: TypeAlias = object  # anything bool() accepts
 
 
 def spawn_episode_rng(np_random: np.random.Generator) -> np.random.Generator:

@@ -21,7 +21,7 @@ fed the same actions (plus ``TimeLimit(max_episode_steps)``), random streams inc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Generic, cast
+from typing import TYPE_CHECKING, Any, Generic, SupportsFloat, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -38,6 +38,7 @@ from reference.functional.func_env import ActT, ObsT, ParamsT, RenderStateT, Sta
 from reference.utils import seeding
 from reference.vector._common import resolve_seeds  # shared seeding rules of the vector package
 from reference.vector.utils import batch_space, split_reset_mask
+from reference.vector._base_env import VectorSeed
 from reference.vector.vector_env import VectorEnv
 
 if TYPE_CHECKING:
@@ -48,8 +49,9 @@ __all__ = ["FunctionalVectorEnv"]
 
 _Info: TypeAlias = dict[str, Any]
 _Options: TypeAlias = dict[str, Any]
-_Seed: TypeAlias = Any  # None, an int or a list of ints/None, as VectorEnv.reset accepts
-_Any: TypeAlias = Any
+_Reward: TypeAlias = SupportsFloat  # anything float() accepts
+_Terminal: TypeAlias = object  # anything bool() accepts
+_CloseOption: TypeAlias = Any  # whatever close() takes, passed through
 _Array: TypeAlias = NDArray[Any]
 
 
@@ -81,7 +83,7 @@ class FunctionalVectorEnv(
 
     def __init__(
         self,
-        func_env: gymspec.FuncEnv[StateT, ObsT, ActT, _Any, _Any, RenderStateT, ParamsT],
+        func_env: gymspec.FuncEnv[StateT, ObsT, ActT, _Reward, _Terminal, RenderStateT, ParamsT],
         num_envs: int,
         max_episode_steps: int = 0,
         metadata: Mapping[str, Any] | None = None,
@@ -153,7 +155,7 @@ class FunctionalVectorEnv(
             raise ResetNeeded(f"{type(self).__name__} {method}() must be preceded by reset(), got a never-reset env")
         return self._state
 
-    def reset(self, *, seed: _Seed = None, options: _Options | None = None) -> tuple[ObsT, _Info]:
+    def reset(self, *, seed: VectorSeed = None, options: _Options | None = None) -> tuple[ObsT, _Info]:
         """Reset every sub-env, or those selected by ``options["reset_mask"]``.
 
         Args:
@@ -285,7 +287,7 @@ class FunctionalVectorEnv(
         state = self._check_usable("render")
         return tuple(self._draw(tree_take(state, i) for i in range(self.num_envs)))
 
-    def close_extras(self, **kwargs: _Any) -> None:
+    def close_extras(self, **kwargs: _CloseOption) -> None:
         """Release the render state with ``render_close``.
 
         Args:

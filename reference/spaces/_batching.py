@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterable, Iterator
 from copy import deepcopy
+from types import ModuleType
 from typing import Any, TypeAlias
 
 import numpy as np
@@ -26,12 +27,11 @@ from reference.utils._format import describe
 __all__ = ["batch_space", "concatenate", "create_empty_array", "iterate"]
 
 _Batch: TypeAlias = Any
-_VectorUtils: TypeAlias = Any
 
 _FUNDAMENTAL = (Box, Discrete, MultiDiscrete, MultiBinary)
 
 
-def _vector_utils(space: Space[Any], operation: str) -> _VectorUtils:
+def _vector_utils(space: Space[Any], operation: str) -> ModuleType:
     try:
         return importlib.import_module("reference.vector.utils")
     except ImportError:

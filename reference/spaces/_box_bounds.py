@@ -26,7 +26,7 @@ __all__ = [
     "resolve_shape",
 ]
 
-_Bound: TypeAlias = Any  # a Python/NumPy int or float, or an int/float/bool ndarray
+_Bound: TypeAlias = "float | np.integer[Any] | np.floating[Any] | np.bool_ | NDArray[Any]"  # ints are floats to checkers
 _Shape: TypeAlias = Sequence[int | np.integer[Any]]
 _Array: TypeAlias = NDArray[Any]
 _DType: TypeAlias = np.dtype[Any]

@@ -20,7 +20,7 @@ __all__ = ["Box", "array_short_repr", "is_float_integer"]
 
 _ScalarT_co = TypeVar("_ScalarT_co", bound=np.generic, covariant=True, default=Any)
 _ScalarT = TypeVar("_ScalarT", bound=np.generic)
-_Bound: TypeAlias = Any  # a Python/NumPy int or float, or an int/float/bool ndarray
+_Bound: TypeAlias = "float | np.integer[Any] | np.floating[Any] | np.bool_ | NDArray[Any]"  # ints are floats to checkers
 _Seed: TypeAlias = int | np.random.Generator | None
 _Shape: TypeAlias = Sequence[int | np.integer[Any]]
 _Array: TypeAlias = NDArray[Any]

@@ -21,7 +21,7 @@ __all__ = ["Dict"]
 _T_co = TypeVar("_T_co", covariant=True, default=Any)
 _Seed: TypeAlias = int | np.random.Generator | None
 _SpacesArg: TypeAlias = Any  # a mapping of key -> space, a sequence of (key, space) pairs, or None
-_Key: TypeAlias = Any
+_Key: TypeAlias = str
 
 
 class Dict(Space[dict[str, Any]], typing.Mapping[str, Space[_T_co]]):

@@ -23,7 +23,7 @@ __all__ = ["MultiBinary"]
 
 _Seed: TypeAlias = int | np.random.Generator | None
 _Array: TypeAlias = NDArray[Any]
-_ShapeLike: TypeAlias = Any  # an int, or a sequence/array of ints
+_ShapeLike: TypeAlias = "int | np.integer[Any] | Sequence[int | np.integer[Any]] | NDArray[np.integer[Any]]"
 
 
 class MultiBinary(ArraySpace[NDArray[np.int8]]):

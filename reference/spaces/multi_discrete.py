@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any, TypeAlias, overload
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 from typing_extensions import TypeVar  # takes ``default`` before Python 3.13, unlike typing's
 
 from reference import logger
@@ -28,7 +28,7 @@ __all__ = ["MultiDiscrete"]
 
 _IntegerT_co = TypeVar("_IntegerT_co", bound=np.integer[Any], covariant=True, default=np.int64)
 _IntegerT = TypeVar("_IntegerT", bound=np.integer[Any])
-_IntArrayLike: TypeAlias = Any  # an int sequence or integer ndarray, possibly nested
+_IntArrayLike: TypeAlias = ArrayLike  # an int sequence or integer ndarray, possibly nested (whole floats pass)
 _Seed: TypeAlias = int | np.random.Generator | None
 _Array: TypeAlias = NDArray[Any]
 

@@ -325,7 +325,8 @@ def _unflatten_discrete(space: Discrete[Any], x: _Element) -> _Element:
 def _unflatten_multidiscrete(space: MultiDiscrete[Any], x: _Element) -> _Array:
     offsets = np.zeros((space.nvec.size + 1,), dtype=space.dtype)
     offsets[1:] = np.cumsum(space.nvec.flatten())
-    (indices,) = np.nonzero(_flat_vector("unflatten", space, x, int(offsets[-1])))
+    # The size in Python ints: offsets has the space's dtype, which the sum may overflow (int8, say).
+    (indices,) = np.nonzero(_flat_vector("unflatten", space, x, sum(int(n) for n in space.nvec.flat)))
     if len(indices) == 0:
         raise ElementError(
             f"unflatten x must concatenate one-hot vectors for {space}, got {describe(x)} with no non-zero entry "

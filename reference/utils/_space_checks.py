@@ -34,7 +34,6 @@ __all__ = [
     "observation_fast_test",
 ]
 
-_Value: TypeAlias = Any
 ObsTest: TypeAlias = Callable[[object], bool]
 """``test(obs)``: ``True`` when ``obs`` is certainly in the space (the cheap per-call check)."""
 

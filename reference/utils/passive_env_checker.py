@@ -56,7 +56,7 @@ __all__ = [
 _ObsT = TypeVar("_ObsT")
 _ActT = TypeVar("_ActT")
 _Info: TypeAlias = dict[str, Any]
-_ResetKwargs: TypeAlias = Any
+_ResetKwargs: TypeAlias = Any  # passed through to reset (seed, options, and whatever else an env takes)
 
 
 def check_obs(obs: object, observation_space: object, method_name: str) -> None:

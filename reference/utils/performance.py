@@ -9,14 +9,32 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias
 
 import numpy as np
 
+import gymspec
+
+if TYPE_CHECKING:
+    from reference.vector.vector_env import VectorEnv
+
 __all__ = ["benchmark_init", "benchmark_render", "benchmark_step", "benchmark_vector_step"]
 
-_AnyEnv: TypeAlias = Any
-_AnyVectorEnv: TypeAlias = Any
+_Action: TypeAlias = Any  # whatever the action space samples
+_AnyVectorEnv: TypeAlias = "VectorEnv[Any, Any, Any]"
+
+
+class _AnyEnv(Protocol):
+    """What the single-environment benchmarks call: any Gymnasium-style environment or wrapper has it."""
+
+    @property
+    def action_space(self) -> gymspec.Space[_Action]: ...
+
+    def reset(self, *, seed: int | None = None) -> object: ...
+
+    def step(self, action: _Action, /) -> tuple[object, object, object, object, object]: ...
+
+    def render(self) -> object: ...
 
 
 def _check_duration(owner: str, target_duration: float) -> None:

@@ -83,13 +83,13 @@ class BoxGrid:
         clipped = np.clip(np.ravel(value), self.low, self.high - 1e-8)
         return np.array([np.digitize(clipped[i], self.edges[i][1:-1]) for i in range(self.n_dims)], dtype=np.int64)
 
-    def encode(self, cells: _Array) -> Any:
+    def encode(self, cells: _Array) -> int | _Array:
         """Cell indices as the wrapper's space element: an int64 array, or one Python int."""
         if self.multidiscrete:
             return cells
         return int(np.ravel_multi_index(tuple(cells), tuple(self.bins)))
 
-    def decode(self, element: Any) -> _Array:
+    def decode(self, element: int | np.integer[Any] | _Array) -> _Array:
         """A space element (flat index or per-dimension indices) as cell indices, clipped into the grid."""
         if self.multidiscrete:
             cells = np.ravel(np.asarray(element, dtype=np.int64))

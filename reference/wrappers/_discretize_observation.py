@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any, TypeAlias
 
 import numpy as np
+from numpy.typing import NDArray
 
 from reference._wrapper import require_env
 from reference.core import ActType, Env
+from reference.spaces.space import Space
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._discretize import BoxGrid
 from reference.wrappers.transform_observation import TransformObservation
@@ -15,8 +17,7 @@ from reference.wrappers.transform_observation import TransformObservation
 __all__ = ["DiscretizeObservation"]
 
 _Array: TypeAlias = "np.ndarray[Any, Any]"
-_Bins: TypeAlias = Any
-_Cell: TypeAlias = Any
+_Cell: TypeAlias = "int | np.integer[Any] | NDArray[np.int64]"  # a flat index (Discrete), or one per dimension
 
 
 class DiscretizeObservation(TransformObservation[_Cell, ActType, _Array], RecordConstructorArgs):
@@ -54,8 +55,9 @@ class DiscretizeObservation(TransformObservation[_Cell, ActType, _Array], Record
         self._grid = grid
         self.bins, self.multidiscrete, self.n_dims = grid.bins, multidiscrete, grid.n_dims
         self.low, self.high = grid.low, grid.high
+        space: Space[_Cell] = grid.space
         TransformObservation.__init__(
-            self, env=env, func=lambda obs: grid.encode(grid.cell_of(obs)), observation_space=grid.space
+            self, env=env, func=lambda obs: grid.encode(grid.cell_of(obs)), observation_space=space
         )
 
     def revert_observation(self, obs: _Cell) -> tuple[_Array, _Array]:

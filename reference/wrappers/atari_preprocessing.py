@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, SupportsFloat, TypeAlias, cast
+from typing import Any, Protocol, SupportsFloat, TypeAlias, cast
 
 import numpy as np
 
@@ -20,7 +20,15 @@ __all__ = ["AtariPreprocessing"]
 
 _Array: TypeAlias = "np.ndarray[Any, Any]"
 _Action: TypeAlias = Any
-_Ale: TypeAlias = Any  # ale_py.ALEInterface; ale_py ships no type information
+class _Ale(Protocol):
+    """The part of ``ale_py.ALEInterface`` the wrapper uses (ale_py ships no type information)."""
+
+    def lives(self) -> int: ...
+
+    def getScreenRGB(self, screen_data: _Array, /) -> None: ...  # ale_py's name
+
+    def getScreenGrayscale(self, screen_data: _Array, /) -> None: ...  # ale_py's name
+
 _Info: TypeAlias = dict[str, Any]
 _Options: TypeAlias = dict[str, Any]
 
@@ -145,7 +153,8 @@ class AtariPreprocessing(Wrapper[_Array, _Action, _Array, _Action], RecordConstr
     @property
     def ale(self) -> _Ale:
         """The emulator interface (read from the environment each time, so the wrapper pickles)."""
-        return getattr(self.unwrapped, "ale")
+        ale: _Ale = getattr(self.unwrapped, "ale")
+        return ale
 
     def _grab(self, index: int) -> None:
         if self.grayscale_obs:

@@ -34,8 +34,6 @@ __all__ = ["Autoreset", "OrderEnforcing", "PassiveEnvChecker", "RecordEpisodeSta
 
 _Info: TypeAlias = dict[str, Any]
 _Options: TypeAlias = dict[str, Any]
-_Value: TypeAlias = Any
-_StepResult: TypeAlias = "tuple[ObsType, SupportsFloat, Flag, Flag, _Info]"
 
 
 class TimeLimit(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):

@@ -14,7 +14,8 @@ or raise
 never ``AttributeError``/``IndexError``/``KeyError``/``ZeroDivisionError``/``OverflowError``/``MemoryError``, never
 NumPy's own message, and never a hang (each call has a time limit). NaN bounds and absurd sizes listed in the issue
 must be rejected, not accepted: :func:`test_listed_failures_are_clean` pins every case the issue names.
-``_ALLOWED`` lists the few exceptions to these rules, each with its reason.
+``_ALLOWED`` lists the exceptions to these rules, each with its reason. An error raised by the test's own
+environments (after a junk function handed them junk) is theirs, not ``reference``'s, and is not judged.
 """
 
 from __future__ import annotations
@@ -572,13 +573,31 @@ ALL_TARGETS = _TARGETS + _WRAPPER_TARGETS + _VECTOR_WRAPPER_TARGETS
 
 @dataclass(frozen=True)
 class _Allowed:
+    """An outcome accepted although it breaks the rules: on targets matching ``target`` (a regex), an ``error``
+    whose message matches ``message``, for ``reason``."""
+
     target: str
     error: type[BaseException]
     message: str
     reason: str
 
 
-_ALLOWED: tuple[_Allowed, ...] = ()
+_ALLOWED: tuple[_Allowed, ...] = (
+    _Allowed(
+        "make|make_vec",
+        ModuleNotFoundError,
+        "Environment registration via importing a module failed",
+        "an id's 'module:' prefix names a module for make to import; a missing one is Python's ModuleNotFoundError "
+        "naming it, as in Gymnasium",
+    ),
+    _Allowed(
+        r"register\+make",
+        ModuleNotFoundError,
+        "^No module named",
+        "a 'module:attr' entry point is imported by make; a missing module is Python's ModuleNotFoundError naming "
+        "it, as in Gymnasium",
+    ),
+)
 
 
 def _allowed(target: str, exc: BaseException) -> bool:

@@ -29,7 +29,7 @@ _Obs: TypeAlias = NDArray[np.float32]
 _Action: TypeAlias = NDArray[np.floating[Any]]
 # Gymnasium's arithmetic here mixes NumPy float32/float64 scalars with Python floats, and the result types (hence
 # the rounding) depend on the action's dtype; the step keeps those scalar types instead of forcing Python floats.
-_Scalar: TypeAlias = Any
+_Scalar: TypeAlias = "float | np.floating[Any]"  # Python and NumPy floats alternate, as in Gymnasium
 
 
 class _InvalidForce(InvalidAction, ValueError):

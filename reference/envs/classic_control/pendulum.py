@@ -30,7 +30,8 @@ _Obs: TypeAlias = NDArray[np.float32]
 _Action: TypeAlias = NDArray[np.floating[Any]]
 # The torque keeps the action's dtype (float32 from the action space), and Gymnasium's cost and dynamics mix it
 # with float64 state scalars; keeping NumPy scalar types reproduces its rounding exactly.
-_Scalar: TypeAlias = Any
+_Scalar: TypeAlias = "np.floating[Any]"
+_Angle: TypeAlias = Any  # a float, NumPy float or float array; numpy's stubs lose the type through ``%``
 
 DEFAULT_X = np.pi
 DEFAULT_Y = 1.0
@@ -40,7 +41,7 @@ class _InvalidTorque(InvalidAction, ValueError):
     """The action has no first element to read the torque from."""
 
 
-def angle_normalize(x: _Scalar) -> _Scalar:
+def angle_normalize(x: _Angle) -> _Angle:
     """Wrap an angle to ``[-pi, pi)``.
 
     Args:
@@ -85,7 +86,7 @@ class PendulumEnv(CanvasRenderer[float], Env[_Obs, _Action]):
         #: ``[theta, theta_dot]`` in float64 (None before reset).
         self.state: NDArray[np.float64] | None = None
         #: The last applied (clipped) torque, drawn as an arrow; None right after reset.
-        self.last_u: _Scalar = None
+        self.last_u: _Scalar | None = None
 
     def step(self, u: _Action) -> tuple[_Obs, float, bool, bool, _Info]:  # pyright: ignore[reportIncompatibleMethodOverride]
         """Apply the torque (clipped to ``[-2, 2]``) for :attr:`dt` seconds.

@@ -48,7 +48,7 @@ MAPS: dict[str, list[str]] = {
 
 _Info: TypeAlias = dict[str, Any]
 _Options: TypeAlias = dict[str, Any]
-_Reward: TypeAlias = Any  # an entry of the user's reward_schedule, returned unchanged (ints by default)
+_Reward: TypeAlias = float  # an entry of the user's reward_schedule, returned unchanged (ints by default)
 #: ``(probability, next_state, reward, terminated)``
 Transition: TypeAlias = "tuple[float, int, _Reward, bool]"
 _ACTION_NAMES = ("Left", "Down", "Right", "Up")

@@ -18,7 +18,7 @@ from array import typecodes
 from collections.abc import Mapping
 from ctypes import c_bool, c_uint8
 from functools import singledispatch
-from typing import Any, NoReturn, TypeAlias
+from typing import Any, NoReturn, Protocol, TypeAlias
 
 import numpy as np
 
@@ -42,8 +42,6 @@ from reference.vector.utils._errors import not_a_space
 
 __all__ = ["create_shared_memory", "read_from_shared_memory", "write_to_shared_memory"]
 
-#: A ``multiprocessing`` context or the ``multiprocessing`` module itself (anything with ``Array``).
-Context: TypeAlias = Any
 #: A (nested) structure of ``multiprocessing`` arrays mirroring the space.
 SharedMemory: TypeAlias = Any
 #: One sub-environment's element.
@@ -51,6 +49,13 @@ Element: TypeAlias = Any
 #: The batched view of the shared memory.
 Batch: TypeAlias = Any
 _AnySpace: TypeAlias = Space[Any]
+_TypeCode: TypeAlias = "str | type[c_bool | c_uint8]"  # an array typecode, or the ctypes types used here
+
+
+class Context(Protocol):
+    """A ``multiprocessing`` context, the ``multiprocessing`` module itself, or anything else with ``Array``."""
+
+    def Array(self, typecode_or_type: _TypeCode, size_or_initializer: int, /) -> SharedMemory: ...  # multiprocessing.Array
 _ArraySpace: TypeAlias = "Box[Any] | Discrete[Any] | MultiDiscrete[Any] | MultiBinary"
 
 

@@ -131,3 +131,10 @@ def test_custom_spaces_register_and_compose() -> None:
         flatten(Space(), 1)
     with pytest.raises(NotImplementedError):
         flatten_space(Space())
+
+
+def test_multidiscrete_round_trip_when_the_flat_size_overflows_its_dtype() -> None:
+    # 404 one-hot entries: more than an int8 can count, so the size check must not use the space's dtype.
+    space = MultiDiscrete([101, 101, 101, 101], dtype=np.int8)
+    element = np.array([0, 50, 100, 7], dtype=np.int8)
+    assert np.array_equal(unflatten(space, flatten(space, element)), element)
