@@ -13,10 +13,11 @@ from __future__ import annotations
 import numbers
 from collections.abc import Callable, Iterable
 from types import ModuleType
-from typing import Any, SupportsFloat, TypeAlias
+from typing import Any, SupportsFloat, TypeAlias, cast
 
 from reference._narrowing import is_list_or_tuple, is_mapping, is_tuple
 from reference.core import ActType, Env, ObsType, RenderFrame, Wrapper
+from reference.utils._format import describe
 from reference.utils._optional import import_optional
 from reference.utils.record_constructor import RecordConstructorArgs
 
@@ -51,6 +52,26 @@ def module_namespace(xp: ModuleType) -> ModuleType:
     except (AttributeError, TypeError) as exc:
         raise ValueError(f"module_namespace xp must be an Array API framework module, got {xp!r}") from exc
     return namespace
+
+
+def checked_namespace(owner: str, param: str, xp: object) -> ModuleType:
+    """:func:`module_namespace` for a wrapper's argument: the error names the wrapper and the parameter.
+
+    Args:
+        owner: The wrapper, for the message.
+        param: The parameter (``env_xp`` or ``target_xp``).
+        xp: The argument.
+
+    Returns:
+        Its compatible namespace.
+
+    Raises:
+        ValueError: If ``xp`` is not an Array API framework.
+    """
+    try:
+        return module_namespace(cast(ModuleType, xp))
+    except ValueError:
+        raise ValueError(f"{owner} {param} must be an Array API framework module, got {describe(xp)}") from None
 
 
 def module_name_to_namespace(name: str) -> ModuleType:
@@ -171,8 +192,8 @@ class ArrayConversion(Wrapper[Any, Any, ObsType, ActType], RecordConstructorArgs
             target_device=target_device,
         )
         Wrapper.__init__(self, env)
-        self._env_xp = module_namespace(env_xp)
-        self._target_xp = module_namespace(target_xp)
+        self._env_xp = checked_namespace("ArrayConversion", "env_xp", env_xp)
+        self._target_xp = checked_namespace("ArrayConversion", "target_xp", target_xp)
         self._env_device = env_device
         self._target_device = target_device
 

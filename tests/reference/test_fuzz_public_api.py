@@ -501,6 +501,29 @@ _WRAPPER_TARGETS: tuple[_Target, ...] = (
     _Target("TransformReward", _W.TransformReward, {"env": _BOX, "func": _const(lambda r: r)}),
 )
 
+
+
+def _lazy(module: object, name: str) -> Callable[..., object]:
+    """The wrapper ``module.name``, looked up at call time: the array-conversion wrappers import PyTorch or JAX on
+    first access and raise DependencyNotInstalled (Gymnasium's class) without them."""
+
+    def call(**kwargs: _Value) -> object:
+        return getattr(module, name)(**kwargs)
+
+    return call
+
+
+_CONVERSION_TARGETS: tuple[_Target, ...] = tuple(
+    _Target(f"{prefix}{name}", _lazy(module, name), {"env": env, **valid}, 5)
+    for prefix, module, env in (("", _W, _BOX), ("vector.", _V, _env(_sync)))
+    for name, valid in (
+        ("ArrayConversion", {"env_xp": _const(np), "target_xp": _const(np)}),
+        ("NumpyToTorch", {"device": _omit}),
+        ("JaxToNumpy", {}),
+        ("JaxToTorch", {"device": _omit}),
+    )
+)
+
 _VBOX = _env(_sync)
 _VIMAGE = _env(lambda: _sync(_ImageEnv))
 _VECTOR_WRAPPER_TARGETS: tuple[_Target, ...] = (
@@ -565,7 +588,7 @@ _VECTOR_WRAPPER_TARGETS: tuple[_Target, ...] = (
     ),
 )
 
-ALL_TARGETS = _TARGETS + _WRAPPER_TARGETS + _VECTOR_WRAPPER_TARGETS
+ALL_TARGETS = _TARGETS + _WRAPPER_TARGETS + _VECTOR_WRAPPER_TARGETS + _CONVERSION_TARGETS
 
 
 # --- allow-list ----------------------------------------------------------------------------------------------------

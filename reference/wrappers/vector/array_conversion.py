@@ -16,7 +16,7 @@ from reference.vector.vector_env import VectorEnv, VectorWrapper
 from reference.wrappers.array_conversion import (
     Device,
     array_conversion,
-    module_namespace,
+    checked_namespace,
     namespace_state,
     restore_namespaces,
 )
@@ -73,8 +73,8 @@ class ArrayConversion(VectorWrapper[Any, Any, ObsType, ActType, Any], RecordCons
             target_device=target_device,
         )
         VectorWrapper.__init__(self, env)
-        self._env_xp = module_namespace(env_xp)
-        self._target_xp = module_namespace(target_xp)
+        self._env_xp = checked_namespace("ArrayConversion", "env_xp", env_xp)
+        self._target_xp = checked_namespace("ArrayConversion", "target_xp", target_xp)
         self._env_device = env_device
         self._target_device = target_device
 
