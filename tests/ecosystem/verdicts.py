@@ -82,10 +82,14 @@ def _rules(*ids: str) -> frozenset[str]:
 
 
 _HIGHWAY_RESET_INFO = _rules(
-    "SEED-001", "SEED-002", "SEED-003", "SEED-005", "SEED-008", "SEED-009", "SEED-010", "REG-002", "RENDER-014"
+    "SEED-001", "SEED-002", "SEED-003", "SEED-005", "SEED-008", "SEED-010", "REG-002", "RENDER-014"
 )
 _HIGHWAY_WHY = ("reset's info['action'] is env.action_space.sample(): drawn from the action space's own unseeded "
                 "generator, so seeded resets return different infos and every reset advances action_space sampling")
+_REFUSES_AT_CONSTRUCTION = (
+    "RENDER-003 warns although the construction refuses the undeclared mode: with an exception type the rule does "
+    "not count ({}); a calibration question for RENDER-003, recorded here as the suite's current verdict"
+)
 _MO_WHY = "vector rewards (an ndarray per step) by design: multi-objective RL departs from the scalar-reward API"
 
 VERDICTS: tuple[Verdict, ...] = (
@@ -117,9 +121,10 @@ VERDICTS: tuple[Verdict, ...] = (
     ),
     # ALE: make_vec's default (the vector entry point) preprocesses; render() without a mode raises.
     *(
-        Verdict("ale-py", env_id, failed=_rules("REG-008"), warned=_rules("RENDER-005"),
+        Verdict("ale-py", env_id, failed=_rules("REG-008"), warned=_rules("RENDER-003", "RENDER-005"),
                 why="make_vec(id) (AtariVectorEnv) gives (4, 84, 84) grayscale stacks where make(id) gives (210, 160, "
-                    "3) frames; render() with render_mode None raises gymnasium.error.Error")
+                    "3) frames; render() with render_mode None raises gymnasium.error.Error; "
+                    + _REFUSES_AT_CONSTRUCTION.format("gymnasium.error.Error naming the mode"))
         for env_id in ("ALE/Pong-v5", "ALE/Breakout-v5")
     ),
     # minigrid: MissionSpace.contains raises ValueError for an ndarray.
@@ -136,7 +141,7 @@ VERDICTS: tuple[Verdict, ...] = (
                 why="MujocoRenderer.render(None) raises AttributeError('Unexpected mode: None')")
         for env_id in ("FetchReach-v4", "PointMaze_UMaze-v3")
     ),
-    # highway-env: reset's info is not reproducible.
+    # highway-env: reset's info is not reproducible (SEED-009's stateful model skips such targets).
     *(
         Verdict("highway-env", env_id, failed=_HIGHWAY_RESET_INFO, why=_HIGHWAY_WHY)
         for env_id in ("highway-fast-v0", "merge-v0", "parking-v0")
@@ -146,9 +151,13 @@ VERDICTS: tuple[Verdict, ...] = (
     Verdict("mo-gymnasium", "four-room-v0", failed=_rules("ENV-011", "SEED-008"),
             why=_MO_WHY + "; reset() calls random.choice, advancing the global random generator"),
     Verdict("mo-gymnasium", "mo-mountaincar-v0", failed=_rules("ENV-011"), why=_MO_WHY),
-    # popgym: correct.
-    Verdict("popgym", "popgym-RepeatPreviousEasy-v0"),
-    Verdict("popgym", "popgym-MineSweeperEasy-v0"),
+    # popgym: correct; its render-less envs take no render_mode argument at all.
+    *(
+        Verdict("popgym", env_id, warned=_rules("RENDER-003"),
+                why=_REFUSES_AT_CONSTRUCTION.format("TypeError: __init__() got an unexpected keyword argument "
+                                                    "'render_mode'"))
+        for env_id in ("popgym-RepeatPreviousEasy-v0", "popgym-MineSweeperEasy-v0")
+    ),
     Verdict("popgym", "popgym-PositionOnlyCartPoleEasy-v0"),
     # gym-anytrading: correct.
     Verdict("gym-anytrading", "stocks-v0"),
