@@ -139,6 +139,13 @@ def test_large_observations_are_checked_in_bounded_memory(attack: tuple[str, _At
     assert max(r["peak_mib"] for r in rollouts) < 450, [(r["rule"], r["peak_mib"]) for r in rollouts]
 
 
+def _as_from_a_terminal() -> None:
+    """Start the child as a shell would: SIGINT delivered and handled by default, whatever this test process (an
+    xdist worker that has run other tests) blocks or ignores, since a child inherits both."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_at_once_and_the_report_says_so(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     pids.mkdir()
@@ -147,7 +154,7 @@ def test_ctrl_c_stops_at_once_and_the_report_says_so(tmp_path: Path) -> None:
                "--env", f"{_PACKAGE}.hostile:SleepsOnStep", "--conformance-timeout", "120", "--rules", "ENV-016"]
     env = {**suite_env(), PID_DIR: str(pids)}
     child = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             start_new_session=True)
+                             start_new_session=True, preexec_fn=_as_from_a_terminal)
     try:
         deadline = time.monotonic() + 120
         while not any(pids.iterdir()) and time.monotonic() < deadline and child.poll() is None:
