@@ -193,7 +193,10 @@ def _runner(config: pytest.Config, session: pytest.Session) -> ItemRunner | None
         from conformance._engine.supervisor import Supervisor
 
         supervisor = Supervisor(
-            conformance.limits.timeout, conformance.limits.memory, settle="conformance._engine.runner:settle_imports"
+            conformance.limits.timeout,
+            conformance.limits.memory,
+            settle="conformance._engine.runner:settle_imports",
+            parallel=conformance.limits.jobs,
         )
         runner = ItemRunner(config, supervisor)
         runner.bind(list(session.items))

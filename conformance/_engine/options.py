@@ -51,6 +51,7 @@ OPTION_NAMES: dict[str, str] = {
     "timeout": "conformance_timeout",
     "memory": "conformance_memory",
     "isolation": "conformance_isolation",
+    "jobs": "conformance_jobs",
     "shard": "conformance_shard",
 }
 """Option name → its destination and ini key (they are the same string)."""
@@ -99,6 +100,11 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
         "check only shard I of N (1 <= I <= N): every N-th target in id order, for splitting a registry sweep "
         "across CI jobs",
     ),
+    "jobs": (
+        "N|auto",
+        "how many supervised processes run items at once (default auto: the usable CPUs shared among pytest-xdist "
+        "workers, at most 4; each process has its own --conformance-memory cap)",
+    ),
     "isolation": (
         "process|thread",
         "run each item in a supervised process (default where fork exists: crashes, hangs and leaks of the target "
@@ -113,6 +119,7 @@ _FLAGS = {
     "timeout": "--conformance-timeout",
     "memory": "--conformance-memory",
     "isolation": "--conformance-isolation",
+    "jobs": "--conformance-jobs",
     "shard": "--conformance-shard",
 }
 

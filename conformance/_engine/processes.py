@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import ctypes.util
+import functools
 import os
 import signal
 import sys
@@ -42,14 +43,24 @@ def describe_status(status: int) -> str:
     return f"exit code {os.WEXITSTATUS(status)}"
 
 
+@functools.cache
+def _libc() -> ctypes.CDLL | None:
+    # Looked up once per process tree: find_library runs ldconfig in a subprocess, milliseconds a job otherwise
+    # (zygotes and jobs inherit the handle).
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
+    except OSError:
+        return None
+
+
 def prctl(option: int, value: int) -> None:
     if not sys.platform.startswith("linux"):
         return
-    name = ctypes.util.find_library("c")
+    libc = _libc()
     try:
-        libc = ctypes.CDLL(name, use_errno=True)
-        libc.prctl(option, value, 0, 0, 0)
-    except (OSError, AttributeError):  # no libc to ask: the process-group cleanup still applies
+        if libc is not None:
+            libc.prctl(option, value, 0, 0, 0)
+    except AttributeError:  # no prctl to call: the process-group cleanup still applies
         return
 
 

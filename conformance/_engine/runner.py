@@ -45,6 +45,7 @@ from conformance._engine.supervisor import (
     Outcome,
     OverMemory,
     Supervisor,
+    Ticket,
 )
 
 if TYPE_CHECKING:
@@ -57,6 +58,9 @@ _HEADLESS_ENV = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME
 # Warning categories the supervisor may import by name: its own, and libraries the suite itself imports. A target's
 # own category is not imported here (that would run target code in the supervisor): it is shown as a UserWarning.
 _SAFE_CATEGORY_MODULES = ("builtins", "warnings", "conformance", "numpy", "hypothesis", "pytest", "_pytest")
+
+_RUN_ITEM = "conformance._engine.runner:run_item"
+_LOOKAHEAD = 4  # how far past the current item (times the parallel jobs) to look for items to start ahead
 
 # The config and items of the run, set in the supervisor before any fork, so zygotes and job processes find them.
 _CONTEXT: dict[str, Any] = {}
@@ -312,6 +316,11 @@ class ItemRunner:
     facts: MutableMapping[str, TargetFacts] = field(default_factory=dict[str, TargetFacts])
     interrupted: str | None = None
     _params: list[CaseParam] = field(default_factory=list)
+    # The run's conformance items in pytest's order, and each one's place in it.
+    _order: list[tuple[str, CaseParam]] = field(default_factory=list)
+    _position: dict[str, int] = field(default_factory=dict)
+    # Items started ahead of their turn (node id -> the job and the target facts it was given).
+    _ahead: dict[str, tuple[Ticket, dict[str, JSON]]] = field(default_factory=dict)
 
     def bind(self, items: list[pytest.Item]) -> None:
         """Make the run's items known to the processes forked from now on."""
@@ -319,12 +328,15 @@ class ItemRunner:
 
         _CONTEXT["config"] = self.config
         _CONTEXT["items"] = {item.nodeid: item for item in items}
-        self._params = [param for param in map(item_param, items) if param is not None]
+        self._order = [(item.nodeid, param) for item in items if (param := item_param(item)) is not None]
+        self._position = {nodeid: index for index, (nodeid, _) in enumerate(self._order)}
+        self._params = [param for _, param in self._order]
 
     def run(self, item: pytest.Item, param: CaseParam) -> list[pytest.TestReport]:
         """Run one item; its reports (as pytest would have made them, or written here for a crash)."""
         target = param.target
         facts = self.facts.setdefault(target.id, TargetFacts())
+        self._drop_stale(item.nodeid)
         if param.rule_id is not None and facts.trace is None:
             interrupted = self._trace(param, facts)
             if interrupted is not None:
@@ -341,22 +353,70 @@ class ItemRunner:
             trace = facts.trace or {}
             verdict = _Verdict(shared["outcome"], shared["outcome"], shared.get("message", ""))
             return [self._report(item, param, verdict, 0.0, trace.get("examples", 0), trace.get("steps", 0))]
-        outcome = self._supervised(param, facts, "conformance._engine.runner:run_item", {"nodeid": item.nodeid})
+        outcome = self._supervised(param, facts, _RUN_ITEM, {"nodeid": item.nodeid}, item.nodeid)
         if isinstance(outcome, Finished):
             return self._finished(item, outcome)
         if isinstance(outcome, Hung) and facts.hang is None:
             facts.hang = (outcome, param.rule_id or CONSTRUCT)
+            self._drop_stale(item.nodeid)  # later items of the target, started ahead, would meet the hang again
         verdict = _verdict(param, outcome, None)
         if isinstance(outcome, Interrupted):
             self.interrupted = verdict.message
         return [self._report(item, param, verdict, outcome.seconds)]
 
-    def _supervised(self, param: CaseParam, facts: TargetFacts, function: str, payload: dict[str, JSON]) -> Outcome:
-        """Run ``function`` for ``param``'s target in a job; learn from a zygote that could not warm up."""
+    @staticmethod
+    def _needs_job(param: CaseParam, facts: TargetFacts) -> bool:
+        """Whether a rule item, once its target's shared run is done, runs a job (not decided by the shared run or
+        by an earlier hang)."""
+        if param.rule_id is None or facts.trace is None or facts.hang is not None:
+            return False
+        shared = facts.trace.get("verdicts", {}).get(param.rule_id)
+        return shared is None or shared["outcome"] not in ("passed", "skipped")
+
+    @staticmethod
+    def _jobs(param: CaseParam, facts: TargetFacts, function: str, payload: dict[str, JSON]) -> tuple[Job, Job]:
+        """The zygote's warm-up and the job for ``function`` on ``param``'s target, given what is known of it."""
         target = param.target
         warm = Job("conformance._engine.runner:warm_target", {"target": target.id, "facts": facts.as_payload()})
-        job = Job(function, {**payload, "target": target.id, "facts": facts.as_payload()})
-        outcome = self.supervisor.run(target.id, warm, job)
+        return warm, Job(function, {**payload, "target": target.id, "facts": facts.as_payload()})
+
+    def _start_ahead(self, nodeid: str) -> None:
+        """Start the jobs of the items after ``nodeid`` while slots are free, so they run while this one does."""
+        free = self.supervisor.parallel - 1 - len(self._ahead)
+        first = self._position.get(nodeid, len(self._order)) + 1
+        for later, param in self._order[first:first + _LOOKAHEAD * self.supervisor.parallel]:
+            if free <= 0:
+                return
+            facts = self.facts.get(param.target.id)
+            if later in self._ahead or facts is None or not self._needs_job(param, facts):
+                continue
+            warm, job = self._jobs(param, facts, _RUN_ITEM, {"nodeid": later})
+            self._ahead[later] = (self.supervisor.submit(param.target.id, warm, job), facts.as_payload())
+            free -= 1
+
+    def _drop_stale(self, nodeid: str) -> None:
+        """Cancel jobs started ahead that will not be used as they are: of items pytest went past (it runs items
+        in another order than collected, or deselected them), or given facts about their target that changed."""
+        here = self._position.get(nodeid, -1)
+        for later, (ticket, given) in list(self._ahead.items()):
+            facts = self.facts.get(ticket.key)
+            passed = later != nodeid and self._position.get(later, -1) <= here
+            if passed or facts is None or facts.hang is not None or facts.as_payload() != given:
+                del self._ahead[later]
+                self.supervisor.cancel(ticket)
+
+    def _supervised(
+        self, param: CaseParam, facts: TargetFacts, function: str, payload: dict[str, JSON], nodeid: str = ""
+    ) -> Outcome:
+        """Run ``function`` for ``param``'s target in a job (for item ``nodeid``: the one started ahead for it, if
+        any, and the next items' ahead of theirs); learn from a zygote that could not warm up."""
+        target = param.target
+        warm, job = self._jobs(param, facts, function, payload)
+        ahead = self._ahead.pop(nodeid, None) if nodeid else None
+        ticket = ahead[0] if ahead is not None else self.supervisor.submit(target.id, warm, job)
+        if nodeid:
+            self._start_ahead(nodeid)
+        outcome = self.supervisor.wait(ticket)
         if isinstance(outcome, Hung) and outcome.stage != "warm" and facts.hang is None and not facts.reran_hang:
             # A process can stall on a machine under heavy load, where a call of microseconds has been seen to
             # stay unfinished past the limit: the target's first hang is confirmed in a fresh process (a real hang
@@ -371,9 +431,11 @@ class ItemRunner:
         # construct again.
         if outcome.board.method == "close" and facts.close_probe:
             facts.close_probe = False
+            self._drop_stale(nodeid)
             return self._supervised(param, facts, function, payload)
         if facts.construct_error is None:
             facts.construct_error = _ending(outcome)
+            self._drop_stale(nodeid)
             return self._supervised(param, facts, function, payload)
         return outcome
 
@@ -489,9 +551,11 @@ def _verdict(param: CaseParam, outcome: Failure, first: str | None) -> _Verdict:
     rule = RULES.get(rule_id)
     if rule is not None:
         message += f"\n  rule:     {rule_id} {rule.level.value} {rule.text}"
-    if isinstance(outcome, Died) and outcome.traceback.strip():
-        stacks = "\n".join(f"    {line}" for line in outcome.traceback.strip().splitlines())
-        message += f"\n  where the process was when it died:\n{stacks}"
+    found = outcome.traceback.strip() if isinstance(outcome, (Died, Hung)) else ""
+    if found:
+        stacks = "\n".join(f"    {line}" for line in found.splitlines())
+        when = "when it died" if isinstance(outcome, Died) else "when it was stopped"
+        message += f"\n  where the process was {when}:\n{stacks}"
     return _Verdict("failed", "failed", message)
 
 

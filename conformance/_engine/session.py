@@ -130,6 +130,33 @@ def _isolation(config: pytest.Config) -> str:
     return str(raw)
 
 
+_MAX_AUTO_JOBS = 4
+
+
+def _jobs(config: pytest.Config) -> int:
+    raw = option(config, "jobs")
+    if raw is None or raw == "auto":
+        try:
+            cpus = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            cpus = os.cpu_count() or 1
+        # xdist workers already run one item each: the CPUs are theirs to share. (Their count comes from the
+        # worker's own config, not the environment, which a pytest run started from a worker would inherit.)
+        workerinput: Any = getattr(config, "workerinput", None)
+        try:
+            workers = max(1, int(workerinput["workercount"])) if workerinput is not None else 1
+        except (KeyError, TypeError, ValueError):
+            workers = 1
+        return max(1, min(_MAX_AUTO_JOBS, cpus // workers))
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise TargetSpecError(f"--conformance-jobs must be a positive number of processes or 'auto', got {raw!r}")
+    return value
+
+
 class Limits:
     """The resolved limits of the run.
 
@@ -137,12 +164,14 @@ class Limits:
         timeout: Seconds one call into a target may take.
         memory: Bytes of resident memory one item may hold (0: no cap).
         isolation: ``"process"`` or ``"thread"``.
+        jobs: How many supervised processes may run items at once.
     """
 
-    def __init__(self, timeout: float, memory: int, isolation: str) -> None:
+    def __init__(self, timeout: float, memory: int, isolation: str, jobs: int = 1) -> None:
         self.timeout = timeout
         self.memory = memory
         self.isolation = isolation
+        self.jobs = jobs
 
 
 def limits(config: pytest.Config) -> Limits:
@@ -155,7 +184,7 @@ def limits(config: pytest.Config) -> Limits:
 
     raw_memory = option(config, "memory")
     memory = default_memory_cap() if raw_memory is None else parse_size(str(raw_memory))
-    return Limits(_timeout(config), memory, _isolation(config))
+    return Limits(_timeout(config), memory, _isolation(config), _jobs(config))
 
 
 def _check_report_path(raw: str) -> None:

@@ -13,6 +13,10 @@ Three kinds of process take part, and only the last two ever run target code:
   changed die with it. Descendants die with their process group; those that escape it (``setsid``) are adopted
   by the zygote, a child subreaper on Linux, which kills them when the job ends.
 
+Several jobs may run at once (``parallel``; a target then gets a second zygote), each under its own limits: the
+supervisor submits jobs and waits for the one it needs while enforcing the limits of all. A job killed for hanging
+is first asked for its Python stacks (``faulthandler`` on ``SIGUSR2``), so the report says where it was stuck.
+
 Messages between the supervisor and a zygote are JSON lines on a socket pair; results travel as JSON files. Nothing
 a target produced is ever unpickled in the supervisor, so even a hostile ``__reduce__`` cannot run there.
 
@@ -65,6 +69,7 @@ __all__ = [
     "Outcome",
     "OverMemory",
     "Supervisor",
+    "Ticket",
     "default_memory_cap",
     "fork_available",
 ]
@@ -82,6 +87,8 @@ _CPU_TICKS = 0.05
 _WARM_IDLE = 60.0
 _INTERNAL_ERROR = 70
 _GIB = 1 << 30
+_STACKS_SIGNAL = signal.SIGUSR2
+_STACKS_WAIT = 0.3
 
 
 @dataclass(frozen=True)
@@ -134,12 +141,14 @@ class Hung:
         limit: The timeout it exceeded, in seconds.
         board: What it was doing (``board.active`` false: no call was in progress, nothing made progress).
         stage: ``"warm"`` when it was the zygote, warming up (the job never ran), else ``"job"``.
+        traceback: The Python stacks of the job's threads when it was stopped (from ``faulthandler``), else ``""``.
     """
 
     limit: float
     board: Snapshot
     seconds: float
     stage: str = "job"
+    traceback: str = ""
 
 
 @dataclass(frozen=True)
@@ -249,6 +258,7 @@ def _run_job(job: Job, result: str, board: Board) -> None:
         # A fatal signal's Python traceback goes to a file the supervisor puts in the report, not to the terminal.
         crash = open(f"{result}.crash", "w", encoding="utf-8")  # noqa: SIM115 - open until os._exit
         faulthandler.enable(crash, all_threads=True)
+        faulthandler.register(_STACKS_SIGNAL, crash, all_threads=True)  # asked for by the supervisor at a hang
         board.reset(os.getpid())
         before = set(sys.modules)
         value = _resolve(job.function)(job.payload)
@@ -332,24 +342,61 @@ def _zygote(sock: socket.socket, board: Board, warm: Job) -> None:
 
 # --- the supervisor side -----------------------------------------------------------------------------------------
 
+_NOTHING = Snapshot(0, False, 0.0, 0.0, 0, "", "", "", "")  # the board of a job that never started
+
+
+@dataclass(eq=False)
+class Ticket:
+    """A job handed to :meth:`Supervisor.submit`: queued, running, or ended.
+
+    Attributes:
+        key: The target whose zygote runs it.
+        warm: How that zygote warms up, when one has to be started for it.
+        job: What runs.
+        outcome: How it ended (``None`` until it has).
+        cancelled: Whether :meth:`Supervisor.cancel` withdrew it (its outcome then means nothing).
+    """
+
+    key: str
+    warm: Job
+    job: Job
+    outcome: Outcome | None = None
+    cancelled: bool = False
+    _started: float = 0.0  # when it left the queue: the outcome's seconds count from here
+    _result: str = ""
+
+
+class _Watch:
+    """The limits' state for what one zygote is doing now (warming up, or running one job)."""
+
+    def __init__(self, started: float) -> None:
+        self.started = started
+        self.starved = _Starvation()
+        self.next_memory = 0.0
+        self.verdict: Hung | OverMemory | None = None
+        self.kill_at = 0.0  # when a hung job, asked for its stacks, is killed
+
 
 class _Zygote:
-    def __init__(self, pid: int, sock: socket.socket, board: Board) -> None:
+    def __init__(self, key: str, pid: int, sock: socket.socket, board: Board, ticket: Ticket) -> None:
+        self.key = key
         self.pid = pid
         self.sock = sock
         self.board = board
         self.buffer = b""
         self.alive = True
+        self.warming = True
+        self.ticket: Ticket | None = ticket  # what it warms up for or runs; None when idle
         self.job_pid: int | None = None
+        self.preloaded: set[str] = set()
+        self.preloading = False  # whether the current job's request asked it to import modules first
+        self.watch = _Watch(ticket._started)  # noqa: SLF001 - the supervisor's own bookkeeping
 
     def send(self, message: Mapping[str, JSON]) -> None:
         _send(self.sock, message)
 
-    def poll(self, timeout: float) -> list[dict[str, JSON]] | None:
-        """Messages that arrived within ``timeout`` (``None`` when the zygote has gone)."""
-        readable, _, _ = select.select([self.sock], [], [], timeout)
-        if not readable:
-            return []
+    def receive(self) -> list[dict[str, JSON]] | None:
+        """The complete messages that have arrived (``None`` when the zygote has gone)."""
         try:
             chunk = self.sock.recv(65536)
         except OSError:
@@ -360,7 +407,12 @@ class _Zygote:
         *lines, self.buffer = self.buffer.split(b"\n")
         return [json.loads(line) for line in lines if line]
 
+    def worker(self) -> int | None:
+        """The process doing the work the limits apply to: the zygote while it warms up, then the job's."""
+        return self.pid if self.warming else self.job_pid
+
     def kill(self) -> None:
+        self.alive = False
         kill_group(self.pid)
         with contextlib.suppress(OSError):
             self.sock.close()
@@ -369,7 +421,12 @@ class _Zygote:
 
 
 class Supervisor:
-    """Runs jobs in supervised processes, one warm zygote per key (a target).
+    """Runs jobs in supervised processes forked from warm zygotes, one or more per key (a target).
+
+    Up to ``parallel`` jobs run at once: :meth:`submit` queues a job and returns at once, :meth:`wait` returns its
+    outcome, and every running job has its limits enforced whichever one is being waited for. A key gets a second
+    zygote only when its first is busy and a slot is free, so a run of one target uses every slot while a run that
+    moves from target to target keeps one zygote per target.
 
     Args:
         timeout: Seconds one call into a target may run; a process may go without any progress (no call started
@@ -377,13 +434,18 @@ class Supervisor:
         memory_cap: Bytes of resident memory a process may hold (``0``: no cap).
         workdir: Where result files go (a private temporary directory when ``None``).
         settle: A ``module:function`` a zygote calls (with ``{}``) after importing what earlier jobs imported.
+        parallel: How many processes (jobs, and zygotes warming up) may work at once.
     """
 
-    def __init__(self, timeout: float, memory_cap: int, workdir: Path | None = None, settle: str = "") -> None:
+    def __init__(
+        self, timeout: float, memory_cap: int, workdir: Path | None = None, settle: str = "", parallel: int = 1
+    ) -> None:
         if not timeout > 0:
             raise ValueError(f"Supervisor timeout must be > 0 seconds, got {timeout!r}")
         if memory_cap < 0:
             raise ValueError(f"Supervisor memory_cap must be >= 0 bytes, got {memory_cap!r}")
+        if parallel < 1:
+            raise ValueError(f"Supervisor parallel must be >= 1 process, got {parallel!r}")
         self.timeout = timeout
         # Progress outside any call (the suite's own work, Hypothesis' generation) is not bounded by the per-call
         # timeout, only by this backstop: what hangs there is a call the suite could not track (a property read
@@ -391,62 +453,76 @@ class Supervisor:
         self.idle_limit = max(3 * timeout, _MIN_IDLE)
         self.memory_cap = memory_cap
         self.settle = settle
+        self.parallel = parallel
         self._scratch = tempfile.TemporaryDirectory(prefix="conformance-") if workdir is None else None
         self._workdir = workdir if workdir is not None else Path(self._scratch.name if self._scratch else ".")
-        self._zygotes: dict[str, _Zygote] = {}
+        self._zygotes: dict[str, list[_Zygote]] = {}
+        self._queue: list[Ticket] = []
         self._jobs = 0
-        # Modules jobs of a key imported, and those its current zygote was asked to import before forking: a job
-        # starts with what earlier jobs of its target needed already imported (pygame for render checks, say).
+        # Modules jobs of a key imported: a zygote imports them before it forks its next job, so a job starts with
+        # what earlier jobs of its target needed already imported (pygame for render checks, say).
         self._imported: dict[str, set[str]] = {}
-        self._preloaded: dict[str, set[str]] = {}
         self._no_preload: set[str] = set()
 
     def run(self, key: str, warm: Job, job: Job) -> Outcome:
-        """Run ``job`` in a fresh process forked from ``key``'s zygote (started with ``warm`` if needed).
+        """Run ``job`` in a fresh process forked from a zygote of ``key`` (started with ``warm`` if needed) and wait.
 
         Returns:
             How it ended. When the zygote itself dies, hangs or overflows while warming up, that is the outcome
-            (the job never ran) and the next call starts a new zygote.
+            (the job never ran, ``stage`` is ``"warm"``) and the next job starts a new zygote.
         """
-        started = time.monotonic()
-        zygote = self._zygotes.get(key)
-        if zygote is None:
-            zygote, failure = self._start(warm, started)
-            if failure is not None:
-                return failure
-            self._zygotes[key] = zygote
-            self._preloaded[key] = set()
-        self._jobs += 1
-        result = str(self._workdir / f"job-{os.getpid()}-{self._jobs}.json")
-        preload = [] if key in self._no_preload else sorted(self._imported.get(key, set()) - self._preloaded[key])
-        self._preloaded[key].update(preload)
-        request = {"op": "run", "function": job.function, "payload": dict(job.payload), "result": result,
-                   "preload": preload, "settle": self.settle}
+        return self.wait(self.submit(key, warm, job))
+
+    def submit(self, key: str, warm: Job, job: Job) -> Ticket:
+        """Queue ``job``; it starts as soon as a slot is free."""
+        ticket = Ticket(key, warm, job)
+        self._queue.append(ticket)
+        self._dispatch()
+        return ticket
+
+    def wait(self, ticket: Ticket) -> Outcome:
+        """Work until ``ticket`` has ended; its outcome (:class:`Interrupted` for every unfinished job on Ctrl-C)."""
         try:
-            zygote.send(request)
-        except OSError:
-            self.discard(key)
-            return self.run(key, warm, job)  # the zygote went away between jobs: start another
-        zygote.job_pid = None
-        outcome = self._wait(zygote, started, result)
-        if isinstance(outcome, Finished):
-            self._imported.setdefault(key, set()).update(outcome.imported)
-        if not zygote.alive:
-            self._zygotes.pop(key, None)  # it died (killed from outside, or by a preload): the next job starts another
-            if zygote.job_pid is None and preload and not isinstance(outcome, Interrupted):
-                self._no_preload.add(key)  # what it preloaded killed it, or started a thread: never again
-                return self.run(key, warm, job)
-        return outcome
+            while ticket.outcome is None:
+                if ticket not in self._queue and self._running(ticket) is None:
+                    raise RuntimeError("Supervisor ticket is neither queued nor running: it was not submitted here")
+                self._step(_POLL)
+        except KeyboardInterrupt:
+            self._interrupt()
+        if ticket.outcome is None:  # unreachable: _interrupt ends every ticket
+            raise RuntimeError("Supervisor ticket ended without an outcome")
+        return ticket.outcome
+
+    def cancel(self, ticket: Ticket) -> None:
+        """Withdraw a job that is no longer wanted: dequeue it, or kill its process (or the zygote warming for it)."""
+        if ticket.outcome is not None:
+            return
+        ticket.cancelled = True
+        ticket.outcome = Interrupted(_NOTHING, 0.0)
+        if ticket in self._queue:
+            self._queue.remove(ticket)
+            return
+        zygote = self._running(ticket)
+        if zygote is None:
+            return
+        if zygote.warming:
+            self._drop(zygote)
+        elif zygote.job_pid is not None:
+            kill_group(zygote.job_pid)
+        # else: the job is killed as soon as its zygote says it started
 
     def discard(self, key: str) -> None:
-        """Kill ``key``'s zygote (the next job starts a new one)."""
-        zygote = self._zygotes.pop(key, None)
-        if zygote is not None:
-            zygote.kill()
+        """Kill ``key``'s zygotes (the next job starts a new one); a job running on one ends as :class:`Died`."""
+        for zygote in list(self._zygotes.get(key, ())):
+            ticket = zygote.ticket
+            self._drop(zygote)
+            if ticket is not None:
+                self._settle(ticket, Died("SIGKILL", zygote.board.read(), self._since(ticket)))
 
     def close(self) -> None:
         """Ask every zygote to exit, kill those that do not within a grace period, remove the result files."""
-        zygotes, self._zygotes = list(self._zygotes.values()), {}
+        zygotes = [zygote for group in self._zygotes.values() for zygote in group]
+        self._zygotes, self._queue = {}, []
         for zygote in zygotes:
             with contextlib.suppress(OSError):
                 zygote.send({"op": "exit"})
@@ -465,83 +541,189 @@ class Supervisor:
 
     # --- internals -----------------------------------------------------------------------------------------------
 
-    def _start(self, warm: Job, started: float) -> tuple[_Zygote, Failure | None]:
+    def _working(self) -> list[_Zygote]:
+        return [zygote for group in self._zygotes.values() for zygote in group if zygote.ticket is not None]
+
+    def _running(self, ticket: Ticket) -> _Zygote | None:
+        return next((zygote for zygote in self._working() if zygote.ticket is ticket), None)
+
+    @staticmethod
+    def _since(ticket: Ticket) -> float:
+        return time.monotonic() - ticket._started  # noqa: SLF001
+
+    def _dispatch(self) -> None:
+        """Start queued jobs, oldest first, while slots are free."""
+        for ticket in list(self._queue):
+            if len(self._working()) >= self.parallel:
+                return
+            self._queue.remove(ticket)
+            ticket._started = time.monotonic()  # noqa: SLF001
+            group = self._zygotes.setdefault(ticket.key, [])
+            idle = next((zygote for zygote in group if zygote.ticket is None), None)
+            if idle is None:
+                self._start(ticket)
+            else:
+                self._send_job(idle, ticket)
+
+    def _start(self, ticket: Ticket) -> None:
         parent, child = socket.socketpair()
         board = Board()
         _flush_stdio()
         pid = os.fork()
         if pid == 0:
             parent.close()
-            _zygote(child, board, warm)
+            _zygote(child, board, ticket.warm)
         child.close()
         with contextlib.suppress(OSError):
             os.setpgid(pid, pid)
-        zygote = _Zygote(pid, parent, board)
-        outcome = self._watch(zygote, pid, started, until="ready")
-        if outcome is None or isinstance(outcome, Finished):  # ready (a Finished cannot come before "ready")
-            return zygote, None
-        zygote.kill()
-        return zygote, dataclasses.replace(outcome, stage="warm")
+        self._zygotes.setdefault(ticket.key, []).append(_Zygote(ticket.key, pid, parent, board, ticket))
 
-    def _wait(self, zygote: _Zygote, started: float, result: str) -> Outcome:
-        outcome = self._watch(zygote, None, started, until="exited", result=result)
-        if outcome is None:  # unreachable: _watch returns an outcome for "exited"
-            raise RuntimeError("Supervisor job ended without an outcome")
-        return outcome
-
-    def _watch(
-        self, zygote: _Zygote, pid: int | None, started: float, *, until: str, result: str = ""
-    ) -> Outcome | None:
-        """Wait for the message ``until``, enforcing the limits on ``pid`` (the process doing the work)."""
-        board = zygote.board
-        next_memory = 0.0
-        starved = _Starvation()
-        # A warming zygote also does the suite's own once-per-target work (Hypothesis' caches) between calls.
-        idle_limit = max(self.idle_limit, _WARM_IDLE) if until == "ready" else self.idle_limit
-        verdict: Outcome | None = None
+    def _send_job(self, zygote: _Zygote, ticket: Ticket) -> None:
+        self._jobs += 1
+        ticket._result = str(self._workdir / f"job-{os.getpid()}-{self._jobs}.json")  # noqa: SLF001
+        key = ticket.key
+        preload = [] if key in self._no_preload else sorted(self._imported.get(key, set()) - zygote.preloaded)
+        zygote.preloaded.update(preload)
+        zygote.preloading = bool(preload)
+        zygote.ticket, zygote.job_pid, zygote.watch = ticket, None, _Watch(ticket._started)  # noqa: SLF001
+        request = {"op": "run", "function": ticket.job.function, "payload": dict(ticket.job.payload),
+                   "result": ticket._result, "preload": preload, "settle": self.settle}  # noqa: SLF001
         try:
-            while True:
-                messages = zygote.poll(_POLL)
-                now = time.monotonic()
-                if messages is None:  # the zygote is gone: it died (while warming up, or killed from outside)
-                    zygote.alive = False
-                    status = self._reap(zygote.pid)
-                    return verdict or Died(status, board.read(), now - started)
-                for message in messages:
-                    if message["op"] == "started":
-                        pid = zygote.job_pid = int(message["pid"])
-                    elif message["op"] == "ready" and until == "ready":
-                        return None
-                    elif message["op"] == "exited" and until == "exited":
-                        finished = self._finished(board, int(message["status"]), result, now - started)
-                        if isinstance(finished, Finished):
-                            finished = dataclasses.replace(finished, peak_mib=float(message.get("peak_mib", 0.0)))
-                        return verdict or finished
-                if verdict is not None or pid is None:
-                    continue
-                snapshot = board.read()
-                limit = snapshot.limit or self.timeout
-                if snapshot.active and now - snapshot.started > limit and not starved.excuses(pid, snapshot, limit):
-                    verdict = Hung(limit, snapshot, now - started)
-                elif not snapshot.active and snapshot.beat and now - snapshot.beat > idle_limit:
-                    if not starved.excuses(pid, snapshot, idle_limit):
-                        verdict = Hung(idle_limit, snapshot, now - started)
-                elif self.memory_cap and now >= next_memory:
-                    next_memory = now + _MEMORY_POLL
-                    resident = rss(pid)
-                    if resident > self.memory_cap:
-                        verdict = OverMemory(resident, self.memory_cap, snapshot, now - started)
-                if verdict is not None:
-                    kill_group(pid)
-                    if until == "ready":  # the zygote itself was the culprit
-                        return verdict
-        except KeyboardInterrupt:
-            snapshot = board.read()
-            if pid is not None:
+            zygote.send(request)
+        except OSError:  # the zygote went away between jobs: the job goes back to the queue, for another one
+            zygote.ticket = None
+            self._drop(zygote)
+            self._queue.insert(0, ticket)
+
+    def _drop(self, zygote: _Zygote) -> None:
+        zygote.kill()
+        group = self._zygotes.get(zygote.key, [])
+        if zygote in group:
+            group.remove(zygote)
+
+    def _settle(self, ticket: Ticket, outcome: Outcome) -> None:
+        if isinstance(outcome, Finished):
+            self._imported.setdefault(ticket.key, set()).update(outcome.imported)
+        if ticket.outcome is None:
+            ticket.outcome = outcome
+
+    def _step(self, timeout: float) -> None:
+        """Start what can start, wait up to ``timeout`` for news from working zygotes, enforce every limit."""
+        self._dispatch()
+        working = self._working()
+        if not working:
+            return
+        readable, _, _ = select.select([zygote.sock for zygote in working], [], [], timeout)
+        now = time.monotonic()
+        for zygote in working:
+            if zygote.sock in readable:
+                self._read(zygote, now)
+        for zygote in working:
+            if zygote.alive and zygote.ticket is not None:
+                self._police(zygote, now)
+        self._dispatch()
+
+    def _read(self, zygote: _Zygote, now: float) -> None:
+        messages = zygote.receive()
+        if messages is None:
+            self._gone(zygote, now)
+            return
+        for message in messages:
+            ticket = zygote.ticket
+            if ticket is None:
+                continue
+            if message["op"] == "ready":
+                zygote.warming = False
+                if ticket.cancelled:
+                    zygote.ticket = None
+                else:
+                    self._send_job(zygote, ticket)
+            elif message["op"] == "started":
+                zygote.job_pid = int(message["pid"])
+                if ticket.cancelled:
+                    kill_group(zygote.job_pid)
+            elif message["op"] == "exited":
+                outcome = self._finished(zygote, int(message["status"]), ticket._result, now)  # noqa: SLF001
+                if isinstance(outcome, Finished):
+                    outcome = dataclasses.replace(outcome, peak_mib=float(message.get("peak_mib", 0.0)))
+                zygote.ticket = zygote.job_pid = None
+                self._settle(ticket, outcome)
+
+    def _gone(self, zygote: _Zygote, now: float) -> None:
+        """The zygote died: while warming up, in a preload before its job started, or killed from outside."""
+        ticket, warming, started = zygote.ticket, zygote.warming, zygote.job_pid is not None
+        verdict = zygote.watch.verdict
+        status = self._reap(zygote.pid)
+        zygote.ticket = None
+        self._drop(zygote)
+        if ticket is None:
+            return
+        board = zygote.board.read()
+        if warming:
+            self._settle(ticket, dataclasses.replace(verdict or Died(status, board, self._since(ticket)), stage="warm"))
+        elif not started and zygote.preloading and verdict is None and not ticket.cancelled:
+            # What it imported for the job killed it: never preload for this key again, and run the job afresh.
+            self._no_preload.add(ticket.key)
+            self._queue.insert(0, ticket)
+        else:
+            self._settle(ticket, verdict or Died(status, board, now - zygote.watch.started))
+
+    def _police(self, zygote: _Zygote, now: float) -> None:
+        """Kill the working process of ``zygote`` if it broke a limit (a warming zygote's failure is final at once)."""
+        watch, pid, board = zygote.watch, zygote.worker(), zygote.board
+        if pid is None:
+            return
+        if watch.verdict is not None:
+            if watch.kill_at and now >= watch.kill_at:
+                watch.kill_at = 0.0
                 kill_group(pid)
-            if until == "ready" or pid is None:
-                zygote.kill()
-            return Interrupted(snapshot, time.monotonic() - started)
+            return
+        snapshot = board.read()
+        limit = snapshot.limit or self.timeout
+        idle_limit = max(self.idle_limit, _WARM_IDLE) if zygote.warming else self.idle_limit
+        verdict: Hung | OverMemory | None = None
+        if snapshot.active and now - snapshot.started > limit and not watch.starved.excuses(pid, snapshot, limit):
+            verdict = Hung(limit, snapshot, now - watch.started)
+        elif not snapshot.active and snapshot.beat and now - snapshot.beat > idle_limit:
+            if not watch.starved.excuses(pid, snapshot, idle_limit):
+                verdict = Hung(idle_limit, snapshot, now - watch.started)
+        elif self.memory_cap and now >= watch.next_memory:
+            watch.next_memory = now + _MEMORY_POLL
+            resident = rss(pid)
+            if resident > self.memory_cap:
+                verdict = OverMemory(resident, self.memory_cap, snapshot, now - watch.started)
+        if verdict is None:
+            return
+        watch.verdict = verdict
+        ticket = zygote.ticket
+        if zygote.warming:  # the zygote itself is the culprit: it is replaced by the next job's
+            zygote.ticket = None
+            self._drop(zygote)
+            if ticket is not None:
+                self._settle(ticket, dataclasses.replace(verdict, stage="warm"))
+        elif isinstance(verdict, Hung):
+            # Ask the job for its stacks (faulthandler writes them at once, even from a blocking call), then kill.
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, _STACKS_SIGNAL)
+            watch.kill_at = now + _STACKS_WAIT
+        else:
+            kill_group(pid)
+
+    def _interrupt(self) -> None:
+        """Ctrl-C: kill every job and warming zygote; every unfinished ticket ends as :class:`Interrupted`."""
+        for zygote in self._working():
+            ticket = zygote.ticket
+            snapshot = zygote.board.read()
+            if zygote.warming or zygote.job_pid is None:
+                zygote.ticket = None
+                self._drop(zygote)
+            else:
+                kill_group(zygote.job_pid)
+            if ticket is not None:
+                self._settle(ticket, Interrupted(snapshot, self._since(ticket), "warm" if zygote.warming else "job"))
+        for ticket in self._queue:
+            self._settle(ticket, Interrupted(_NOTHING, 0.0))
+        self._queue = []
 
     @staticmethod
     def _reap(pid: int) -> str:
@@ -552,8 +734,9 @@ class Supervisor:
         return describe_status(status)
 
     @staticmethod
-    def _finished(board: Board, status: int, result: str, seconds: float) -> Outcome:
-        snapshot = board.read()
+    def _finished(zygote: _Zygote, status: int, result: str, now: float) -> Outcome:
+        snapshot = zygote.board.read()
+        seconds = now - zygote.watch.started
         path = Path(result)
         crash = Path(f"{result}.crash")
         stacks = ""
@@ -571,6 +754,11 @@ class Supervisor:
             finally:
                 with contextlib.suppress(OSError):
                     path.unlink()
+        verdict = zygote.watch.verdict
+        if isinstance(verdict, Hung):
+            return dataclasses.replace(verdict, traceback=stacks)
+        if verdict is not None:
+            return verdict
         if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and "value" in data:
             return Finished(data["value"], seconds, tuple(data.get("imported", ())))
         return Died(describe_status(status), snapshot, seconds, str(data.get("internal_error", "")), traceback=stacks)

@@ -81,6 +81,18 @@ def pid_of_me(payload: Mapping[str, Any]) -> Any:
     return os.getpid()
 
 
+def meet(payload: Mapping[str, Any]) -> Any:
+    """Leave this job's mark and wait (a few seconds at most) for the other job's: true only if both ran at once."""
+    Path(str(payload["mine"])).write_text(f"{os.getppid()} {os.getpid()}")
+    other = Path(str(payload["other"]))
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        if other.exists():
+            return os.getppid()
+        time.sleep(0.01)
+    return None
+
+
 @pytest.fixture
 def supervisor() -> Iterator[Supervisor]:
     found = Supervisor(1.0, 512 << 20)
@@ -154,7 +166,7 @@ def test_processes_a_job_leaves_behind_are_killed(supervisor: Supervisor, tmp_pa
 
 def test_close_leaves_no_zygote(supervisor: Supervisor) -> None:
     supervisor.run("t", _job("warm"), _job("add", a=1, b=2))
-    zygotes = [zygote.pid for zygote in supervisor._zygotes.values()]
+    zygotes = [zygote.pid for group in supervisor._zygotes.values() for zygote in group]
     supervisor.close()
     for pid in zygotes:
         with pytest.raises(ChildProcessError):
@@ -206,3 +218,58 @@ def test_starvation_is_excused_for_a_bounded_time(monkeypatch: pytest.MonkeyPatc
     snapshot = _past_limit(1.0, 100.0)  # far past any grace
     starvation.excuses(1, snapshot, 1.0)
     assert not starvation.excuses(1, snapshot, 1.0)
+
+
+def test_jobs_run_at_once_up_to_the_parallel_limit(tmp_path: Path) -> None:
+    supervisor = Supervisor(10.0, 0, parallel=2)
+    try:
+        first = supervisor.submit("t", _job("warm"), _job("meet", mine=str(tmp_path / "a"), other=str(tmp_path / "b")))
+        second = supervisor.submit("t", _job("warm"), _job("meet", mine=str(tmp_path / "b"), other=str(tmp_path / "a")))
+        outcomes = [supervisor.wait(second), supervisor.wait(first)]
+    finally:
+        supervisor.close()
+    assert all(isinstance(outcome, Finished) for outcome in outcomes)
+    zygotes = [outcome.value for outcome in outcomes if isinstance(outcome, Finished)]
+    assert None not in zygotes and zygotes[0] != zygotes[1]  # both met; the target got a second zygote for it
+
+
+def test_one_slot_runs_jobs_one_after_the_other(tmp_path: Path) -> None:
+    supervisor = Supervisor(10.0, 0, parallel=1)
+    try:
+        first = supervisor.submit("t", _job("warm"), _job("meet", mine=str(tmp_path / "a"), other=str(tmp_path / "b")))
+        second = supervisor.submit("t", _job("warm"), _job("meet", mine=str(tmp_path / "b"), other=str(tmp_path / "a")))
+        assert first.outcome is None and second.outcome is None
+        outcome = supervisor.wait(first)
+        assert isinstance(outcome, Finished) and outcome.value is None  # the second had not started: no meeting
+        assert isinstance(supervisor.wait(second), Finished)
+    finally:
+        supervisor.close()
+
+
+def test_a_hung_job_is_reported_with_its_stacks(supervisor: Supervisor) -> None:
+    outcome = supervisor.run("t", _job("warm"), _job("sleep_in_call"))
+    assert isinstance(outcome, Hung) and "sleep_in_call" in outcome.traceback
+
+
+def test_a_cancelled_job_is_killed_and_the_slot_reused(tmp_path: Path) -> None:
+    supervisor = Supervisor(10.0, 0, parallel=1)
+    try:
+        marker = tmp_path / "a"
+        hanging = supervisor.submit("t", _job("warm"), _job("meet", mine=str(marker), other=str(tmp_path / "never")))
+        deadline = time.monotonic() + 10
+        while not marker.exists() and time.monotonic() < deadline:
+            supervisor._step(0.05)
+        supervisor.cancel(hanging)
+        assert hanging.cancelled and isinstance(hanging.outcome, supervisor_module.Interrupted)
+        outcome = supervisor.run("t", _job("warm"), _job("add", a=2, b=3))
+        assert isinstance(outcome, Finished) and outcome.value == 5
+        killed = int(marker.read_text().split()[1])
+        with pytest.raises(ProcessLookupError):  # reaped by its zygote before the slot served the next job
+            os.kill(killed, 0)
+    finally:
+        supervisor.close()
+
+
+def test_parallel_is_checked() -> None:
+    with pytest.raises(ValueError, match="parallel must be >= 1"):
+        Supervisor(1, 0, parallel=0)

@@ -1,0 +1,46 @@
+"""The run's limits: how many supervised processes run items at once."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, cast
+
+import pytest
+
+from conformance._engine.session import limits
+
+
+class _Config:
+    """What :func:`~conformance._engine.session.limits` reads of a pytest config: options, ini, xdist's worker input."""
+
+    def __init__(self, jobs: str | None = None, workers: int | None = None) -> None:
+        self.jobs = jobs
+        if workers is not None:
+            self.workerinput = {"workercount": workers}
+
+    def getoption(self, name: str, default: Any = None) -> Any:
+        return self.jobs if name == "conformance_jobs" else default
+
+    def getini(self, name: str) -> Any:
+        return ""
+
+
+def _jobs(config: _Config) -> int:
+    return limits(cast(pytest.Config, config)).jobs
+
+
+@pytest.mark.parametrize(
+    ("cpus", "workers", "expected"),
+    [(2, None, 2), (2, 2, 1), (8, 2, 4), (64, None, 4), (1, None, 1), (3, 4, 1)],
+)
+def test_auto_shares_the_cpus_among_xdist_workers(
+    monkeypatch: pytest.MonkeyPatch, cpus: int, workers: int | None, expected: int
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(cpus)), raising=False)
+    assert _jobs(_Config(workers=workers)) == expected
+    assert _jobs(_Config("auto", workers)) == expected
+
+
+def test_a_count_given_is_taken_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    assert _jobs(_Config("6", workers=2)) == 6
