@@ -194,7 +194,12 @@ class SupportsRender(Protocol):
             warning and then renders in it: Gymnasium's classes constructed directly (``CartPoleEnv(render_mode=
             "rgb-array")`` renders ``None`` without a word) and the storing shapes of ``tests/meta/broken/render.py``
             (a class, a forwarding factory, a registered id, an undeclared default). An env that stores it
-            silently but refuses at the first ``reset``/``render`` only warns, on RENDER-003.
+            silently but refuses at the first ``reset``/``render`` only warns, on RENDER-003. Two packages of the
+            ecosystem tier still warn, and keep warning by decision: ALE refuses with the base
+            ``gymnasium.error.Error`` and popgym's render-less envs with a ``TypeError`` (no ``render_mode``
+            parameter). Both refuse, but not with an exception a caller can catch as "unsupported mode"
+            (``except (ValueError, UnsupportedMode)`` misses both); counting any exception naming the mode would
+            pass a ``TypeError`` raised for an undeclared mode, the very defect the rule names.
         """
         ...
 

@@ -87,8 +87,8 @@ _HIGHWAY_RESET_INFO = _rules(
 _HIGHWAY_WHY = ("reset's info['action'] is env.action_space.sample(): drawn from the action space's own unseeded "
                 "generator, so seeded resets return different infos and every reset advances action_space sampling")
 _REFUSES_AT_CONSTRUCTION = (
-    "RENDER-003 warns although the construction refuses the undeclared mode: with an exception type the rule does "
-    "not count ({}); a calibration question for RENDER-003, recorded here as the suite's current verdict"
+    "RENDER-003 warns: the construction refuses the undeclared mode, but with an exception a caller cannot catch "
+    "as an unsupported mode ({}); kept by decision, see RENDER-003's calibration note"
 )
 _MO_WHY = "vector rewards (an ndarray per step) by design: multi-objective RL departs from the scalar-reward API"
 
