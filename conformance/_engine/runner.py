@@ -9,12 +9,18 @@ board). Facts learnt that way about a target (it hung; its constructor kills the
 later items in the job payload, so they fail fast or skip instead of paying for the same hang again.
 
 In the zygote, :func:`warm_target` imports, constructs and probes the target once; in each job process,
-:func:`run_item` runs pytest's own protocol for one item and returns its serialized reports and warnings.
+:func:`run_items` runs pytest's own protocol for a few items of one target, one after the other, and hands over each
+one's serialized reports and warnings as soon as it has them.
+
+A cheap target's items run in batches of a few per process (the fork and the first touches of a warm process cost
+more than such an item): an ending that is not a return is still the item's in progress (the items before it have
+handed over their results, those after it run again in fresh processes), and each item's peak memory is its own.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import gc
 import os
 import sys
@@ -51,7 +57,7 @@ from conformance._engine.supervisor import (
 if TYPE_CHECKING:
     from conformance._engine.session import ConformanceSession
 
-__all__ = ["ItemRunner", "TargetFacts", "run_item", "run_trace", "settle_imports", "warm_target"]
+__all__ = ["ItemRunner", "TargetFacts", "run_items", "run_trace", "settle_imports", "warm_target"]
 
 PROPERTY = "conformance"
 _HEADLESS_ENV = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
@@ -59,8 +65,15 @@ _HEADLESS_ENV = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME
 # own category is not imported here (that would run target code in the supervisor): it is shown as a UserWarning.
 _SAFE_CATEGORY_MODULES = ("builtins", "warnings", "conformance", "numpy", "hypothesis", "pytest", "_pytest")
 
-_RUN_ITEM = "conformance._engine.runner:run_item"
-_LOOKAHEAD = 4  # how far past the current item (times the parallel jobs) to look for items to start ahead
+_RUN_ITEMS = "conformance._engine.runner:run_items"
+_NO_CALL = Snapshot(0, False, 0.0, 0.0, 0, "", "", "", "")
+_LOOKAHEAD = 64  # how far past the current item to look for items to start ahead
+# Batches: a target whose construction, reset and step are this cheap, with observations this small, runs this many
+# items per process.
+_BATCH = 4
+_BATCH_CALL_SECONDS = 0.05
+_BATCH_STEP_SECONDS = 0.002
+_BATCH_OBSERVATION_BYTES = 1 << 20
 
 # The config and items of the run, set in the supervisor before any fork, so zygotes and job processes find them.
 _CONTEXT: dict[str, Any] = {}
@@ -121,7 +134,7 @@ def warm_target(payload: Mapping[str, JSON]) -> JSON:
     """Zygote warm-up: make the board the session's guard, then construct and probe the target once."""
     for name, value in _HEADLESS_ENV.items():
         os.environ.setdefault(name, value)
-    # A finalizer of the probed instance that raises (see run_item) must not reach pytest's collector here, from
+    # A finalizer of the probed instance that raises (see run_items) must not reach pytest's collector here, from
     # where every job would inherit it.
     sys.unraisablehook = _ignore_unraisable
     from conformance.plugin import get_session
@@ -185,8 +198,9 @@ def run_trace(payload: Mapping[str, JSON]) -> JSON:
     result: dict[str, JSON] = {"verdicts": {}}
     try:
         case = session.case(CaseParam(rules[0] if rules else "ENV-001", state.target))
-        costs = _measure(case)
-        if costs is not None:
+        measured = _measure(case)
+        if measured is not None:
+            costs, result["observation_bytes"] = measured
             session.profile = case.profile = scaled(session.profile, costs, int(payload["items"]))
             result["costs"] = dataclasses.asdict(costs)
         result["profile"] = dataclasses.asdict(session.profile)
@@ -203,8 +217,9 @@ _MEASURE_STEPS = 16
 _MEASURE_SECONDS = 2.0
 
 
-def _measure(case: Case) -> Costs | None:
-    """Time one construction, reset and a few random steps of a fresh instance (``None`` if any fails)."""
+def _measure(case: Case) -> tuple[Costs, int] | None:
+    """Time one construction, reset and a few random steps of a fresh instance, and weigh its first observation in
+    bytes (``None`` if any call fails)."""
     from conformance._engine.profiles import Costs
     from conformance._kit.strategies import sampler
 
@@ -219,7 +234,7 @@ def _measure(case: Case) -> Costs | None:
         started = time.perf_counter()
         env = case.make("env")
         constructed = time.perf_counter()
-        env.reset(seed=0)
+        first = env.reset(seed=0)
         reset = time.perf_counter() - constructed
         steps, stepping, begun = 0, 0.0, time.perf_counter()
         while steps < _MEASURE_STEPS and time.perf_counter() - begun < _MEASURE_SECONDS:
@@ -229,11 +244,23 @@ def _measure(case: Case) -> Costs | None:
             steps += 1
             if is_tuple(result) and len(result) == 5 and (bool(result[2]) or bool(result[3])):
                 env.reset()
-        return Costs(constructed - started, reset, stepping / max(1, steps))
+        weight = _nbytes(first[0] if is_tuple(first) and first else first)
+        return Costs(constructed - started, reset, stepping / max(1, steps)), weight
     except Exception:  # noqa: BLE001 - the items themselves report what went wrong
         return None
     finally:
         case.close_all()
+
+
+def _nbytes(value: object) -> int:
+    """Roughly how many bytes an observation holds (arrays and the containers of them; anything else counts 0)."""
+    if isinstance(value, np.ndarray):
+        return int(value.nbytes)
+    if isinstance(value, Mapping):
+        return sum(_nbytes(part) for part in value.values())
+    if isinstance(value, (tuple, list)):
+        return sum(_nbytes(part) for part in value)
+    return 0
 
 
 class _WarningLog:
@@ -259,22 +286,54 @@ class _WarningLog:
         )
 
 
-def run_item(payload: Mapping[str, JSON]) -> JSON:
-    """Job process: run one item with pytest's own protocol; return its serialized reports and warnings."""
+def run_items(payload: Mapping[str, JSON]) -> JSON:
+    """Job process: run the items ``payload["nodeids"]`` (of one target) with pytest's own protocol, in order, and
+    hand over each one's serialized reports, warnings and peak memory (:func:`emit`) as soon as it has ended."""
+    from conformance._engine.supervisor import emit
+
     config: pytest.Config = _CONTEXT["config"]
-    item: pytest.Item = _CONTEXT["items"][payload["nodeid"]]
     from conformance.plugin import get_session
 
-    _apply(get_session(config), str(payload["target"]), payload["facts"])
-    log = _WarningLog(item.nodeid)
-    config.pluginmanager.register(log, f"conformance-warnings-{os.getpid()}")
-    # An exception the target raises where nobody can catch it (a __del__, a weakref callback) breaks no rule of
-    # the catalog: it is shown in the item's captured stderr instead of becoming pytest's failure of the item.
-    sys.unraisablehook = _show_unraisable
-    with catch_warnings_for_item(config, ihook=item.ihook, when="runtest", item=item):
-        reports = runtestprotocol(item, log=False, nextitem=None)
-    serialized = [config.hook.pytest_report_to_serializable(config=config, report=report) for report in reports]
-    return {"reports": serialized, "warnings": log.records}
+    for nodeid in payload["nodeids"]:
+        item: pytest.Item = _CONTEXT["items"][nodeid]
+        _apply(get_session(config), str(payload["target"]), payload["facts"])
+        fresh = _reset_peak()
+        log = _WarningLog(item.nodeid)
+        name = f"conformance-warnings-{os.getpid()}-{nodeid}"
+        config.pluginmanager.register(log, name)
+        # An exception the target raises where nobody can catch it (a __del__, a weakref callback) breaks no rule
+        # of the catalog: it is shown in the item's captured stderr instead of becoming pytest's failure of the item.
+        sys.unraisablehook = _show_unraisable
+        try:
+            with catch_warnings_for_item(config, ihook=item.ihook, when="runtest", item=item):
+                reports = runtestprotocol(item, log=False, nextitem=None)
+        finally:
+            config.pluginmanager.unregister(name=name)
+        serialized = [config.hook.pytest_report_to_serializable(config=config, report=report) for report in reports]
+        emit({"reports": serialized, "warnings": log.records, "peak_mib": _peak_mib() if fresh else None})
+    return None
+
+
+def _reset_peak() -> bool:
+    """Start this process's peak-memory mark afresh (Linux: ``clear_refs``); whether it could."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
+            clear.write("5")
+    except OSError:
+        return False
+    return True
+
+
+def _peak_mib() -> float | None:
+    """This process's peak resident memory since :func:`_reset_peak`, in MiB (``None`` when unknown)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 def _ignore_unraisable(unraisable: Any) -> None:
@@ -302,6 +361,36 @@ def _category(module: str, name: str) -> type[Warning] | None:
     return found if isinstance(found, type) and issubclass(found, Warning) else None
 
 
+@dataclass(frozen=True)
+class _Ahead:
+    """An item whose job started before pytest reached it: the job, the target facts it was given, and the item's
+    place in the job's batch."""
+
+    ticket: Ticket
+    given: dict[str, JSON]
+    index: int
+
+
+def _part(outcome: Outcome, index: int) -> Outcome | None:
+    """Item ``index``'s outcome within the outcome of its batch's job: its own result, the job's ending when the item
+    was in progress then, or ``None`` when it never ran (an earlier item ended the process)."""
+    if isinstance(outcome, Interrupted):
+        return outcome
+    if index < len(outcome.parts):
+        part: Any = outcome.parts[index]
+        peak = part.get("peak_mib") if isinstance(part, dict) else None
+        imported = outcome.imported if isinstance(outcome, Finished) else ()
+        return Finished(part, outcome.seconds, imported, float(peak) if peak is not None else _peak_of(outcome))
+    if isinstance(outcome, Finished):  # returned without handing over every item's result: the suite's own bug
+        detail = f"the job returned without a result for its item {index}"
+        return Died("exit code 0", _NO_CALL, outcome.seconds, detail=detail)
+    return outcome if index == len(outcome.parts) else None
+
+
+def _peak_of(outcome: Outcome) -> float:
+    return outcome.peak_mib if isinstance(outcome, Finished) else 0.0
+
+
 @dataclass
 class ItemRunner:
     """Runs conformance items under a supervisor and logs their reports in this (the pytest) process.
@@ -319,8 +408,12 @@ class ItemRunner:
     # The run's conformance items in pytest's order, and each one's place in it.
     _order: list[tuple[str, CaseParam]] = field(default_factory=list)
     _position: dict[str, int] = field(default_factory=dict)
-    # Items started ahead of their turn (node id -> the job and the target facts it was given).
-    _ahead: dict[str, tuple[Ticket, dict[str, JSON]]] = field(default_factory=dict)
+    # Items whose job started before their turn: in a batch with an earlier item, or ahead of the item pytest is on.
+    _ahead: dict[str, _Ahead] = field(default_factory=dict[str, "_Ahead"])
+    # Which later items this process will run, so may start early: "all" of them (no xdist), those of the same
+    # "target" (an xdist worker under --dist loadgroup gets a target's items together), or "none" (another
+    # distribution: any later item may be another worker's).
+    _scope: str = "all"
 
     def bind(self, items: list[pytest.Item]) -> None:
         """Make the run's items known to the processes forked from now on."""
@@ -331,6 +424,8 @@ class ItemRunner:
         self._order = [(item.nodeid, param) for item in items if (param := item_param(item)) is not None]
         self._position = {nodeid: index for index, (nodeid, _) in enumerate(self._order)}
         self._params = [param for _, param in self._order]
+        if getattr(self.config, "workerinput", None) is not None:
+            self._scope = "target" if getattr(self.config.option, "dist", None) == "loadgroup" else "none"
 
     def run(self, item: pytest.Item, param: CaseParam) -> list[pytest.TestReport]:
         """Run one item; its reports (as pytest would have made them, or written here for a crash)."""
@@ -353,7 +448,7 @@ class ItemRunner:
             trace = facts.trace or {}
             verdict = _Verdict(shared["outcome"], shared["outcome"], shared.get("message", ""))
             return [self._report(item, param, verdict, 0.0, trace.get("examples", 0), trace.get("steps", 0))]
-        outcome = self._supervised(param, facts, _RUN_ITEM, {"nodeid": item.nodeid}, item.nodeid)
+        outcome = self._item_outcome(param, facts, item.nodeid)
         if isinstance(outcome, Finished):
             return self._finished(item, outcome)
         if isinstance(outcome, Hung) and facts.hang is None:
@@ -377,46 +472,89 @@ class ItemRunner:
     def _jobs(param: CaseParam, facts: TargetFacts, function: str, payload: dict[str, JSON]) -> tuple[Job, Job]:
         """The zygote's warm-up and the job for ``function`` on ``param``'s target, given what is known of it."""
         target = param.target
-        warm = Job("conformance._engine.runner:warm_target", {"target": target.id, "facts": facts.as_payload()})
+        # Only what the warm-up itself depends on: a zygote warmed with other facts is stale (the supervisor replaces
+        # it), one warmed before the shared run is not.
+        known = {"construct_error": facts.construct_error, "close_probe": facts.close_probe}
+        warm = Job("conformance._engine.runner:warm_target", {"target": target.id, "facts": known})
         return warm, Job(function, {**payload, "target": target.id, "facts": facts.as_payload()})
 
-    def _start_ahead(self, nodeid: str) -> None:
-        """Start the jobs of the items after ``nodeid`` while slots are free, so they run while this one does."""
-        free = self.supervisor.parallel - 1 - len(self._ahead)
+    def _item_outcome(self, param: CaseParam, facts: TargetFacts, nodeid: str) -> Outcome:
+        """How item ``nodeid`` ended: from the job started for it earlier (or now, with a batch of the items of its
+        target that follow it); run again alone when an earlier item of its batch ended the process first."""
+        entry = self._ahead.pop(nodeid, None) or self._submit(nodeid, param, facts)
+        self._start_ahead(nodeid, entry.ticket)
+        refill = functools.partial(self._start_ahead, nodeid, entry.ticket)
+        outcome = _part(self.supervisor.wait(entry.ticket, refill), entry.index)
+        if isinstance(outcome, Finished):
+            return outcome
+        outcome = self._supervised(param, facts, _RUN_ITEMS, {"nodeids": [nodeid]}, first=outcome)
+        return _part(outcome, 0) or outcome
+
+    def _batch_size(self, facts: TargetFacts) -> int:
+        trace = facts.trace or {}
+        costs = trace.get("costs")
+        if not costs or trace.get("observation_bytes") is None:
+            return 1
+        cheap = costs["construct"] + costs["reset"] <= _BATCH_CALL_SECONDS and costs["step"] <= _BATCH_STEP_SECONDS
+        return _BATCH if cheap and trace["observation_bytes"] <= _BATCH_OBSERVATION_BYTES else 1
+
+    def _submit(self, nodeid: str, param: CaseParam, facts: TargetFacts) -> _Ahead:
+        """Start the job of ``nodeid`` and, for a cheap target, of the next items of its target with it."""
+        nodeids = [nodeid]
+        size = self._batch_size(facts) if self._scope != "none" else 1
+        for later, other in self._order[self._position.get(nodeid, len(self._order)) + 1:]:
+            if len(nodeids) >= size:
+                break
+            if other.target.id == param.target.id and later not in self._ahead and self._needs_job(other, facts):
+                nodeids.append(later)
+        warm, job = self._jobs(param, facts, _RUN_ITEMS, {"nodeids": nodeids})
+        ticket = self.supervisor.submit(param.target.id, warm, job)
+        given = facts.as_payload()
+        for index, later in enumerate(nodeids[1:], start=1):
+            self._ahead[later] = _Ahead(ticket, given, index)
+        return _Ahead(ticket, given, 0)
+
+    def _start_ahead(self, nodeid: str, current: Ticket) -> None:
+        """Queue the jobs of the items after ``nodeid``, so they run while its own does: twice as many as there are
+        slots, so a slot that frees up while pytest waits for this item finds work at once."""
+        if self._scope == "none":
+            return
         first = self._position.get(nodeid, len(self._order)) + 1
-        for later, param in self._order[first:first + _LOOKAHEAD * self.supervisor.parallel]:
-            if free <= 0:
+        for later, param in self._order[first:first + _LOOKAHEAD]:
+            if self._scope == "target" and param.target.id != current.key:
+                continue
+            unfinished = {id(entry.ticket) for entry in self._ahead.values() if entry.ticket.outcome is None}
+            if current.outcome is None:
+                unfinished.add(id(current))
+            if len(unfinished) >= 2 * self.supervisor.parallel:
                 return
             facts = self.facts.get(param.target.id)
             if later in self._ahead or facts is None or not self._needs_job(param, facts):
                 continue
-            warm, job = self._jobs(param, facts, _RUN_ITEM, {"nodeid": later})
-            self._ahead[later] = (self.supervisor.submit(param.target.id, warm, job), facts.as_payload())
-            free -= 1
+            self._ahead[later] = self._submit(later, param, facts)
 
     def _drop_stale(self, nodeid: str) -> None:
-        """Cancel jobs started ahead that will not be used as they are: of items pytest went past (it runs items
-        in another order than collected, or deselected them), or given facts about their target that changed."""
+        """Forget jobs started early that will not be used as they are: of items pytest went past (it runs items in
+        another order than collected, or deselected them), or given facts about their target that have changed
+        since; a job no item waits for any more is cancelled."""
         here = self._position.get(nodeid, -1)
-        for later, (ticket, given) in list(self._ahead.items()):
-            facts = self.facts.get(ticket.key)
+        for later, entry in list(self._ahead.items()):
+            facts = self.facts.get(entry.ticket.key)
             passed = later != nodeid and self._position.get(later, -1) <= here
-            if passed or facts is None or facts.hang is not None or facts.as_payload() != given:
+            if passed or facts is None or facts.hang is not None or facts.as_payload() != entry.given:
                 del self._ahead[later]
-                self.supervisor.cancel(ticket)
+                if all(other.ticket is not entry.ticket for other in self._ahead.values()):
+                    self.supervisor.cancel(entry.ticket)
 
     def _supervised(
-        self, param: CaseParam, facts: TargetFacts, function: str, payload: dict[str, JSON], nodeid: str = ""
+        self, param: CaseParam, facts: TargetFacts, function: str, payload: dict[str, JSON],
+        first: Outcome | None = None,
     ) -> Outcome:
-        """Run ``function`` for ``param``'s target in a job (for item ``nodeid``: the one started ahead for it, if
-        any, and the next items' ahead of theirs); learn from a zygote that could not warm up."""
+        """Run ``function`` for ``param``'s target in a job (``first``: how it already ended once, to learn from);
+        learn from a zygote that could not warm up."""
         target = param.target
         warm, job = self._jobs(param, facts, function, payload)
-        ahead = self._ahead.pop(nodeid, None) if nodeid else None
-        ticket = ahead[0] if ahead is not None else self.supervisor.submit(target.id, warm, job)
-        if nodeid:
-            self._start_ahead(nodeid)
-        outcome = self.supervisor.wait(ticket)
+        outcome = first if first is not None else self.supervisor.run(target.id, warm, job)
         if isinstance(outcome, Hung) and outcome.stage != "warm" and facts.hang is None and not facts.reran_hang:
             # A process can stall on a machine under heavy load, where a call of microseconds has been seen to
             # stay unfinished past the limit: the target's first hang is confirmed in a fresh process (a real hang
@@ -431,11 +569,9 @@ class ItemRunner:
         # construct again.
         if outcome.board.method == "close" and facts.close_probe:
             facts.close_probe = False
-            self._drop_stale(nodeid)
             return self._supervised(param, facts, function, payload)
         if facts.construct_error is None:
             facts.construct_error = _ending(outcome)
-            self._drop_stale(nodeid)
             return self._supervised(param, facts, function, payload)
         return outcome
 

@@ -71,6 +71,7 @@ __all__ = [
     "Supervisor",
     "Ticket",
     "default_memory_cap",
+    "emit",
     "fork_available",
 ]
 
@@ -105,12 +106,14 @@ class Job:
 @dataclass(frozen=True)
 class Finished:
     """The job returned; ``value`` is what its function returned (JSON data), ``imported`` the top-level modules it
-    imported that its zygote had not, ``peak_mib`` its largest resident memory (the kernel's high-water mark)."""
+    imported that its zygote had not, ``peak_mib`` its largest resident memory (the kernel's high-water mark),
+    ``parts`` what it handed over with :func:`emit` on the way, in order."""
 
     value: JSON
     seconds: float
     imported: tuple[str, ...] = ()
     peak_mib: float = 0.0
+    parts: tuple[JSON, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,7 @@ class Died:
         detail: An internal error's traceback (the suite's own code failed in the job process), else ``""``.
         stage: ``"warm"`` when the zygote died while warming up (the job never ran), else ``"job"``.
         traceback: The Python stacks at a fatal signal (from ``faulthandler``), else ``""``.
+        parts: What the job handed over with :func:`emit` before it died.
     """
 
     status: str
@@ -131,6 +135,7 @@ class Died:
     detail: str = ""
     stage: str = "job"
     traceback: str = ""
+    parts: tuple[JSON, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -142,6 +147,7 @@ class Hung:
         board: What it was doing (``board.active`` false: no call was in progress, nothing made progress).
         stage: ``"warm"`` when it was the zygote, warming up (the job never ran), else ``"job"``.
         traceback: The Python stacks of the job's threads when it was stopped (from ``faulthandler``), else ``""``.
+        parts: What the job handed over with :func:`emit` before it hung.
     """
 
     limit: float
@@ -149,18 +155,20 @@ class Hung:
     seconds: float
     stage: str = "job"
     traceback: str = ""
+    parts: tuple[JSON, ...] = ()
 
 
 @dataclass(frozen=True)
 class OverMemory:
-    """The process was killed for holding more than the memory cap (``rss`` and ``cap`` in bytes; ``stage`` as for
-    :class:`Hung`)."""
+    """The process was killed for holding more than the memory cap (``rss`` and ``cap`` in bytes; ``stage`` and
+    ``parts`` as for :class:`Hung`)."""
 
     rss: int
     cap: int
     board: Snapshot
     seconds: float
     stage: str = "job"
+    parts: tuple[JSON, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -249,6 +257,37 @@ def _write_result(path: str, value: JSON) -> None:
     os.replace(scratch, path)
 
 
+_PARTS: list[str] = []  # in a job process: where its result goes, then one entry per part handed over
+
+
+def emit(value: JSON) -> None:
+    """From a job process: hand over one part of the job's result now (JSON data), so that it reaches the supervisor
+    even if the job dies, hangs or overflows later (a job running several items hands over each item's result).
+
+    Raises:
+        RuntimeError: Outside a supervised job process.
+    """
+    if not _PARTS:
+        raise RuntimeError("emit must be called from a job process the Supervisor started, got a call outside one")
+    _write_result(f"{_PARTS[0]}.{len(_PARTS) - 1}", value)
+    _PARTS.append("")
+
+
+def _read_parts(result: str) -> tuple[JSON, ...]:
+    """The parts a job handed over (removing their files): those up to the first missing or unreadable one."""
+    parts: list[JSON] = []
+    while True:
+        path = Path(f"{result}.{len(parts)}")
+        try:
+            parts.append(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            break
+        finally:
+            with contextlib.suppress(OSError):
+                path.unlink()
+    return tuple(parts)
+
+
 def _run_job(job: Job, result: str, board: Board) -> None:
     """The job process: run, write the result, leave without running any exit handler of the parent's."""
     code = 0
@@ -260,6 +299,7 @@ def _run_job(job: Job, result: str, board: Board) -> None:
         faulthandler.enable(crash, all_threads=True)
         faulthandler.register(_STACKS_SIGNAL, crash, all_threads=True)  # asked for by the supervisor at a hang
         board.reset(os.getpid())
+        _PARTS[:] = [result]
         before = set(sys.modules)
         value = _resolve(job.function)(job.payload)
         imported = sorted({name.split(".")[0] for name in set(sys.modules) - before})
@@ -378,8 +418,11 @@ class _Watch:
 
 
 class _Zygote:
-    def __init__(self, key: str, pid: int, sock: socket.socket, board: Board, ticket: Ticket) -> None:
+    def __init__(
+        self, key: str, warm: Job, pid: int, sock: socket.socket, board: Board, ticket: Ticket | None
+    ) -> None:
         self.key = key
+        self.warm = warm
         self.pid = pid
         self.sock = sock
         self.board = board
@@ -390,7 +433,8 @@ class _Zygote:
         self.job_pid: int | None = None
         self.preloaded: set[str] = set()
         self.preloading = False  # whether the current job's request asked it to import modules first
-        self.watch = _Watch(ticket._started)  # noqa: SLF001 - the supervisor's own bookkeeping
+        self.sent = False  # whether the current ticket's job request has been sent
+        self.watch = _Watch(ticket._started if ticket is not None else time.monotonic())  # noqa: SLF001
 
     def send(self, message: Mapping[str, JSON]) -> None:
         _send(self.sock, message)
@@ -459,6 +503,7 @@ class Supervisor:
         self._zygotes: dict[str, list[_Zygote]] = {}
         self._queue: list[Ticket] = []
         self._jobs = 0
+        self._settled = 0  # how many jobs have ended (a wait refills when it grows)
         # Modules jobs of a key imported: a zygote imports them before it forks its next job, so a job starts with
         # what earlier jobs of its target needed already imported (pygame for render checks, say).
         self._imported: dict[str, set[str]] = {}
@@ -480,13 +525,21 @@ class Supervisor:
         self._dispatch()
         return ticket
 
-    def wait(self, ticket: Ticket) -> Outcome:
-        """Work until ``ticket`` has ended; its outcome (:class:`Interrupted` for every unfinished job on Ctrl-C)."""
+    def wait(self, ticket: Ticket, refill: Callable[[], None] | None = None) -> Outcome:
+        """Work until ``ticket`` has ended; its outcome (:class:`Interrupted` for every unfinished job on Ctrl-C).
+
+        Args:
+            ticket: The job waited for.
+            refill: Called whenever another job ends meanwhile, to submit more work for the slot it freed.
+        """
         try:
             while ticket.outcome is None:
                 if ticket not in self._queue and self._running(ticket) is None:
                     raise RuntimeError("Supervisor ticket is neither queued nor running: it was not submitted here")
+                settled = self._settled
                 self._step(_POLL)
+                if refill is not None and self._settled != settled and ticket.outcome is None:
+                    refill()
         except KeyboardInterrupt:
             self._interrupt()
         if ticket.outcome is None:  # unreachable: _interrupt ends every ticket
@@ -559,24 +612,32 @@ class Supervisor:
             self._queue.remove(ticket)
             ticket._started = time.monotonic()  # noqa: SLF001
             group = self._zygotes.setdefault(ticket.key, [])
+            for stale in [zygote for zygote in group if zygote.ticket is None and zygote.warm != ticket.warm]:
+                self._drop(stale)  # warmed up for what the caller no longer asks (the target's facts changed)
             idle = next((zygote for zygote in group if zygote.ticket is None), None)
             if idle is None:
-                self._start(ticket)
+                self._start(ticket.key, ticket.warm, ticket)
+                if len(group) == 1 and self.parallel > 1:
+                    # The key's first zygote: warm a second one now, on a CPU that is idle while the first warms
+                    # up and runs the target's first job, rather than later, when every CPU has work.
+                    self._start(ticket.key, ticket.warm, None)
+            elif idle.warming:  # a spare warming up: the job is sent when it says it is ready
+                idle.ticket, idle.watch = ticket, _Watch(ticket._started)  # noqa: SLF001
             else:
                 self._send_job(idle, ticket)
 
-    def _start(self, ticket: Ticket) -> None:
+    def _start(self, key: str, warm: Job, ticket: Ticket | None) -> None:
         parent, child = socket.socketpair()
         board = Board()
         _flush_stdio()
         pid = os.fork()
         if pid == 0:
             parent.close()
-            _zygote(child, board, ticket.warm)
+            _zygote(child, board, warm)
         child.close()
         with contextlib.suppress(OSError):
             os.setpgid(pid, pid)
-        self._zygotes.setdefault(ticket.key, []).append(_Zygote(ticket.key, pid, parent, board, ticket))
+        self._zygotes.setdefault(key, []).append(_Zygote(key, warm, pid, parent, board, ticket))
 
     def _send_job(self, zygote: _Zygote, ticket: Ticket) -> None:
         self._jobs += 1
@@ -586,6 +647,7 @@ class Supervisor:
         zygote.preloaded.update(preload)
         zygote.preloading = bool(preload)
         zygote.ticket, zygote.job_pid, zygote.watch = ticket, None, _Watch(ticket._started)  # noqa: SLF001
+        zygote.sent = True
         request = {"op": "run", "function": ticket.job.function, "payload": dict(ticket.job.payload),
                    "result": ticket._result, "preload": preload, "settle": self.settle}  # noqa: SLF001
         try:
@@ -606,6 +668,7 @@ class Supervisor:
             self._imported.setdefault(ticket.key, set()).update(outcome.imported)
         if ticket.outcome is None:
             ticket.outcome = outcome
+            self._settled += 1
 
     def _step(self, timeout: float) -> None:
         """Start what can start, wait up to ``timeout`` for news from working zygotes, enforce every limit."""
@@ -636,7 +699,7 @@ class Supervisor:
                 zygote.warming = False
                 if ticket.cancelled:
                     zygote.ticket = None
-                else:
+                elif not zygote.sent:
                     self._send_job(zygote, ticket)
             elif message["op"] == "started":
                 zygote.job_pid = int(message["pid"])
@@ -647,6 +710,7 @@ class Supervisor:
                 if isinstance(outcome, Finished):
                     outcome = dataclasses.replace(outcome, peak_mib=float(message.get("peak_mib", 0.0)))
                 zygote.ticket = zygote.job_pid = None
+                zygote.sent = False
                 self._settle(ticket, outcome)
 
     def _gone(self, zygote: _Zygote, now: float) -> None:
@@ -754,11 +818,13 @@ class Supervisor:
             finally:
                 with contextlib.suppress(OSError):
                     path.unlink()
+        parts = _read_parts(result)
         verdict = zygote.watch.verdict
         if isinstance(verdict, Hung):
-            return dataclasses.replace(verdict, traceback=stacks)
+            return dataclasses.replace(verdict, traceback=stacks, parts=parts)
         if verdict is not None:
-            return verdict
+            return dataclasses.replace(verdict, parts=parts)
         if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and "value" in data:
-            return Finished(data["value"], seconds, tuple(data.get("imported", ())))
-        return Died(describe_status(status), snapshot, seconds, str(data.get("internal_error", "")), traceback=stacks)
+            return Finished(data["value"], seconds, tuple(data.get("imported", ())), parts=parts)
+        internal = str(data.get("internal_error", ""))
+        return Died(describe_status(status), snapshot, seconds, internal, traceback=stacks, parts=parts)

@@ -273,3 +273,17 @@ def test_a_cancelled_job_is_killed_and_the_slot_reused(tmp_path: Path) -> None:
 def test_parallel_is_checked() -> None:
     with pytest.raises(ValueError, match="parallel must be >= 1"):
         Supervisor(1, 0, parallel=0)
+
+
+def zygote_of_me(payload: Mapping[str, Any]) -> Any:
+    return os.getppid()
+
+
+def test_a_zygote_warmed_for_other_facts_is_replaced(supervisor: Supervisor) -> None:
+    first = supervisor.run("t", _job("warm", facts=1), _job("zygote_of_me"))
+    again = supervisor.run("t", _job("warm", facts=1), _job("zygote_of_me"))
+    other = supervisor.run("t", _job("warm", facts=2), _job("zygote_of_me"))
+    assert isinstance(first, Finished) and isinstance(again, Finished) and isinstance(other, Finished)
+    assert first.value == again.value != other.value
+    with pytest.raises(ChildProcessError):  # the stale zygote was killed and reaped, not left idle
+        os.waitpid(int(first.value), os.WNOHANG)
