@@ -211,6 +211,11 @@ class Case:
         self._handles.append(handle)
         return handle
 
+    def note_construction(self, var: str = "env", **kwargs: Any) -> None:
+        """Record ``var = <constructor>`` without constructing: for a check that reads facts the probe already
+        holds (its spaces), so that the reproducer still builds the instance those facts come from."""
+        self._trace.construct(var, self.target.constructor_source(**kwargs))
+
     def wrap(self, obj: Any, var: str, expression: str, *, imports: Iterable[str] = ()) -> Handle:
         """Record ``var = expression`` and return a handle on ``obj`` (a space, an inner layer...).
 
