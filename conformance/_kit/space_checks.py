@@ -35,13 +35,10 @@ SAMPLES = 5
 def spaces_of(case: Case, kinds: Sequence[str] | None = None) -> list[tuple[str, Any]]:
     """``(expression, space)`` for both spaces of a fresh env and all their subspaces (optionally of some kinds).
 
-    The spaces are the probe's (read from a fresh instance once per target), not a new instance's: constructing
-    one per example is most of what a SPACE item costs when construction is slow (ALE loads its ROM), and the
-    checks only read these spaces, seeding and sampling copies of them (:func:`space_copy`). The reproducer
-    still constructs ``env``.
+    The spaces are the probe's (:meth:`Case.probed`): the checks only read them, and seed and sample copies
+    (:func:`space_copy`).
     """
-    probe = case.probe()
-    case.note_construction()
+    probe = case.probed()
     found: list[tuple[str, Any]] = []
     for name, root in (("action_space", probe.action_space), ("observation_space", probe.observation_space)):
         if name in probe.errors:
