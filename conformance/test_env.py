@@ -39,12 +39,11 @@ def test_spaces_satisfy_space_protocol(conformance_case: Case) -> None:
     case = conformance_case
 
     def body() -> None:
-        env = case.make()
-        for name in ("action_space", "observation_space"):
-            try:
-                space = env.get(name)
-            except TargetError as error:
-                case.fail(f"env.{name} cannot be read", expected=f"a Space as env.{name}", actual=str(error))
+        probe = case.probed()
+        for name, space in (("action_space", probe.action_space), ("observation_space", probe.observation_space)):
+            if name in probe.errors:
+                case.fail(f"env.{name} cannot be read", expected=f"a Space as env.{name}",
+                          actual=f"env.{name} raised {probe.errors[name]}")
             missing = [member for member in SPACE_MEMBERS if not hasattr(space, member)]
             methods = [m for m in ("seed", "sample", "contains") if m not in missing]
             not_callable = [m for m in methods if not callable(getattr(space, m))]
@@ -110,11 +109,11 @@ def test_metadata_is_mapping_with_str_keys(conformance_case: Case) -> None:
     case = conformance_case
 
     def body() -> None:
-        env = case.make()
-        try:
-            metadata = env.get("metadata")
-        except TargetError as error:
-            case.fail("env.metadata cannot be read", expected="a mapping with str keys", actual=str(error))
+        probe = case.probed()
+        if "metadata" in probe.errors:
+            case.fail("env.metadata cannot be read", expected="a mapping with str keys",
+                      actual=f"env.metadata raised {probe.errors['metadata']}")
+        metadata = probe.metadata
         if not is_mapping(metadata):
             case.fail("env.metadata is not a mapping", expected="a mapping with str keys", actual=summarize(metadata))
         bad = [key for key in metadata.keys() if not isinstance(key, str)]

@@ -394,8 +394,10 @@ def test_close_after_rendering(conformance_case: Case) -> None:
 
 
 def _metadata(case: Case) -> Any:
-    env = case.make()
-    metadata = read(case, env, "metadata", "ENV-003")
+    probe = case.probed()
+    if "metadata" in probe.errors:
+        case.not_checkable(f"env.metadata raised {probe.errors['metadata']} (reported by ENV-003)")
+    metadata = probe.metadata
     if not is_mapping(metadata):
         case.not_checkable(f"metadata is {type_name(metadata)}, not a mapping (reported by ENV-003)")
     return metadata

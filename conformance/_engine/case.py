@@ -211,6 +211,17 @@ class Case:
         self._handles.append(handle)
         return handle
 
+    def probed(self, var: str = "env") -> Probe:
+        """What a fresh instance exposes, as the probe read it, with ``var = <constructor>`` in the reproducer.
+
+        For checks that only read a fresh instance's spaces or metadata: the probe read them from one, once per
+        target, and constructing another is most of such an item's cost when construction is slow (ALE loads its
+        ROM). The probe's objects are shared: checks read them and seed or sample only copies.
+        """
+        probe = self.probe()
+        self._trace.construct(var, self.target.constructor_source())
+        return probe
+
     def wrap(self, obj: Any, var: str, expression: str, *, imports: Iterable[str] = ()) -> Handle:
         """Record ``var = expression`` and return a handle on ``obj`` (a space, an inner layer...).
 

@@ -74,17 +74,30 @@ def demand(profile: Profile, costs: Costs, items: int) -> float:
 
 
 def scaled(profile: Profile, costs: Costs, items: int) -> Profile:
-    """``profile`` with examples and rollout lengths cut (equally, by the square root of the excess) so that
-    ``items`` items of a target with ``costs`` fit the budget; never below the floors, never above the profile."""
+    """``profile`` with examples and rollout lengths cut, by one factor, so that ``items`` items of a target with
+    ``costs`` fit the budget; never below the floors, never above the profile.
+
+    Cutting both by ``f`` cuts the constructions and resets by ``f`` but the steps by ``f**2``, so ``f`` solves
+    ``demand * f * (fixed + (1 - fixed) * f) = budget``, ``fixed`` being the constructions' and resets' share of
+    the demand: ``f`` is the square root of ``budget / demand`` when steps dominate (MuJoCo) and ``budget / demand``
+    itself when constructions and resets do (ALE reloads its ROM on both), where a square root would leave
+    ``sqrt(demand / budget)`` times the budget.
+    """
     needed = demand(profile, costs, max(1, items))
     if needed <= profile.budget:
         return profile
-    factor = math.sqrt(profile.budget / needed)
+    rollouts = _ROLLOUTS_PER_EXAMPLE * (costs.construct + costs.reset)
+    fixed = rollouts / (rollouts + profile.max_steps * costs.step)
+    ratio = profile.budget / needed
+    # The positive root of (1 - fixed) * f**2 + fixed * f - ratio, in the form that stays exact as fixed nears 1.
+    factor = 2 * ratio / (fixed + math.sqrt(fixed * fixed + 4 * (1 - fixed) * ratio))
     examples = max(min(profile.min_examples, profile.max_examples), math.ceil(profile.max_examples * factor))
     steps = max(min(profile.min_steps, profile.max_steps), int(profile.max_steps * factor))
     return dataclasses.replace(
         profile, max_examples=examples, max_steps=steps, max_prefix=min(profile.max_prefix, steps)
     )
+
+
 DEFAULT_PROFILE = "default"
 
 

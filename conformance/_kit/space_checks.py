@@ -11,7 +11,7 @@ import numpy as np
 from conformance._engine.case import Case
 from conformance._engine.describe import summarize
 from conformance._engine.handles import Handle
-from conformance._kit.assertions import deep_copy, read
+from conformance._kit.assertions import deep_copy
 from conformance._kit.strategies import seeds, space_kind, subspaces
 from conformance.equality import difference
 
@@ -33,11 +33,16 @@ SAMPLES = 5
 
 
 def spaces_of(case: Case, kinds: Sequence[str] | None = None) -> list[tuple[str, Any]]:
-    """``(expression, space)`` for both spaces of a fresh env and all their subspaces (optionally of some kinds)."""
-    env = case.make()
+    """``(expression, space)`` for both spaces of a fresh env and all their subspaces (optionally of some kinds).
+
+    The spaces are the probe's (:meth:`Case.probed`): the checks only read them, and seed and sample copies
+    (:func:`space_copy`).
+    """
+    probe = case.probed()
     found: list[tuple[str, Any]] = []
-    for name in ("action_space", "observation_space"):
-        root = read(case, env, name)
+    for name, root in (("action_space", probe.action_space), ("observation_space", probe.observation_space)):
+        if name in probe.errors:
+            case.not_checkable(f"env.{name} raised {probe.errors[name]} (reported by ENV-001)")
         for path, space in subspaces(root):
             if kinds is None or space_kind(space) in kinds:
                 found.append((f"env.{name}{path}", space))

@@ -1,0 +1,76 @@
+"""Tests for :mod:`conformance._engine.profiles`: how a costly target's effort is cut to its budget."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance._engine.profiles import PROFILES, Costs, Profile, demand, scaled
+
+_SECONDS = st.floats(0.0, 2.0, allow_nan=False)
+_COSTS = st.builds(Costs, construct=_SECONDS, reset=_SECONDS, step=st.floats(0.0, 0.05, allow_nan=False))
+_ITEMS = st.integers(1, 200)
+_NAMES = st.sampled_from(sorted(PROFILES))
+
+
+def _demand_at(profile: Profile, costs: Costs, items: int, factor: float) -> float:
+    """The demand with examples and rollout lengths both cut by ``factor`` (before rounding and floors)."""
+    return factor * demand(profile, Costs(costs.construct, costs.reset, costs.step * factor), items)
+
+
+@given(_NAMES, _COSTS, _ITEMS)
+def test_effort_stays_between_the_floors_and_the_profile(name: str, costs: Costs, items: int) -> None:
+    profile = PROFILES[name]
+    cut = scaled(profile, costs, items)
+    assert profile.min_examples <= cut.max_examples <= profile.max_examples
+    assert profile.min_steps <= cut.max_steps <= profile.max_steps
+    assert cut.max_prefix == min(profile.max_prefix, cut.max_steps)
+    if demand(profile, costs, items) <= profile.budget:
+        assert cut == profile
+
+
+@given(_NAMES, _COSTS, _ITEMS)
+def test_a_cut_target_is_cut_to_its_budget(name: str, costs: Costs, items: int) -> None:
+    profile = PROFILES[name]
+    cut = scaled(profile, costs, items)
+    if cut == profile or cut.max_examples == profile.min_examples:
+        return
+    # Examples are the cut factor's share of the profile's, rounded up: one example fewer is within the budget,
+    # as many is not below it.
+    low, high = (cut.max_examples - 1) / profile.max_examples, cut.max_examples / profile.max_examples
+    assert _demand_at(profile, costs, items, low) <= profile.budget * (1 + 1e-9)
+    assert _demand_at(profile, costs, items, high) >= profile.budget * (1 - 1e-9)
+
+
+@given(_NAMES, _COSTS, _COSTS, _ITEMS)
+def test_costlier_targets_never_get_more_effort(name: str, cheap: Costs, extra: Costs, items: int) -> None:
+    profile = PROFILES[name]
+    costly = Costs(cheap.construct + extra.construct, cheap.reset + extra.reset, cheap.step + extra.step)
+    a, b = scaled(profile, cheap, items), scaled(profile, costly, items)
+    assert b.max_examples <= a.max_examples
+    assert b.max_steps <= a.max_steps
+
+
+def test_construction_bound_targets_are_cut_in_proportion_to_the_excess() -> None:
+    # ALE-like: a construction and a seeded reset each reload a ROM; steps cost next to nothing.
+    profile = PROFILES["default"]
+    costs = Costs(construct=0.01, reset=0.01, step=0.0)
+    cut = scaled(profile, costs, 100)
+    excess = demand(profile, costs, 100) / profile.budget
+    assert cut.max_examples == math.ceil(profile.max_examples / excess)
+
+
+def test_step_bound_targets_are_cut_by_the_square_root_of_the_excess() -> None:
+    profile = PROFILES["default"]
+    costs = Costs(construct=0.0, reset=0.0, step=0.001)
+    cut = scaled(profile, costs, 40)
+    excess = demand(profile, costs, 40) / profile.budget
+    assert cut.max_examples == math.ceil(profile.max_examples / math.sqrt(excess))
+    assert cut.max_steps == int(profile.max_steps / math.sqrt(excess))
+
+
+def test_cheap_targets_keep_the_whole_profile() -> None:
+    profile = PROFILES["default"]
+    assert scaled(profile, Costs(construct=0.001, reset=0.0001, step=0.00002), 67) == profile
