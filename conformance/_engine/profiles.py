@@ -109,7 +109,8 @@ def hypothesis_settings(profile: Profile, *, max_examples: int | None = None) ->
         max_examples: Overrides the profile's example count (for checks that are costly per example).
 
     Returns:
-        Settings with no deadline, no example database (the suite writes nothing into the user's directory) and
+        Settings with no deadline, no example database (the suite writes nothing into the user's directory; the
+        zygotes keep Hypothesis' cache of local constants in the user's cache directory) and
         a single reported failure per item.
     """
     return settings(

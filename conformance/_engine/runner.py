@@ -24,10 +24,12 @@ import functools
 import gc
 import os
 import sys
+import tempfile
 import time
 import warnings
 from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -66,6 +68,7 @@ _HEADLESS_ENV = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME
 _SAFE_CATEGORY_MODULES = ("builtins", "warnings", "conformance", "numpy", "hypothesis", "pytest", "_pytest")
 
 _RUN_ITEMS = "conformance._engine.runner:run_items"
+_RUN_TRACE = "conformance._engine.runner:run_trace"
 _NO_CALL = Snapshot(0, False, 0.0, 0.0, 0, "", "", "", "")
 _LOOKAHEAD = 64  # how far past the current item to look for items to start ahead
 # Batches: a target whose construction, reset and step are this cheap, with observations this small, runs this many
@@ -91,6 +94,9 @@ class TargetFacts:
         reran_hang: Whether a job of the target has already been run again after it hung (once per target).
         trace: What the target's shared run found (:func:`run_trace`): the verdicts of its observers, the
             measured costs, the profile scaled to the budget, and the examples and steps it took.
+        observing: The job running the observers on the shared rollouts, until its verdicts are in ``trace``
+            (it runs beside the target's other items, which only need the profile).
+        observers: The rules that job decides.
     """
 
     construct_error: str | None = None
@@ -98,6 +104,12 @@ class TargetFacts:
     close_probe: bool = True
     reran_hang: bool = False
     trace: dict[str, Any] | None = None
+    observing: Ticket | None = None
+    observers: frozenset[str] = frozenset()
+
+    def basis(self) -> dict[str, JSON]:
+        """What a job's outcome depends on, but for the observers' verdicts (which only their own items use)."""
+        return {key: value for key, value in self.as_payload().items() if key != "verdicts"}
 
     def as_payload(self) -> dict[str, JSON]:
         trace = self.trace or {}
@@ -161,8 +173,15 @@ def _warm_hypothesis(session: ConformanceSession) -> None:
     """
     from hypothesis import given
     from hypothesis import strategies as st
+    from hypothesis.configuration import set_hypothesis_home_dir
 
     from conformance._engine.profiles import hypothesis_settings
+
+    if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):  # the user's own choice stands
+        # Hypothesis caches what it reads from local modules (constants it draws examples near) under its home
+        # directory, ./.hypothesis by default: that would write into the user's directory, and start cold in
+        # each new one. Zygotes (never the user's pytest process) keep it in the user's cache directory instead.
+        set_hypothesis_home_dir(_cache_home())
 
     @hypothesis_settings(session.profile, max_examples=2)
     @given(st.tuples(st.integers(0, 2**32 - 1), st.lists(st.floats(), max_size=2)))
@@ -171,6 +190,21 @@ def _warm_hypothesis(session: ConformanceSession) -> None:
 
     example()
     settle_imports({})
+
+
+def _cache_home() -> Path:
+    """Where zygotes keep Hypothesis' caches: ``$XDG_CACHE_HOME/gymspec-conformance/hypothesis`` (``~/.cache`` by
+    default), or a fresh temporary directory where that cannot be created."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    home = Path(base) / "gymspec-conformance" / "hypothesis"
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        probe = home / f".writable-{os.getpid()}"
+        probe.touch()
+        probe.unlink()
+    except OSError:
+        return Path(tempfile.mkdtemp(prefix="conformance-hypothesis-"))
+    return home
 
 
 def settle_imports(payload: Mapping[str, JSON]) -> None:
@@ -186,7 +220,8 @@ def settle_imports(payload: Mapping[str, JSON]) -> None:
 
 
 def run_trace(payload: Mapping[str, JSON]) -> JSON:
-    """Job: measure what the target's calls cost, scale the profile to the budget, run the shared observers."""
+    """Job: measure what the target's calls cost and scale the profile to the budget (unless ``payload["measure"]``
+    is false), run the observers ``payload["rules"]`` on the shared rollouts."""
     from conformance._engine.observe import run_shared
     from conformance._engine.profiles import scaled
     from conformance.plugin import get_session
@@ -198,7 +233,7 @@ def run_trace(payload: Mapping[str, JSON]) -> JSON:
     result: dict[str, JSON] = {"verdicts": {}}
     try:
         case = session.case(CaseParam(rules[0] if rules else "ENV-001", state.target))
-        measured = _measure(case)
+        measured = _measure(case) if payload.get("measure", True) else None
         if measured is not None:
             costs, result["observation_bytes"] = measured
             session.profile = case.profile = scaled(session.profile, costs, int(payload["items"]))
@@ -215,11 +250,17 @@ def run_trace(payload: Mapping[str, JSON]) -> JSON:
 
 _MEASURE_STEPS = 16
 _MEASURE_SECONDS = 2.0
+_MEASURE_TRIES = 3
 
 
 def _measure(case: Case) -> tuple[Costs, int] | None:
-    """Time one construction, reset and a few random steps of a fresh instance, and weigh its first observation in
-    bytes (``None`` if any call fails)."""
+    """Time a fresh instance's construction, seeded reset and a few random steps, and weigh its first observation in
+    bytes (``None`` if any call fails).
+
+    Construction and reset are timed up to :data:`_MEASURE_TRIES` times (the fastest counts) and a step by the
+    median of its tries: one reading on a busy machine flipped cheap targets between their full and a cut profile,
+    and so their verdicts' effort, from run to run.
+    """
     from conformance._engine.profiles import Costs
     from conformance._kit.strategies import sampler
 
@@ -230,22 +271,28 @@ def _measure(case: Case) -> tuple[Costs, int] | None:
     try:
         draw = sampler(space)
         rng = np.random.default_rng(0)
-        case.new_example()
-        started = time.perf_counter()
-        env = case.make("env")
-        constructed = time.perf_counter()
-        first = env.reset(seed=0)
-        reset = time.perf_counter() - constructed
-        steps, stepping, begun = 0, 0.0, time.perf_counter()
-        while steps < _MEASURE_STEPS and time.perf_counter() - begun < _MEASURE_SECONDS:
+        begun = time.perf_counter()
+        constructions: list[float] = []
+        resets: list[float] = []
+        while len(constructions) < _MEASURE_TRIES and (not constructions or time.perf_counter() - begun < 1.0):
+            case.new_example()
+            started = time.perf_counter()
+            env = case.make("env")
+            constructed = time.perf_counter()
+            first = env.reset(seed=0)
+            resets.append(time.perf_counter() - constructed)
+            constructions.append(constructed - started)
+        steps: list[float] = []
+        begun = time.perf_counter()
+        while len(steps) < _MEASURE_STEPS and time.perf_counter() - begun < _MEASURE_SECONDS:
             tick = time.perf_counter()
             result = env.step(draw(rng))
-            stepping += time.perf_counter() - tick
-            steps += 1
+            steps.append(time.perf_counter() - tick)
             if is_tuple(result) and len(result) == 5 and (bool(result[2]) or bool(result[3])):
                 env.reset()
         weight = _nbytes(first[0] if is_tuple(first) and first else first)
-        return Costs(constructed - started, reset, stepping / max(1, steps)), weight
+        step = float(np.median(steps)) if steps else 0.0
+        return Costs(min(constructions), min(resets), step), weight
     except Exception:  # noqa: BLE001 - the items themselves report what went wrong
         return None
     finally:
@@ -414,6 +461,7 @@ class ItemRunner:
     # "target" (an xdist worker under --dist loadgroup gets a target's items together), or "none" (another
     # distribution: any later item may be another worker's).
     _scope: str = "all"
+    _last: dict[str, str] = field(default_factory=dict[str, str])  # target id -> its last item's node id
 
     def bind(self, items: list[pytest.Item]) -> None:
         """Make the run's items known to the processes forked from now on."""
@@ -424,16 +472,31 @@ class ItemRunner:
         self._order = [(item.nodeid, param) for item in items if (param := item_param(item)) is not None]
         self._position = {nodeid: index for index, (nodeid, _) in enumerate(self._order)}
         self._params = [param for _, param in self._order]
+        self._last = {param.target.id: nodeid for nodeid, param in self._order}
         if getattr(self.config, "workerinput", None) is not None:
             self._scope = "target" if getattr(self.config.option, "dist", None) == "loadgroup" else "none"
 
     def run(self, item: pytest.Item, param: CaseParam) -> list[pytest.TestReport]:
         """Run one item; its reports (as pytest would have made them, or written here for a crash)."""
+        reports = self._run(item, param)
+        if self._last.get(param.target.id) == item.nodeid and self.interrupted is None:
+            # The target's last item: its zygotes (a heavy env's can hold hundreds of MiB each) go now, not when a
+            # sweep of many targets ends.
+            self.supervisor.discard(param.target.id)
+        return reports
+
+    def _run(self, item: pytest.Item, param: CaseParam) -> list[pytest.TestReport]:
         target = param.target
         facts = self.facts.setdefault(target.id, TargetFacts())
         self._drop_stale(item.nodeid)
         if param.rule_id is not None and facts.trace is None:
             interrupted = self._trace(param, facts)
+            if interrupted is not None:
+                verdict = _verdict(param, interrupted, None)
+                self.interrupted = verdict.message
+                return [self._report(item, param, verdict, interrupted.seconds)]
+        if facts.observing is not None and param.rule_id in facts.observers:
+            interrupted = self._observed(param, facts, item.nodeid)
             if interrupted is not None:
                 verdict = _verdict(param, interrupted, None)
                 self.interrupted = verdict.message
@@ -465,6 +528,8 @@ class ItemRunner:
         by an earlier hang)."""
         if param.rule_id is None or facts.trace is None or facts.hang is not None:
             return False
+        if facts.observing is not None and param.rule_id in facts.observers:
+            return False  # decided by the shared run, or run on its own once that failed: not known yet
         shared = facts.trace.get("verdicts", {}).get(param.rule_id)
         return shared is None or shared["outcome"] not in ("passed", "skipped")
 
@@ -509,7 +574,7 @@ class ItemRunner:
                 nodeids.append(later)
         warm, job = self._jobs(param, facts, _RUN_ITEMS, {"nodeids": nodeids})
         ticket = self.supervisor.submit(param.target.id, warm, job)
-        given = facts.as_payload()
+        given = facts.basis()
         for index, later in enumerate(nodeids[1:], start=1):
             self._ahead[later] = _Ahead(ticket, given, index)
         return _Ahead(ticket, given, 0)
@@ -541,7 +606,7 @@ class ItemRunner:
         for later, entry in list(self._ahead.items()):
             facts = self.facts.get(entry.ticket.key)
             passed = later != nodeid and self._position.get(later, -1) <= here
-            if passed or facts is None or facts.hang is not None or facts.as_payload() != entry.given:
+            if passed or facts is None or facts.hang is not None or facts.basis() != entry.given:
                 del self._ahead[later]
                 if all(other.ticket is not entry.ticket for other in self._ahead.values()):
                     self.supervisor.cancel(entry.ticket)
@@ -576,24 +641,57 @@ class ItemRunner:
         return outcome
 
     def _trace(self, param: CaseParam, facts: TargetFacts) -> Interrupted | None:
-        """Measure the target's costs and run its observers on one shared trace (once per target)."""
+        """Measure the target's costs (once per target, before its items, which need the profile), then start the job
+        that runs its observers on one shared trace."""
         from conformance._engine.observe import OBSERVERS
 
         mine = [p for p in self._params if p.target.id == param.target.id and p.rule_id is not None]
-        observers = sorted({p.rule_id for p in mine if p.rule_id in OBSERVERS})
-        payload: dict[str, JSON] = {"rules": observers, "items": len(mine) - max(0, len(observers) - 1)}
-        outcome = self._supervised(param, facts, "conformance._engine.runner:run_trace", payload)
+        observers = sorted({str(p.rule_id) for p in mine if p.rule_id in OBSERVERS})
+        items = len(mine) - max(0, len(observers) - 1)
+        outcome = self._supervised(param, facts, _RUN_TRACE, {"rules": [], "items": items})
         if isinstance(outcome, Interrupted):
             return outcome
-        if isinstance(outcome, Finished):
-            facts.trace = dict(outcome.value)
+        if not isinstance(outcome, Finished):
+            self._shared_failed(facts, outcome)
             return None
+        facts.trace = dict(outcome.value)
+        if observers and facts.hang is None:
+            payload: dict[str, JSON] = {"rules": observers, "items": items, "measure": False}
+            warm, job = self._jobs(param, facts, _RUN_TRACE, payload)
+            facts.observing = self.supervisor.submit(param.target.id, warm, job)
+            facts.observers = frozenset(observers)
+        return None
+
+    def _observed(self, param: CaseParam, facts: TargetFacts, nodeid: str) -> Interrupted | None:
+        """Wait for the observers' shared run (item ``nodeid`` is one of them) and take in its verdicts."""
+        ticket = facts.observing
+        if ticket is None:
+            return None
+        outcome = self.supervisor.wait(ticket, functools.partial(self._start_ahead, nodeid, ticket))
+        facts.observing = None
+        if isinstance(outcome, Interrupted):
+            return outcome
+        if not isinstance(outcome, Finished):
+            payload: dict[str, JSON] = {"rules": sorted(facts.observers), "measure": False}
+            outcome = self._supervised(param, facts, _RUN_TRACE, payload, first=outcome)
+        trace = facts.trace if facts.trace is not None else {}
+        if isinstance(outcome, Finished):
+            found: Mapping[str, Any] = outcome.value
+            trace["verdicts"] = dict(found.get("verdicts", {}))
+            trace.update({key: found[key] for key in ("examples", "steps", "error") if key in found})
+        elif isinstance(outcome, Interrupted):
+            return outcome
+        else:
+            self._shared_failed(facts, outcome)
+        return None
+
+    @staticmethod
+    def _shared_failed(facts: TargetFacts, outcome: Failure) -> None:
         # The shared run crashed, hung or overflowed: every observer runs on its own (and meets the problem, which
         # is then attributed as for any item); a hang is remembered as any hang is.
-        facts.trace = {"verdicts": {}, "error": _ending(outcome)}
+        facts.trace = {**(facts.trace or {}), "verdicts": {}, "error": _ending(outcome)}
         if isinstance(outcome, Hung) and facts.hang is None:
             facts.hang = (outcome, "the shared rollouts")
-        return None
 
     def _finished(self, item: pytest.Item, outcome: Finished) -> list[pytest.TestReport]:
         value: Mapping[str, Any] = outcome.value
