@@ -39,7 +39,7 @@ from _pytest.warnings import catch_warnings_for_item  # pyright: ignore[reportUn
 
 from conformance._engine.board import BoardGuard, Snapshot, current_board
 from conformance._engine.case import CONSTRUCT, Case, headless, owner_of, owner_text
-from conformance._engine.narrowing import is_tuple
+from conformance._engine.narrowing import is_dict, is_list_or_tuple, is_mapping, is_tuple
 from conformance._engine.options import CaseParam
 from conformance._engine.profiles import Costs, Profile
 from conformance._engine.supervisor import (
@@ -274,14 +274,20 @@ def _measure(case: Case) -> tuple[Costs, int] | None:
         begun = time.perf_counter()
         constructions: list[float] = []
         resets: list[float] = []
-        while len(constructions) < _MEASURE_TRIES and (not constructions or time.perf_counter() - begun < 1.0):
+
+        def construct_and_reset() -> tuple[Any, Any]:
             case.new_example()
             started = time.perf_counter()
-            env = case.make("env")
+            made = case.make("env")
             constructed = time.perf_counter()
-            first = env.reset(seed=0)
+            observed = made.reset(seed=0)
             resets.append(time.perf_counter() - constructed)
             constructions.append(constructed - started)
+            return made, observed
+
+        env, first = construct_and_reset()
+        while len(constructions) < _MEASURE_TRIES and time.perf_counter() - begun < 1.0:
+            env, first = construct_and_reset()
         steps: list[float] = []
         begun = time.perf_counter()
         while len(steps) < _MEASURE_STEPS and time.perf_counter() - begun < _MEASURE_SECONDS:
@@ -303,9 +309,9 @@ def _nbytes(value: object) -> int:
     """Roughly how many bytes an observation holds (arrays and the containers of them; anything else counts 0)."""
     if isinstance(value, np.ndarray):
         return int(value.nbytes)
-    if isinstance(value, Mapping):
+    if is_mapping(value):
         return sum(_nbytes(part) for part in value.values())
-    if isinstance(value, (tuple, list)):
+    if is_list_or_tuple(value):
         return sum(_nbytes(part) for part in value)
     return 0
 
@@ -424,8 +430,8 @@ def _part(outcome: Outcome, index: int) -> Outcome | None:
     if isinstance(outcome, Interrupted):
         return outcome
     if index < len(outcome.parts):
-        part: Any = outcome.parts[index]
-        peak = part.get("peak_mib") if isinstance(part, dict) else None
+        part: JSON = outcome.parts[index]
+        peak: JSON = part.get("peak_mib") if is_dict(part) else None
         imported = outcome.imported if isinstance(outcome, Finished) else ()
         return Finished(part, outcome.seconds, imported, float(peak) if peak is not None else _peak_of(outcome))
     if isinstance(outcome, Finished):  # returned without handing over every item's result: the suite's own bug

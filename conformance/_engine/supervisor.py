@@ -395,6 +395,8 @@ class Ticket:
         job: What runs.
         outcome: How it ended (``None`` until it has).
         cancelled: Whether :meth:`Supervisor.cancel` withdrew it (its outcome then means nothing).
+        started: ``time.monotonic()`` when it left the queue (its outcome's seconds count from there).
+        result: The file its job writes its result to (``""`` until it is sent to a zygote).
     """
 
     key: str
@@ -402,8 +404,8 @@ class Ticket:
     job: Job
     outcome: Outcome | None = None
     cancelled: bool = False
-    _started: float = 0.0  # when it left the queue: the outcome's seconds count from here
-    _result: str = ""
+    started: float = 0.0
+    result: str = ""
 
 
 class _Watch:
@@ -434,7 +436,7 @@ class _Zygote:
         self.preloaded: set[str] = set()
         self.preloading = False  # whether the current job's request asked it to import modules first
         self.sent = False  # whether the current ticket's job request has been sent
-        self.watch = _Watch(ticket._started if ticket is not None else time.monotonic())  # noqa: SLF001
+        self.watch = _Watch(ticket.started if ticket is not None else time.monotonic())
 
     def send(self, message: Mapping[str, JSON]) -> None:
         _send(self.sock, message)
@@ -602,7 +604,7 @@ class Supervisor:
 
     @staticmethod
     def _since(ticket: Ticket) -> float:
-        return time.monotonic() - ticket._started  # noqa: SLF001
+        return time.monotonic() - ticket.started
 
     def _dispatch(self) -> None:
         """Start queued jobs, oldest first, while slots are free."""
@@ -610,7 +612,7 @@ class Supervisor:
             if len(self._working()) >= self.parallel:
                 return
             self._queue.remove(ticket)
-            ticket._started = time.monotonic()  # noqa: SLF001
+            ticket.started = time.monotonic()
             group = self._zygotes.setdefault(ticket.key, [])
             for stale in [zygote for zygote in group if zygote.ticket is None and zygote.warm != ticket.warm]:
                 self._drop(stale)  # warmed up for what the caller no longer asks (the target's facts changed)
@@ -622,7 +624,7 @@ class Supervisor:
                     # up and runs the target's first job, rather than later, when every CPU has work.
                     self._start(ticket.key, ticket.warm, None)
             elif idle.warming:  # a spare warming up: the job is sent when it says it is ready
-                idle.ticket, idle.watch = ticket, _Watch(ticket._started)  # noqa: SLF001
+                idle.ticket, idle.watch = ticket, _Watch(ticket.started)
             else:
                 self._send_job(idle, ticket)
 
@@ -641,15 +643,15 @@ class Supervisor:
 
     def _send_job(self, zygote: _Zygote, ticket: Ticket) -> None:
         self._jobs += 1
-        ticket._result = str(self._workdir / f"job-{os.getpid()}-{self._jobs}.json")  # noqa: SLF001
+        ticket.result = str(self._workdir / f"job-{os.getpid()}-{self._jobs}.json")
         key = ticket.key
         preload = [] if key in self._no_preload else sorted(self._imported.get(key, set()) - zygote.preloaded)
         zygote.preloaded.update(preload)
         zygote.preloading = bool(preload)
-        zygote.ticket, zygote.job_pid, zygote.watch = ticket, None, _Watch(ticket._started)  # noqa: SLF001
+        zygote.ticket, zygote.job_pid, zygote.watch = ticket, None, _Watch(ticket.started)
         zygote.sent = True
         request = {"op": "run", "function": ticket.job.function, "payload": dict(ticket.job.payload),
-                   "result": ticket._result, "preload": preload, "settle": self.settle}  # noqa: SLF001
+                   "result": ticket.result, "preload": preload, "settle": self.settle}
         try:
             zygote.send(request)
         except OSError:  # the zygote went away between jobs: the job goes back to the queue, for another one
@@ -706,7 +708,7 @@ class Supervisor:
                 if ticket.cancelled:
                     kill_group(zygote.job_pid)
             elif message["op"] == "exited":
-                outcome = self._finished(zygote, int(message["status"]), ticket._result, now)  # noqa: SLF001
+                outcome = self._finished(zygote, int(message["status"]), ticket.result, now)
                 if isinstance(outcome, Finished):
                     outcome = dataclasses.replace(outcome, peak_mib=float(message.get("peak_mib", 0.0)))
                 zygote.ticket = zygote.job_pid = None
