@@ -1,6 +1,6 @@
 """Wall time and peak memory of the conformance suite on real targets, as a user runs it.
 
-Run: ``python benchmarks/bench_suite.py [--profile default] [--repeats 1] [--only NAME ...] [--baseline DIR]``
+Run: ``python benchmarks/bench_suite.py [--profile default] [--repeats 1] [--only NAME ...] [--baseline DIR] [--cold]``
 
 Each case is one ``pytest --pyargs conformance`` run in a child process (exactly the user's command), timed from
 start to exit; the peak resident memory is the largest of the run's processes (``wait4``'s ``ru_maxrss``), and the
@@ -8,6 +8,12 @@ CPU seconds are those of the whole process tree (every process is reaped by its 
 On a shared machine wall time drifts with the load while CPU seconds barely do: read both. Cases whose packages
 are not installed (ALE, MuJoCo, Gymnasium-Robotics, Box2D) are listed as skipped. With ``--repeats`` above one,
 the cases are run in interleaved rounds and the medians reported, so load drift affects every case alike.
+
+Each run starts in a fresh directory. The suite keeps Hypothesis' cache of constants read from local modules in
+the user's cache directory (``$XDG_CACHE_HOME/gymspec-conformance``), so runs after the first find it warm, as a
+user's do; ``--cold`` gives every run an empty cache directory of its own (a first run on a new machine: with an
+editable install, Hypothesis then reads the suite's own ~180 modules). Engines before that change kept the cache
+in the run's directory, so they always start cold here: compare with ``--baseline`` under ``--cold``.
 
 ``--baseline DIR`` also runs every case with ``DIR`` (a checkout of an earlier commit, e.g. made with
 ``git worktree add /tmp/old <commit>``) first on ``PYTHONPATH``, interleaved with the current code, and adds the
@@ -78,8 +84,8 @@ class _Run:
     status: int
 
 
-def _run(case: Case, profile: str, baseline: str = "") -> _Run:
-    """One run of ``case`` (with ``baseline`` first on ``PYTHONPATH`` when given)."""
+def _run(case: Case, profile: str, baseline: str = "", *, cold: bool = False) -> _Run:
+    """One run of ``case`` (with ``baseline`` first on ``PYTHONPATH`` when given; ``cold``: with an empty cache)."""
     with tempfile.TemporaryDirectory() as scratch:
         command = [
             sys.executable, "-m", "pytest", "--pyargs", "conformance", "-q", "-p", "no:cacheprovider",
@@ -87,6 +93,8 @@ def _run(case: Case, profile: str, baseline: str = "") -> _Run:
             "--conformance-report", str(Path(scratch) / "report.json"), *case.args,
         ]
         env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "MUJOCO_GL": "egl"}
+        if cold:
+            env["XDG_CACHE_HOME"] = str(Path(scratch) / "cache")
         if baseline:
             env["PYTHONPATH"] = os.pathsep.join(filter(None, (baseline, env.get("PYTHONPATH", ""))))
         started = time.perf_counter()
@@ -104,6 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=1, help="interleaved rounds (medians are reported)")
     parser.add_argument("--only", nargs="*", default=None, help="run only cases whose name contains one of these")
     parser.add_argument("--baseline", default="", help="a checkout of an earlier commit to compare against")
+    parser.add_argument("--cold", action="store_true", help="give every run an empty cache directory")
     options = parser.parse_args(argv)
     if options.baseline and not (Path(options.baseline) / "conformance").is_dir():
         parser.error(f"--baseline must be a checkout holding conformance/, got {options.baseline!r}")
@@ -113,9 +122,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     before: dict[str, list[_Run]] = {case.name: [] for case in runnable}
     for _ in range(max(1, options.repeats)):
         for case in runnable:
-            timings[case.name].append(_run(case, options.profile))
+            timings[case.name].append(_run(case, options.profile, cold=options.cold))
             if options.baseline:
-                before[case.name].append(_run(case, options.profile, options.baseline))
+                before[case.name].append(_run(case, options.profile, options.baseline, cold=options.cold))
     missed = False
     extra = f" {'baseline s':>10} {'ratio':>6}" if options.baseline else ""
     print(f"{'case':<26} {'seconds':>8} {'cpu s':>7} {'peak MiB':>9}{extra} {'target':>7}  {'exit':>4}  verdict")
