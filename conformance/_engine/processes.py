@@ -23,6 +23,7 @@ __all__ = [
     "die_with_parent",
     "kill_descendants",
     "kill_group",
+    "kill_tree",
     "prctl",
     "rss",
 ]
@@ -116,6 +117,17 @@ def _signal_descendants(pid: int) -> None:
         kill_group(child)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(child, signal.SIGKILL)
+
+
+def kill_tree(pid: int) -> None:
+    """Kill ``pid``'s process group and every process below ``pid`` (and the groups they lead); ``pid``'s parent
+    reaps it.
+
+    A zygote is a subreaper: what its jobs and its own warm-up left behind, even in sessions of their own, are its
+    children while it lives. Killing it alone would orphan them to init, out of the suite's reach.
+    """
+    _signal_descendants(pid)
+    kill_group(pid)
 
 
 def kill_descendants(pid: int) -> None:

@@ -55,6 +55,7 @@ from conformance._engine.processes import (
     die_with_parent,
     kill_descendants,
     kill_group,
+    kill_tree,
     prctl,
     rss,
 )
@@ -459,7 +460,7 @@ class _Zygote:
 
     def kill(self) -> None:
         self.alive = False
-        kill_group(self.pid)
+        kill_tree(self.pid)
         with contextlib.suppress(OSError):
             self.sock.close()
         with contextlib.suppress(ChildProcessError):

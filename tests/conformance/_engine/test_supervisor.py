@@ -35,6 +35,13 @@ _HERE = "tests.conformance._engine.test_supervisor"
 def warm(payload: Mapping[str, Any]) -> None:
     if payload.get("die"):
         os._exit(7)
+    if payload.get("escape"):  # leave a child in a session of its own, as a target's constructor might
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the grandchild
+            os.setsid()
+            time.sleep(60)
+            os._exit(0)
+        Path(f"{payload['escape']}.{os.getpid()}").write_text(str(pid))
 
 
 def add(payload: Mapping[str, Any]) -> Any:
@@ -287,3 +294,38 @@ def test_a_zygote_warmed_for_other_facts_is_replaced(supervisor: Supervisor) -> 
     assert first.value == again.value != other.value
     with pytest.raises(ChildProcessError):  # the stale zygote was killed and reaped, not left idle
         os.waitpid(int(first.value), os.WNOHANG)
+
+
+@pytest.mark.parametrize("how", ["discard", "close"])
+def test_killing_a_zygote_kills_what_its_warm_up_left(tmp_path: Path, how: str) -> None:
+    # Two slots: the target's spare zygote warms up (and leaves its child) but never runs a job, whose end would
+    # otherwise have cleaned up.
+    supervisor = Supervisor(10.0, 0, parallel=2)
+    marker = tmp_path / "escaped"
+    try:
+        outcome = supervisor.run("t", _job("warm", escape=str(marker)), _job("add", a=1, b=1))
+        assert isinstance(outcome, Finished)
+        deadline = time.monotonic() + 10
+        while len(list(tmp_path.glob("escaped.*"))) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if how == "discard":
+            supervisor.discard("t")
+    finally:
+        supervisor.close()
+    left = [int(path.read_text()) for path in tmp_path.glob("escaped.*")]
+    assert len(left) == 2  # both zygotes warmed up
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        alive = [pid for pid in left if _alive(pid)]
+        if not alive:
+            return
+        time.sleep(0.05)
+    pytest.fail(f"children a warm-up left in sessions of their own outlived their zygote: {alive}")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
