@@ -315,6 +315,7 @@ def test_killing_a_zygote_kills_what_its_warm_up_left(tmp_path: Path, how: str) 
     left = [int(path.read_text()) for path in tmp_path.glob("escaped.*")]
     assert len(left) == 2  # both zygotes warmed up
     deadline = time.monotonic() + 5
+    alive = left
     while time.monotonic() < deadline:
         alive = [pid for pid in left if _alive(pid)]
         if not alive:
