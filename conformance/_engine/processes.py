@@ -113,6 +113,9 @@ def kill_group(pgid: int) -> None:
 
 def _signal_descendants(pid: int) -> None:
     for child in children(pid):
+        # Frozen first, so it cannot fork another escapee (a session of its own) while its children are listed.
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(child, signal.SIGSTOP)
         _signal_descendants(child)
         kill_group(child)
         with contextlib.suppress(ProcessLookupError, PermissionError):
@@ -126,8 +129,12 @@ def kill_tree(pid: int) -> None:
     A zygote is a subreaper: what its jobs and its own warm-up left behind, even in sessions of their own, are its
     children while it lives. Killing it alone would orphan them to init, out of the suite's reach.
     """
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signal.SIGSTOP)  # a zygote still warming up may be forking: not while its tree is walked
     _signal_descendants(pid)
     kill_group(pid)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.kill(pid, signal.SIGKILL)
 
 
 def kill_descendants(pid: int) -> None:
