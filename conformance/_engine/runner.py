@@ -294,7 +294,8 @@ def _measure(case: Case) -> tuple[Costs, int] | None:
             tick = time.perf_counter()
             result = env.step(draw(rng))
             steps.append(time.perf_counter() - tick)
-            if is_tuple(result) and len(result) == 5 and (bool(result[2]) or bool(result[3])):
+            # any(): a vector env's flags are arrays (it resets its own sub-envs; a full reset is harmless).
+            if is_tuple(result) and len(result) == 5 and (np.any(result[2]) or np.any(result[3])):
                 env.reset()
         weight = _nbytes(first[0] if is_tuple(first) and first else first)
         step = float(np.median(steps)) if steps else 0.0
