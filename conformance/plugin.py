@@ -95,14 +95,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(_Reporter(config), "conformance-reporter")
 
 
-@pytest.hookimpl(optionalhook=True)
-def pytest_configure_node(node: Any) -> None:
-    """(pytest-xdist, controller side) Tell each worker how items are distributed: a worker under ``--dist
-    loadgroup`` gets every item of a target, so it may batch them and start them early; its own config says
-    ``dist='no'``."""
-    node.workerinput["conformance_dist"] = getattr(node.config.option, "dist", None)
-
-
 def get_session(config: pytest.Config) -> ConformanceSession:
     """The run's :class:`ConformanceSession`, created on first use."""
     session = config.stash.get(_SESSION_KEY, None)

@@ -480,9 +480,8 @@ class ItemRunner:
         self._position = {nodeid: index for index, (nodeid, _) in enumerate(self._order)}
         self._params = [param for _, param in self._order]
         self._last = {param.target.id: nodeid for nodeid, param in self._order}
-        workerinput: Any = getattr(self.config, "workerinput", None)
-        if workerinput is not None:
-            self._scope = "target" if workerinput.get("conformance_dist") == "loadgroup" else "none"
+        if getattr(self.config, "workerinput", None) is not None:
+            self._scope = "target" if getattr(self.config.option, "dist", None) == "loadgroup" else "none"
 
     def run(self, item: pytest.Item, param: CaseParam) -> list[pytest.TestReport]:
         """Run one item; its reports (as pytest would have made them, or written here for a crash)."""

@@ -132,13 +132,3 @@ def test_should_violations_are_filterable_warnings(tmp_path: Path) -> None:
     assert escalated.result(spec, "RENDER-003")["outcome"] == "failed"
     ignored = run_inprocess([*base, "-W", "ignore::conformance.warnings.RENDER003Warning"], tmp_path / "ignored.json")
     assert ignored.returncode == 0
-
-
-def test_workers_learn_how_items_are_distributed() -> None:
-    from types import SimpleNamespace
-
-    from conformance.plugin import pytest_configure_node
-
-    node = SimpleNamespace(config=SimpleNamespace(option=SimpleNamespace(dist="loadgroup")), workerinput={})
-    pytest_configure_node(node)
-    assert node.workerinput == {"conformance_dist": "loadgroup"}  # a worker's own config says dist='no'
