@@ -495,18 +495,15 @@ class ItemRunner:
         target = param.target
         facts = self.facts.setdefault(target.id, TargetFacts())
         self._drop_stale(item.nodeid)
+        interrupted: Interrupted | None = None
         if param.rule_id is not None and facts.trace is None:
             interrupted = self._trace(param, facts)
-            if interrupted is not None:
-                verdict = _verdict(param, interrupted, None)
-                self.interrupted = verdict.message
-                return [self._report(item, param, verdict, interrupted.seconds)]
-        if facts.observing is not None and param.rule_id in facts.observers:
+        if interrupted is None and facts.observing is not None and param.rule_id in facts.observers:
             interrupted = self._observed(param, facts, item.nodeid)
-            if interrupted is not None:
-                verdict = _verdict(param, interrupted, None)
-                self.interrupted = verdict.message
-                return [self._report(item, param, verdict, interrupted.seconds)]
+        if interrupted is not None:  # Ctrl-C during the target's shared work: this item records it
+            verdict = _verdict(param, interrupted, None)
+            self.interrupted = verdict.message
+            return [self._report(item, param, verdict, interrupted.seconds)]
         if facts.hang is not None and param.rule_id is not None:
             # A call of this target hangs: every item that would make it again is decided here, without waiting
             # for the timeout once more (the construction check still runs: the probe never made that call).
