@@ -189,13 +189,15 @@ def _runner(config: pytest.Config, session: pytest.Session) -> ItemRunner | None
     runner = None
     conformance = get_session(config)
     if conformance.limits.isolation == "process":
+        from conformance._engine.jobs import settle_imports
         from conformance._engine.runner import ItemRunner
         from conformance._engine.supervisor import Supervisor
+        from conformance._engine.zygote import Job
 
         supervisor = Supervisor(
             conformance.limits.timeout,
             conformance.limits.memory,
-            settle="conformance._engine.runner:settle_imports",
+            settle=Job.of(settle_imports).function,
             parallel=conformance.limits.jobs,
         )
         runner = ItemRunner(config, supervisor)

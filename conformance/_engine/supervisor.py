@@ -6,7 +6,7 @@ Three kinds of process take part, and only the last two ever run target code:
   its children, reads their :class:`~conformance._engine.board.Board`, and kills a process group whose call runs
   longer than the timeout, that makes no progress at all for as long, or that grows past the memory cap;
 * one **zygote** per target, forked from the supervisor on the target's first job. It *warms up* once — imports
-  the target, constructs and probes it (:func:`conformance._engine.runner.warm_target`) — then serves as a fork
+  the target, constructs and probes it (:func:`conformance._engine.jobs.warm_target`) — then serves as a fork
   server, so every job starts from the same warm, pristine state without paying for imports again;
 * one **job process** per job (a pytest item, a shared rollout), forked from the zygote. It runs the job, writes
   its JSON result to a file and leaves with ``os._exit``: threads it started, memory it leaked and global state it
@@ -17,8 +17,9 @@ Several jobs may run at once (``parallel``; a target then gets a second zygote),
 supervisor submits jobs and waits for the one it needs while enforcing the limits of all. A job killed for hanging
 is first asked for its Python stacks (``faulthandler`` on ``SIGUSR2``), so the report says where it was stuck.
 
-Messages between the supervisor and a zygote are JSON lines on a socket pair; results travel as JSON files. Nothing
-a target produced is ever unpickled in the supervisor, so even a hostile ``__reduce__`` cannot run there.
+Messages between the supervisor and a zygote are JSON lines on a socket pair; results travel as JSON files (the
+processes' side of all this is :mod:`conformance._engine.zygote`; how jobs end, :mod:`conformance._engine.endings`).
+Nothing a target produced is ever unpickled in the supervisor, so even a hostile ``__reduce__`` cannot run there.
 
 On Ctrl-C only the supervisor is interrupted (its children live in process groups of their own, out of the
 terminal's reach): it kills the job in progress and returns :class:`Interrupted`, so the caller can record the
@@ -30,161 +31,34 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import faulthandler
-import importlib
 import json
 import os
 import select
-import signal
 import socket
 import sys
 import tempfile
-import threading
 import time
-import traceback
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeAlias
 
 from conformance._engine.board import Board, Snapshot
-from conformance._engine.processes import (
-    PR_SET_CHILD_SUBREAPER,
-    cpu_and_state,
-    describe_status,
-    die_with_parent,
-    kill_descendants,
-    kill_group,
-    kill_tree,
-    prctl,
-    rss,
-)
+from conformance._engine.endings import Died, Finished, Hung, Interrupted, Outcome, OverMemory
+from conformance._engine.processes import cpu_and_state, describe_status, kill_group, kill_tree, rss
+from conformance._engine.zygote import JSON, STACKS_SIGNAL, Job, collect, flush_stdio, send, serve
 
-__all__ = [
-    "Died",
-    "Failure",
-    "Finished",
-    "Hung",
-    "Interrupted",
-    "Job",
-    "Outcome",
-    "OverMemory",
-    "Supervisor",
-    "Ticket",
-    "default_memory_cap",
-    "emit",
-    "fork_available",
-]
-
-JSON: TypeAlias = Any  # a value json.loads returns: dict / list / str / int / float / bool / None
+__all__ = ["Supervisor", "Ticket", "default_memory_cap", "fork_available"]
 
 _POLL = 0.05
 _MEMORY_POLL = 0.2
 _GRACE = 2.0
 _MIN_IDLE = 10.0
-_MAX_TRACEBACK = 4000
 _STARVED_GRACE = 4.0
 _STARVED_SHARE = 0.25
 _CPU_TICKS = 0.05
 _WARM_IDLE = 60.0
-_INTERNAL_ERROR = 70
 _GIB = 1 << 30
-_STACKS_SIGNAL = signal.SIGUSR2
 _STACKS_WAIT = 0.3
-
-
-@dataclass(frozen=True)
-class Job:
-    """What a process runs: a module-level function named ``module:qualname`` and its JSON payload.
-
-    Functions travel by name, so the process that runs one finds it in its own (inherited) copy of the module.
-    """
-
-    function: str
-    payload: Mapping[str, JSON] = field(default_factory=dict[str, JSON])
-
-
-@dataclass(frozen=True)
-class Finished:
-    """The job returned; ``value`` is what its function returned (JSON data), ``imported`` the top-level modules it
-    imported that its zygote had not, ``peak_mib`` its largest resident memory (the kernel's high-water mark),
-    ``parts`` what it handed over with :func:`emit` on the way, in order."""
-
-    value: JSON
-    seconds: float
-    imported: tuple[str, ...] = ()
-    peak_mib: float = 0.0
-    parts: tuple[JSON, ...] = ()
-
-
-@dataclass(frozen=True)
-class Died:
-    """The process ended without returning: a signal, ``os._exit``, an abort in native code.
-
-    Attributes:
-        status: E.g. ``"SIGSEGV"`` or ``"exit code 3"``.
-        board: What it was doing.
-        detail: An internal error's traceback (the suite's own code failed in the job process), else ``""``.
-        stage: ``"warm"`` when the zygote died while warming up (the job never ran), else ``"job"``.
-        traceback: The Python stacks at a fatal signal (from ``faulthandler``), else ``""``.
-        parts: What the job handed over with :func:`emit` before it died.
-    """
-
-    status: str
-    board: Snapshot
-    seconds: float
-    detail: str = ""
-    stage: str = "job"
-    traceback: str = ""
-    parts: tuple[JSON, ...] = ()
-
-
-@dataclass(frozen=True)
-class Hung:
-    """The process was killed for taking too long.
-
-    Attributes:
-        limit: The timeout it exceeded, in seconds.
-        board: What it was doing (``board.active`` false: no call was in progress, nothing made progress).
-        stage: ``"warm"`` when it was the zygote, warming up (the job never ran), else ``"job"``.
-        traceback: The Python stacks of the job's threads when it was stopped (from ``faulthandler``), else ``""``.
-        parts: What the job handed over with :func:`emit` before it hung.
-    """
-
-    limit: float
-    board: Snapshot
-    seconds: float
-    stage: str = "job"
-    traceback: str = ""
-    parts: tuple[JSON, ...] = ()
-
-
-@dataclass(frozen=True)
-class OverMemory:
-    """The process was killed for holding more than the memory cap (``rss`` and ``cap`` in bytes; ``stage`` and
-    ``parts`` as for :class:`Hung`)."""
-
-    rss: int
-    cap: int
-    board: Snapshot
-    seconds: float
-    stage: str = "job"
-    parts: tuple[JSON, ...] = ()
-
-
-@dataclass(frozen=True)
-class Interrupted:
-    """The user interrupted the run (Ctrl-C) while the process worked; it has been killed (``stage`` as for
-    :class:`Hung`)."""
-
-    board: Snapshot
-    seconds: float
-    stage: str = "job"
-
-
-Failure: TypeAlias = Died | Hung | OverMemory | Interrupted
-"""Every way a job can end without returning."""
-Outcome: TypeAlias = Finished | Failure
 
 
 def fork_available() -> bool:
@@ -228,160 +102,6 @@ class _Starvation:
         got = cpu - self.cpu_at_start
         return state in ("R", "D") and got < _STARVED_SHARE * (since - limit) + _CPU_TICKS
 
-
-def _resolve(function: str) -> Callable[[Mapping[str, JSON]], JSON]:
-    module_name, _, qualname = function.partition(":")
-    obj: Any = importlib.import_module(module_name)
-    for part in qualname.split("."):
-        obj = getattr(obj, part)
-    resolved: Callable[[Mapping[str, JSON]], JSON] = obj
-    return resolved
-
-
-def _flush_stdio() -> None:
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(Exception):
-            stream.flush()
-
-
-# --- the child side ----------------------------------------------------------------------------------------------
-
-
-def _send(sock: socket.socket, message: Mapping[str, JSON]) -> None:
-    sock.sendall(json.dumps(message).encode("utf-8") + b"\n")
-
-
-def _write_result(path: str, value: JSON) -> None:
-    scratch = f"{path}.part"
-    with open(scratch, "w", encoding="utf-8") as handle:
-        json.dump(value, handle)
-    os.replace(scratch, path)
-
-
-_PARTS: list[str] = []  # in a job process: where its result goes, then one entry per part handed over
-
-
-def emit(value: JSON) -> None:
-    """From a job process: hand over one part of the job's result now (JSON data), so that it reaches the supervisor
-    even if the job dies, hangs or overflows later (a job running several items hands over each item's result).
-
-    Raises:
-        RuntimeError: Outside a supervised job process.
-    """
-    if not _PARTS:
-        raise RuntimeError("emit must be called from a job process the Supervisor started, got a call outside one")
-    _write_result(f"{_PARTS[0]}.{len(_PARTS) - 1}", value)
-    _PARTS.append("")
-
-
-def _read_parts(result: str) -> tuple[JSON, ...]:
-    """The parts a job handed over (removing their files): those up to the first missing or unreadable one."""
-    parts: list[JSON] = []
-    while True:
-        path = Path(f"{result}.{len(parts)}")
-        try:
-            parts.append(json.loads(path.read_text(encoding="utf-8")))
-        except (OSError, ValueError):
-            break
-        finally:
-            with contextlib.suppress(OSError):
-                path.unlink()
-    return tuple(parts)
-
-
-def _run_job(job: Job, result: str, board: Board) -> None:
-    """The job process: run, write the result, leave without running any exit handler of the parent's."""
-    code = 0
-    try:
-        os.setpgid(0, 0)
-        die_with_parent()
-        # A fatal signal's Python traceback goes to a file the supervisor puts in the report, not to the terminal.
-        crash = open(f"{result}.crash", "w", encoding="utf-8")  # noqa: SIM115 - open until os._exit
-        faulthandler.enable(crash, all_threads=True)
-        faulthandler.register(_STACKS_SIGNAL, crash, all_threads=True)  # asked for by the supervisor at a hang
-        board.reset(os.getpid())
-        _PARTS[:] = [result]
-        before = set(sys.modules)
-        value = _resolve(job.function)(job.payload)
-        imported = sorted({name.split(".")[0] for name in set(sys.modules) - before})
-        _write_result(result, {"value": value, "imported": imported})
-    except BaseException:  # noqa: BLE001 - the suite's own failure, reported by the supervisor as such
-        code = _INTERNAL_ERROR
-        with contextlib.suppress(Exception):
-            _write_result(result, {"internal_error": traceback.format_exc()})
-    finally:
-        _flush_stdio()
-        os._exit(code)
-
-
-def _preload(modules: list[str], board: Board, settle: str) -> None:
-    """Import what earlier jobs imported, so later jobs start with it (a failure just leaves it to the job); then
-    call ``settle`` (a ``module:function`` name, or ``""``) to let caches catch up with the new modules."""
-    threads = threading.active_count()
-    for name in modules:
-        if name in sys.modules:
-            continue
-        board.begin(f"import {name}", "preload", "")
-        try:
-            importlib.import_module(name)
-        except BaseException:  # noqa: BLE001, S112 - the job will import (and report) it itself
-            continue
-        finally:
-            board.end()
-    if threading.active_count() > threads:
-        # A preloaded module started a thread: forking from here would copy whatever locks it holds.
-        raise _ThreadsInZygote
-    if modules and settle:
-        _resolve(settle)({})
-
-
-class _ThreadsInZygote(Exception):
-    """A preloaded import started a thread in the zygote, which must not fork with threads alive."""
-
-
-def _zygote(sock: socket.socket, board: Board, warm: Job) -> None:
-    """The zygote: warm up, then fork one job process per request until told to exit or orphaned."""
-    code = 0
-    try:
-        os.setpgid(0, 0)
-        die_with_parent()
-        prctl(PR_SET_CHILD_SUBREAPER, 1)
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to handle
-        board.install()
-        board.reset(os.getpid())
-        _resolve(warm.function)(warm.payload)
-        _send(sock, {"op": "ready"})
-        reader = sock.makefile("rb")
-        for line in reader:
-            request = json.loads(line)
-            if request["op"] != "run":
-                break
-            job = Job(request["function"], request["payload"])
-            board.reset(os.getpid())  # what the previous job left there is no longer news
-            _preload(request.get("preload", ()), board, request.get("settle", ""))
-            _flush_stdio()
-            pid = os.fork()
-            if pid == 0:
-                sock.close()
-                _run_job(job, request["result"], board)
-            with contextlib.suppress(OSError):
-                os.setpgid(pid, pid)  # also done by the child: whichever runs first, the group exists at once
-            _send(sock, {"op": "started", "pid": pid})
-            _, status, usage = os.wait4(pid, 0)
-            kill_group(pid)  # whatever the job left in its group
-            kill_descendants(os.getpid())  # and whatever escaped it, adopted by this subreaper
-            # The board keeps what the job left on it: the supervisor reads the call in progress at its death.
-            peak_mib = usage.ru_maxrss / 1024 if sys.platform.startswith("linux") else usage.ru_maxrss / 2**20
-            _send(sock, {"op": "exited", "pid": pid, "status": status, "peak_mib": peak_mib})
-    except BaseException:  # noqa: BLE001 - an orphaned or broken zygote just ends
-        code = _INTERNAL_ERROR
-    finally:
-        kill_descendants(os.getpid())
-        _flush_stdio()
-        os._exit(code)
-
-
-# --- the supervisor side -----------------------------------------------------------------------------------------
 
 _NOTHING = Snapshot(0, False, 0.0, 0.0, 0, "", "", "", "")  # the board of a job that never started
 
@@ -440,7 +160,7 @@ class _Zygote:
         self.watch = _Watch(ticket.started if ticket is not None else time.monotonic())
 
     def send(self, message: Mapping[str, JSON]) -> None:
-        _send(self.sock, message)
+        send(self.sock, message)
 
     def receive(self) -> list[dict[str, JSON]] | None:
         """The complete messages that have arrived (``None`` when the zygote has gone)."""
@@ -632,11 +352,11 @@ class Supervisor:
     def _start(self, key: str, warm: Job, ticket: Ticket | None) -> None:
         parent, child = socket.socketpair()
         board = Board()
-        _flush_stdio()
+        flush_stdio()
         pid = os.fork()
         if pid == 0:
             parent.close()
-            _zygote(child, board, warm)
+            serve(child, board, warm)
         child.close()
         with contextlib.suppress(OSError):
             os.setpgid(pid, pid)
@@ -771,7 +491,7 @@ class Supervisor:
         elif isinstance(verdict, Hung):
             # Ask the job for its stacks (faulthandler writes them at once, even from a blocking call), then kill.
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, _STACKS_SIGNAL)
+                os.kill(pid, STACKS_SIGNAL)
             watch.kill_at = now + _STACKS_WAIT
         else:
             kill_group(pid)
@@ -804,24 +524,8 @@ class Supervisor:
     def _finished(zygote: _Zygote, status: int, result: str, now: float) -> Outcome:
         snapshot = zygote.board.read()
         seconds = now - zygote.watch.started
-        path = Path(result)
-        crash = Path(f"{result}.crash")
-        stacks = ""
-        with contextlib.suppress(OSError):
-            # The innermost frames come first; the list of extension modules faulthandler ends with is noise.
-            stacks = crash.read_text(encoding="utf-8", errors="replace").split("\nExtension modules:")[0]
-            stacks = stacks[:_MAX_TRACEBACK]
-            crash.unlink()
-        data: Mapping[str, JSON] = {}
-        if path.exists():
-            try:
-                data = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                data = {}
-            finally:
-                with contextlib.suppress(OSError):
-                    path.unlink()
-        parts = _read_parts(result)
+        left = collect(result)
+        data, parts, stacks = left.data, left.parts, left.stacks
         verdict = zygote.watch.verdict
         if isinstance(verdict, Hung):
             return dataclasses.replace(verdict, traceback=stacks, parts=parts)

@@ -101,14 +101,16 @@ def expand(
     if not isolated:
         rows = list_ids(payload)
     else:
-        from conformance._engine.supervisor import Finished, Job, Supervisor
+        from conformance._engine.endings import Finished
+        from conformance._engine.supervisor import Supervisor
+        from conformance._engine.zygote import Job
 
         supervisor = Supervisor(timeout, 0)
         try:
             outcome = supervisor.run(
                 f"sweep:{registry_path}:{module}",
-                Job("conformance._engine.sweep:ready"),
-                Job("conformance._engine.sweep:list_or_error", payload),
+                Job.of(ready),
+                Job.of(list_or_error, payload),
             )
         finally:
             supervisor.close()

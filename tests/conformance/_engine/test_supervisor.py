@@ -14,15 +14,9 @@ import pytest
 from conformance._engine import supervisor as supervisor_module
 from conformance._engine.board import Snapshot, current_board
 from conformance._engine.processes import describe_status
-from conformance._engine.supervisor import (
-    Died,
-    Finished,
-    Hung,
-    Job,
-    OverMemory,
-    Supervisor,
-    fork_available,
-)
+from conformance._engine.endings import Died, Finished, Hung, Interrupted, OverMemory
+from conformance._engine.supervisor import Supervisor, fork_available
+from conformance._engine.zygote import Job
 
 pytestmark = pytest.mark.skipif(not fork_available(), reason="process supervision needs fork")
 
@@ -267,7 +261,7 @@ def test_a_cancelled_job_is_killed_and_the_slot_reused(tmp_path: Path) -> None:
         while not marker.exists() and time.monotonic() < deadline:
             supervisor._step(0.05)
         supervisor.cancel(hanging)
-        assert hanging.cancelled and isinstance(hanging.outcome, supervisor_module.Interrupted)
+        assert hanging.cancelled and isinstance(hanging.outcome, Interrupted)
         outcome = supervisor.run("t", _job("warm"), _job("add", a=2, b=3))
         assert isinstance(outcome, Finished) and outcome.value == 5
         killed = int(marker.read_text().split()[1])

@@ -1,0 +1,316 @@
+"""What the processes of a run of conformance items do: a zygote warms up for a target (:func:`warm_target`), job
+processes run items (:func:`run_items`) or a target's shared work (:func:`run_trace`: its costs, its profile, its
+observers' verdicts). :class:`~conformance._engine.runner.ItemRunner` asks for them, in the supervisor.
+
+These functions run in processes forked from the supervisor after :func:`share` made the run's config and items
+known; they find the run's :class:`~conformance._engine.session.ConformanceSession` there, and learn what the
+supervisor knows of the target (``payload["facts"]``) before they do anything else.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import os
+import sys
+import tempfile
+import time
+import warnings
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pytest
+from _pytest.runner import runtestprotocol
+from _pytest.warnings import catch_warnings_for_item  # pyright: ignore[reportUnknownVariableType] - ihook is untyped
+
+from conformance._engine.board import BoardGuard, current_board
+from conformance._engine.case import Case
+from conformance._engine.narrowing import is_list_or_tuple, is_mapping, is_tuple
+from conformance._engine.options import CaseParam
+from conformance._engine.profiles import Costs, Profile
+from conformance._engine.zygote import JSON, emit
+
+if TYPE_CHECKING:
+    from conformance._engine.session import ConformanceSession
+
+__all__ = ["run_items", "run_trace", "settle_imports", "share", "warm_target"]
+
+_HEADLESS_ENV = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+
+# The config and items of the run, set in the supervisor before any fork, so zygotes and job processes find them.
+_CONTEXT: dict[str, Any] = {}
+
+
+def share(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Make the run's config and items known to the processes forked from now on."""
+    _CONTEXT["config"] = config
+    _CONTEXT["items"] = {item.nodeid: item for item in items}
+
+
+def _apply(session: ConformanceSession, param_target: str, facts: Mapping[str, JSON]) -> Any:
+    target = next(t for t in session.targets if t.id == param_target)
+    state = session.state(target)
+    if facts.get("construct_error"):
+        state.mark_unconstructible(str(facts["construct_error"]))
+    if facts.get("profile"):
+        session.profile = Profile(**facts["profile"])
+    state.verdicts = dict(facts.get("verdicts") or {})
+    return state
+
+
+def warm_target(payload: Mapping[str, JSON]) -> JSON:
+    """Zygote warm-up: make the board the session's guard, then construct and probe the target once."""
+    for name, value in _HEADLESS_ENV.items():
+        os.environ.setdefault(name, value)
+    # A finalizer of the probed instance that raises (see run_items) must not reach pytest's collector here, from
+    # where every job would inherit it.
+    sys.unraisablehook = _ignore_unraisable
+    from conformance.plugin import get_session
+
+    config: pytest.Config = _CONTEXT["config"]
+    session = get_session(config)
+    board = current_board()
+    if board is not None:
+        session.use_guard(BoardGuard(board, session.timeout))
+    state = _apply(session, str(payload["target"]), payload["facts"])
+    state.probe(close=bool(payload["facts"].get("close_probe", True)))
+    _warm_hypothesis(session)
+    # Everything built so far is shared by every job: keep the collector from walking (and so copying) it in each.
+    gc.freeze()
+    return None
+
+
+def _warm_hypothesis(session: ConformanceSession) -> None:
+    """Pay Hypothesis' once-per-process costs here, once, instead of in every job process.
+
+    Its first run in a process registers the global generators (a full garbage collection), and a draw scans every
+    module imported since the last scan for constants (tens of milliseconds a job when the scan is left to each
+    job); forked jobs inherit the result.
+    """
+    from hypothesis import given
+    from hypothesis import strategies as st
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    from conformance._engine.profiles import hypothesis_settings
+
+    if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):  # the user's own choice stands
+        # Hypothesis caches what it reads from local modules (constants it draws examples near) under its home
+        # directory, ./.hypothesis by default: that would write into the user's directory, and start cold in
+        # each new one. Zygotes (never the user's pytest process) keep it in the user's cache directory instead.
+        set_hypothesis_home_dir(_cache_home())
+
+    @hypothesis_settings(session.profile, max_examples=2)
+    @given(st.tuples(st.integers(0, 2**32 - 1), st.lists(st.floats(), max_size=2)))
+    def example(drawn: tuple[int, list[float]]) -> None:
+        del drawn
+
+    example()
+    settle_imports({})
+
+
+def _cache_home() -> Path:
+    """Where zygotes keep Hypothesis' caches: ``$XDG_CACHE_HOME/gymspec-conformance/hypothesis`` (``~/.cache`` by
+    default), or a fresh temporary directory where that cannot be created."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    home = Path(base) / "gymspec-conformance" / "hypothesis"
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        probe = home / f".writable-{os.getpid()}"
+        probe.touch()
+        probe.unlink()
+    except OSError:
+        return Path(tempfile.mkdtemp(prefix="conformance-hypothesis-"))
+    return home
+
+
+def settle_imports(payload: Mapping[str, JSON]) -> None:
+    """Let Hypothesis scan the modules imported so far for constants now, in the zygote, rather than in every job
+    (it rescans whenever ``sys.modules`` grew)."""
+    del payload
+    try:  # a private cache of Hypothesis': if it moves, jobs are slower, not wrong
+        from hypothesis.internal.conjecture import providers
+
+        providers._get_local_constants()  # noqa: SLF001  # pyright: ignore[reportPrivateUsage]
+    except Exception:  # noqa: BLE001, S110
+        pass
+
+
+def run_trace(payload: Mapping[str, JSON]) -> JSON:
+    """Job: measure what the target's calls cost and scale the profile to the budget (unless ``payload["measure"]``
+    is false), run the observers ``payload["rules"]`` on the shared rollouts."""
+    from conformance._engine.observe import run_shared
+    from conformance._engine.profiles import scaled
+    from conformance.plugin import get_session
+
+    config: pytest.Config = _CONTEXT["config"]
+    session = get_session(config)
+    state = _apply(session, str(payload["target"]), payload["facts"])
+    rules = [str(rule_id) for rule_id in payload["rules"]]
+    result: dict[str, JSON] = {"verdicts": {}}
+    try:
+        case = session.case(CaseParam(rules[0] if rules else "ENV-001", state.target))
+        measured = _measure(case) if payload.get("measure", True) else None
+        if measured is not None:
+            costs, result["observation_bytes"] = measured
+            session.profile = case.profile = scaled(session.profile, costs, int(payload["items"]))
+            result["costs"] = dataclasses.asdict(costs)
+        result["profile"] = dataclasses.asdict(session.profile)
+        if rules:
+            case.examples = 0
+            result["verdicts"] = run_shared(case, rules)
+            result["examples"], result["steps"] = case.examples, case.steps
+    except BaseException as exc:  # noqa: BLE001 - no shared verdicts: each observer runs on its own
+        result["error"] = f"{type(exc).__name__}: {exc}"
+    return result
+
+
+_MEASURE_STEPS = 16
+_MEASURE_SECONDS = 2.0
+_MEASURE_TRIES = 3
+
+
+def _measure(case: Case) -> tuple[Costs, int] | None:
+    """Time a fresh instance's construction, seeded reset and a few random steps, and weigh its first observation in
+    bytes (``None`` if any call fails).
+
+    Construction and reset are timed up to :data:`_MEASURE_TRIES` times (the fastest counts) and a step by the
+    median of its tries: one reading on a busy machine flipped cheap targets between their full and a cut profile,
+    and so their verdicts' effort, from run to run.
+    """
+    from conformance._engine.profiles import Costs
+    from conformance._kit.strategies import sampler
+
+    state = case.probe()
+    space = state.action_space
+    if space is None:
+        return None
+    try:
+        draw = sampler(space)
+        rng = np.random.default_rng(0)
+        begun = time.perf_counter()
+        constructions: list[float] = []
+        resets: list[float] = []
+
+        def construct_and_reset() -> tuple[Any, Any]:
+            case.new_example()
+            started = time.perf_counter()
+            made = case.make("env")
+            constructed = time.perf_counter()
+            observed = made.reset(seed=0)
+            resets.append(time.perf_counter() - constructed)
+            constructions.append(constructed - started)
+            return made, observed
+
+        env, first = construct_and_reset()
+        while len(constructions) < _MEASURE_TRIES and time.perf_counter() - begun < 1.0:
+            env, first = construct_and_reset()
+        steps: list[float] = []
+        begun = time.perf_counter()
+        while len(steps) < _MEASURE_STEPS and time.perf_counter() - begun < _MEASURE_SECONDS:
+            tick = time.perf_counter()
+            result = env.step(draw(rng))
+            steps.append(time.perf_counter() - tick)
+            # any(): a vector env's flags are arrays (it resets its own sub-envs; a full reset is harmless).
+            if is_tuple(result) and len(result) == 5 and (np.any(result[2]) or np.any(result[3])):
+                env.reset()
+        weight = _nbytes(first[0] if is_tuple(first) and first else first)
+        step = float(np.median(steps)) if steps else 0.0
+        return Costs(min(constructions), min(resets), step), weight
+    except Exception:  # noqa: BLE001 - the items themselves report what went wrong
+        return None
+    finally:
+        case.close_all()
+
+
+def _nbytes(value: object) -> int:
+    """Roughly how many bytes an observation holds (arrays and the containers of them; anything else counts 0)."""
+    if isinstance(value, np.ndarray):
+        return int(value.nbytes)
+    if is_mapping(value):
+        return sum(_nbytes(part) for part in value.values())
+    if is_list_or_tuple(value):
+        return sum(_nbytes(part) for part in value)
+    return 0
+
+
+class _WarningLog:
+    """Collects the warnings pytest records for one item in a job process."""
+
+    def __init__(self, nodeid: str) -> None:
+        self.nodeid = nodeid
+        self.records: list[dict[str, JSON]] = []
+
+    @pytest.hookimpl
+    def pytest_warning_recorded(self, warning_message: warnings.WarningMessage, nodeid: str) -> None:
+        if nodeid != self.nodeid:
+            return
+        category = warning_message.category
+        self.records.append(
+            {
+                "module": category.__module__,
+                "name": category.__qualname__,
+                "message": str(warning_message.message),
+                "filename": str(warning_message.filename),
+                "lineno": int(warning_message.lineno),
+            }
+        )
+
+
+def run_items(payload: Mapping[str, JSON]) -> JSON:
+    """Job process: run the items ``payload["nodeids"]`` (of one target) with pytest's own protocol, in order, and
+    hand over each one's serialized reports, warnings and peak memory (:func:`emit`) as soon as it has ended."""
+    config: pytest.Config = _CONTEXT["config"]
+    from conformance.plugin import get_session
+
+    for nodeid in payload["nodeids"]:
+        item: pytest.Item = _CONTEXT["items"][nodeid]
+        _apply(get_session(config), str(payload["target"]), payload["facts"])
+        fresh = _reset_peak()
+        log = _WarningLog(item.nodeid)
+        name = f"conformance-warnings-{os.getpid()}-{nodeid}"
+        config.pluginmanager.register(log, name)
+        # An exception the target raises where nobody can catch it (a __del__, a weakref callback) breaks no rule
+        # of the catalog: it is shown in the item's captured stderr instead of becoming pytest's failure of the item.
+        sys.unraisablehook = _show_unraisable
+        try:
+            with catch_warnings_for_item(config, ihook=item.ihook, when="runtest", item=item):
+                reports = runtestprotocol(item, log=False, nextitem=None)
+        finally:
+            config.pluginmanager.unregister(name=name)
+        serialized = [config.hook.pytest_report_to_serializable(config=config, report=report) for report in reports]
+        emit({"reports": serialized, "warnings": log.records, "peak_mib": _peak_mib() if fresh else None})
+    return None
+
+
+def _reset_peak() -> bool:
+    """Start this process's peak-memory mark afresh (Linux: ``clear_refs``); whether it could."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
+            clear.write("5")
+    except OSError:
+        return False
+    return True
+
+
+def _peak_mib() -> float | None:
+    """This process's peak resident memory since :func:`_reset_peak`, in MiB (``None`` when unknown)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _ignore_unraisable(unraisable: Any) -> None:
+    del unraisable
+
+
+def _show_unraisable(unraisable: Any) -> None:
+    where = f" in {unraisable.object!r}" if unraisable.object is not None else ""
+    error = unraisable.exc_value
+    sys.stderr.write(f"the target raised where it cannot be caught{where}: {type(error).__name__}: {error}\n")

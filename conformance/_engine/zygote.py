@@ -1,0 +1,244 @@
+"""The processes' side of supervision: the zygote's fork-server loop, the job processes it forks, and the files a
+job leaves for the supervisor (:mod:`conformance._engine.supervisor` is the other side).
+
+A zygote (:func:`serve`) warms up once by calling its warm-up :class:`Job`, says it is ready, then reads job requests
+(JSON lines) from its socket and forks one job process per request, after importing what earlier jobs of its key
+imported. A job process runs its :class:`Job`, writes ``{"value": ..., "imported": [...]}`` (or the suite's own
+``{"internal_error": traceback}``) to its result file, and leaves with ``os._exit``. On the way it may hand over parts
+of its result (:func:`emit`), each in a file of its own, so they survive a crash; a fatal signal's Python stacks, and
+those asked for at a hang (:data:`STACKS_SIGNAL`), go to a ``.crash`` file. :func:`collect` reads and removes them all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import faulthandler
+import importlib
+import json
+import os
+import signal
+import socket
+import sys
+import threading
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeAlias
+
+from conformance._engine.board import Board
+from conformance._engine.processes import PR_SET_CHILD_SUBREAPER, die_with_parent, kill_descendants, kill_group, prctl
+
+__all__ = [
+    "JSON",
+    "STACKS_SIGNAL",
+    "Job",
+    "JobFunction",
+    "Leftovers",
+    "collect",
+    "emit",
+    "flush_stdio",
+    "send",
+    "serve",
+]
+
+JSON: TypeAlias = Any  # a value json.loads returns: dict / list / str / int / float / bool / None
+JobFunction: TypeAlias = Callable[[Mapping[str, JSON]], JSON]
+
+STACKS_SIGNAL = signal.SIGUSR2  # makes a job process write its Python stacks to its .crash file (faulthandler)
+_INTERNAL_ERROR = 70
+_MAX_TRACEBACK = 4000
+
+
+@dataclass(frozen=True)
+class Job:
+    """What a process runs: a module-level function named ``module:qualname`` and its JSON payload.
+
+    Functions travel by name, so the process that runs one finds it in its own (inherited) copy of the module.
+    """
+
+    function: str
+    payload: Mapping[str, JSON] = field(default_factory=dict[str, JSON])
+
+    @classmethod
+    def of(cls, function: JobFunction, payload: Mapping[str, JSON] | None = None) -> Job:
+        """The job that calls ``function`` (a module-level function) with ``payload``."""
+        return cls(f"{function.__module__}:{function.__qualname__}", dict(payload or {}))
+
+
+
+
+def _resolve(function: str) -> JobFunction:
+    module_name, _, qualname = function.partition(":")
+    obj: Any = importlib.import_module(module_name)
+    for part in qualname.split("."):
+        obj = getattr(obj, part)
+    resolved: JobFunction = obj
+    return resolved
+
+
+def flush_stdio() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+
+
+def send(sock: socket.socket, message: Mapping[str, JSON]) -> None:
+    sock.sendall(json.dumps(message).encode("utf-8") + b"\n")
+
+
+def _write_result(path: str, value: JSON) -> None:
+    scratch = f"{path}.part"
+    with open(scratch, "w", encoding="utf-8") as handle:
+        json.dump(value, handle)
+    os.replace(scratch, path)
+
+
+_PARTS: list[str] = []  # in a job process: where its result goes, then one entry per part handed over
+
+
+def emit(value: JSON) -> None:
+    """From a job process: hand over one part of the job's result now (JSON data), so that it reaches the supervisor
+    even if the job dies, hangs or overflows later (a job running several items hands over each item's result).
+
+    Raises:
+        RuntimeError: Outside a supervised job process.
+    """
+    if not _PARTS:
+        raise RuntimeError("emit must be called from a job process the Supervisor started, got a call outside one")
+    _write_result(f"{_PARTS[0]}.{len(_PARTS) - 1}", value)
+    _PARTS.append("")
+
+
+@dataclass(frozen=True)
+class Leftovers:
+    """What a job process left behind: its result file's data (``{}`` when missing or unreadable), the parts it
+    handed over with :func:`emit` (up to the first missing one) and the Python stacks of its ``.crash`` file."""
+
+    data: Mapping[str, JSON]
+    parts: tuple[JSON, ...]
+    stacks: str
+
+
+def collect(result: str) -> Leftovers:
+    """Read what the job whose result file is ``result`` left, and remove the files."""
+    stacks = ""
+    crash = Path(f"{result}.crash")
+    with contextlib.suppress(OSError):
+        # The innermost frames come first; the list of extension modules faulthandler ends with is noise.
+        stacks = crash.read_text(encoding="utf-8", errors="replace").split("\nExtension modules:")[0]
+        stacks = stacks[:_MAX_TRACEBACK]
+        crash.unlink()
+    data: Mapping[str, JSON] = {}
+    path = Path(result)
+    if path.exists():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        finally:
+            with contextlib.suppress(OSError):
+                path.unlink()
+    parts: list[JSON] = []
+    while True:
+        part = Path(f"{result}.{len(parts)}")
+        try:
+            parts.append(json.loads(part.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            break
+        finally:
+            with contextlib.suppress(OSError):
+                part.unlink()
+    return Leftovers(data, tuple(parts), stacks)
+
+
+def _run_job(job: Job, result: str, board: Board) -> None:
+    """The job process: run, write the result, leave without running any exit handler of the parent's."""
+    code = 0
+    try:
+        os.setpgid(0, 0)
+        die_with_parent()
+        # A fatal signal's Python traceback goes to a file the supervisor puts in the report, not to the terminal.
+        crash = open(f"{result}.crash", "w", encoding="utf-8")  # noqa: SIM115 - open until os._exit
+        faulthandler.enable(crash, all_threads=True)
+        faulthandler.register(STACKS_SIGNAL, crash, all_threads=True)  # asked for by the supervisor at a hang
+        board.reset(os.getpid())
+        _PARTS[:] = [result]
+        before = set(sys.modules)
+        value = _resolve(job.function)(job.payload)
+        imported = sorted({name.split(".")[0] for name in set(sys.modules) - before})
+        _write_result(result, {"value": value, "imported": imported})
+    except BaseException:  # noqa: BLE001 - the suite's own failure, reported by the supervisor as such
+        code = _INTERNAL_ERROR
+        with contextlib.suppress(Exception):
+            _write_result(result, {"internal_error": traceback.format_exc()})
+    finally:
+        flush_stdio()
+        os._exit(code)
+
+
+def _preload(modules: list[str], board: Board, settle: str) -> None:
+    """Import what earlier jobs imported, so later jobs start with it (a failure just leaves it to the job); then
+    call ``settle`` (a ``module:function`` name, or ``""``) to let caches catch up with the new modules."""
+    threads = threading.active_count()
+    for name in modules:
+        if name in sys.modules:
+            continue
+        board.begin(f"import {name}", "preload", "")
+        try:
+            importlib.import_module(name)
+        except BaseException:  # noqa: BLE001, S112 - the job will import (and report) it itself
+            continue
+        finally:
+            board.end()
+    if threading.active_count() > threads:
+        # A preloaded module started a thread: forking from here would copy whatever locks it holds.
+        raise _ThreadsInZygote
+    if modules and settle:
+        _resolve(settle)({})
+
+
+class _ThreadsInZygote(Exception):
+    """A preloaded import started a thread in the zygote, which must not fork with threads alive."""
+
+
+def serve(sock: socket.socket, board: Board, warm: Job) -> None:
+    """The zygote: warm up, then fork one job process per request until told to exit or orphaned."""
+    code = 0
+    try:
+        os.setpgid(0, 0)
+        die_with_parent()
+        prctl(PR_SET_CHILD_SUBREAPER, 1)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to handle
+        board.install()
+        board.reset(os.getpid())
+        _resolve(warm.function)(warm.payload)
+        send(sock, {"op": "ready"})
+        reader = sock.makefile("rb")
+        for line in reader:
+            request = json.loads(line)
+            if request["op"] != "run":
+                break
+            job = Job(request["function"], request["payload"])
+            board.reset(os.getpid())  # what the previous job left there is no longer news
+            _preload(request.get("preload", ()), board, request.get("settle", ""))
+            flush_stdio()
+            pid = os.fork()
+            if pid == 0:
+                sock.close()
+                _run_job(job, request["result"], board)
+            with contextlib.suppress(OSError):
+                os.setpgid(pid, pid)  # also done by the child: whichever runs first, the group exists at once
+            send(sock, {"op": "started", "pid": pid})
+            _, status, usage = os.wait4(pid, 0)
+            kill_group(pid)  # whatever the job left in its group
+            kill_descendants(os.getpid())  # and whatever escaped it, adopted by this subreaper
+            # The board keeps what the job left on it: the supervisor reads the call in progress at its death.
+            peak_mib = usage.ru_maxrss / 1024 if sys.platform.startswith("linux") else usage.ru_maxrss / 2**20
+            send(sock, {"op": "exited", "pid": pid, "status": status, "peak_mib": peak_mib})
+    except BaseException:  # noqa: BLE001 - an orphaned or broken zygote just ends
+        code = _INTERNAL_ERROR
+    finally:
+        kill_descendants(os.getpid())
+        flush_stdio()
+        os._exit(code)

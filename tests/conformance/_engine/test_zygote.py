@@ -1,0 +1,103 @@
+"""The processes' side of supervision: jobs by name, parts handed over on the way, what a job leaves behind."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from conformance._engine.endings import Died, Finished, Hung, Interrupted
+from conformance._engine.supervisor import Supervisor, fork_available
+from conformance._engine.zygote import Job, collect, emit
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+def nothing(payload: Mapping[str, Any]) -> None:
+    del payload
+
+
+def emits_then(payload: Mapping[str, Any]) -> str:
+    """Hand over ``payload["parts"]`` one by one, then end as ``payload["end"]`` says."""
+    for part in payload["parts"]:
+        emit(part)
+    if payload["end"] == "exit":
+        os._exit(5)
+    if payload["end"] == "hang":
+        import time
+
+        while True:
+            time.sleep(0.01)
+    return "returned"
+
+
+@pytest.fixture
+def supervisor() -> Iterator[Supervisor]:
+    found = Supervisor(1.0, 0)
+    yield found
+    found.close()
+
+
+def test_a_job_names_its_function_by_module_and_qualname() -> None:
+    assert Job.of(nothing).function == f"{__name__}:nothing"
+    assert Job.of(emits_then, {"a": 1}) == Job(f"{__name__}:emits_then", {"a": 1})
+
+
+def test_emit_outside_a_job_process_says_where_it_must_be_called() -> None:
+    with pytest.raises(RuntimeError, match="must be called from a job process"):
+        emit({"x": 1})
+
+
+@pytest.mark.skipif(not fork_available(), reason="process supervision needs fork")
+@pytest.mark.parametrize("end", ["return", "exit", "hang"])
+def test_parts_handed_over_survive_however_the_job_ends(supervisor: Supervisor, end: str) -> None:
+    parts = [{"item": 0}, [1, 2], "three"]
+    outcome = supervisor.run("t", Job.of(nothing), Job.of(emits_then, {"parts": parts, "end": end}))
+    expected = {"return": Finished, "exit": Died, "hang": Hung}[end]
+    assert isinstance(outcome, expected)
+    assert not isinstance(outcome, Interrupted)
+    assert list(outcome.parts) == parts
+    if isinstance(outcome, Finished):
+        assert outcome.value == "returned"
+
+
+@given(data=st.one_of(st.none(), _JSON), parts=st.lists(_JSON, max_size=4), gap=st.booleans())
+def test_collect_reads_what_a_job_left_up_to_the_first_missing_part_and_removes_it(
+    tmp_path_factory: pytest.TempPathFactory, data: Any, parts: list[Any], gap: bool
+) -> None:
+    where = tmp_path_factory.mktemp("job")
+    result = where / "job.json"
+    if data is not None:
+        result.write_text(json.dumps({"value": data}), encoding="utf-8")
+    for index, part in enumerate(parts):
+        if gap and index == 1:
+            continue  # a part that never arrived: the ones after it are not the job's next parts
+        Path(f"{result}.{index}").write_text(json.dumps(part), encoding="utf-8")
+    Path(f"{result}.crash").write_text("Stack (most recent call first):\n  File x\nExtension modules: numpy", "utf-8")
+
+    left = collect(str(result))
+
+    assert left.data == ({"value": data} if data is not None else {})
+    assert list(left.parts) == (parts[:1] if gap and len(parts) > 1 else parts)
+    assert left.stacks == "Stack (most recent call first):\n  File x"
+    if not gap:
+        assert list(where.iterdir()) == []
+
+
+def test_collect_of_a_job_that_left_nothing_or_garbage_is_empty(tmp_path: Path) -> None:
+    result = tmp_path / "job.json"
+    assert collect(str(result)).data == {}
+    result.write_text("{not json", encoding="utf-8")
+    left = collect(str(result))
+    assert (left.data, left.parts, left.stacks) == ({}, (), "")
+    assert not result.exists()
