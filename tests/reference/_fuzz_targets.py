@@ -382,6 +382,18 @@ _TARGETS: tuple[_Target, ...] = (
 
 _BOX = _env(_box_env)
 _IMAGE = _env(_ImageEnv)
+# RecordVideo's arguments but the env, shared by the single and the vector wrapper (the vector one has two more).
+_RECORD_VIDEO: dict[str, _Valid] = {
+    "video_folder": _const("videos"),
+    "episode_trigger": _omit,
+    "step_trigger": _omit,
+    "video_length": _omit,
+    "name_prefix": _omit,
+    "fps": _omit,
+    "disable_logger": _omit,
+    "gc_trigger": _omit,
+    "video_format": _const("png"),
+}
 _WRAPPER_TARGETS: tuple[_Target, ...] = (
     _Target("AddRenderObservation", _W.AddRenderObservation, {"env": _BOX, "render_only": _omit, "render_key": _omit, "obs_key": _omit}),
     _Target("AddWhiteNoise", _W.AddWhiteNoise, {"env": _IMAGE, "probability_of_noise_per_pixel": _const(0.1), "is_noise_grayscale": _omit}),
@@ -425,18 +437,7 @@ _WRAPPER_TARGETS: tuple[_Target, ...] = (
     _Target(
         "RecordVideo",
         _W.RecordVideo,
-        {
-            "env": _BOX,
-            "video_folder": _const("videos"),
-            "episode_trigger": _omit,
-            "step_trigger": _omit,
-            "video_length": _omit,
-            "name_prefix": _omit,
-            "fps": _omit,
-            "disable_logger": _omit,
-            "gc_trigger": _omit,
-            "video_format": _const("png"),
-        },
+        {"env": _BOX, **_RECORD_VIDEO},
     ),
     _Target("RenderCollection", _W.RenderCollection, {"env": _BOX, "pop_frames": _omit, "reset_clean": _omit}),
     _Target("RepeatAction", _W.RepeatAction, {"env": _BOX, "num_repeats": _const(2)}),
@@ -504,20 +505,7 @@ _VECTOR_WRAPPER_TARGETS: tuple[_Target, ...] = (
     _Target(
         "vector.RecordVideo",
         _V.RecordVideo,
-        {
-            "env": _VBOX,
-            "video_folder": _const("videos"),
-            "video_aspect_ratio": _omit,
-            "record_first_only": _omit,
-            "episode_trigger": _omit,
-            "step_trigger": _omit,
-            "video_length": _omit,
-            "name_prefix": _omit,
-            "fps": _omit,
-            "disable_logger": _omit,
-            "gc_trigger": _omit,
-            "video_format": _const("png"),
-        },
+        {"env": _VBOX, **_RECORD_VIDEO, "video_aspect_ratio": _omit, "record_first_only": _omit},
     ),
     _Target("vector.RescaleAction", _V.RescaleAction, {"env": _VBOX, "min_action": _const(-0.5), "max_action": _const(0.5)}),
     _Target("vector.RescaleObservation", _V.RescaleObservation, {"env": _VBOX, "min_obs": _const(0.0), "max_obs": _const(1.0)}),

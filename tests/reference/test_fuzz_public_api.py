@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import signal
 import tempfile
 import traceback
 import warnings
@@ -33,7 +32,6 @@ from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
-from types import FrameType
 from typing import Any, TypeAlias, cast
 
 import numpy as np
@@ -56,6 +54,7 @@ from tests.reference._fuzz_targets import (
     _junk,
     _Target,
 )
+from tests.reference._limits import within
 from tests.reference.wrappers._envs import BoxEnv
 
 _Value: TypeAlias = Any
@@ -114,20 +113,6 @@ def _allowed(target: str, exc: BaseException) -> bool:
 
 
 # --- running one example -------------------------------------------------------------------------------------------
-
-
-@contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
-    def overrun(signum: int, frame: FrameType | None) -> None:
-        raise _Hang(f"no answer within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, overrun)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 @contextmanager
@@ -209,7 +194,7 @@ def run_example(target: _Target, example: _Example) -> str | None:
     with _scratch_state():
         phase = "call"
         try:
-            with _time_limit(_CALL_SECONDS):
+            with within(_CALL_SECONDS, _Hang):
                 result = target.call(**kwargs)
                 phase = "use"
                 _exercise(result)

@@ -1,4 +1,4 @@
-"""Leak and hang guards for the ``AsyncVectorEnv`` tests: no worker, ``/dev/shm`` entry or descriptor left behind."""
+"""Leak guards for the ``AsyncVectorEnv`` tests: no worker, ``/dev/shm`` entry or descriptor left behind."""
 
 from __future__ import annotations
 
@@ -6,11 +6,10 @@ import contextlib
 import gc
 import multiprocessing
 import os
-import signal
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["SHM", "no_leaks", "open_fds", "within", "workers_alive"]
+__all__ = ["SHM", "no_leaks", "open_fds", "workers_alive"]
 
 SHM = "/dev/shm"
 
@@ -45,19 +44,3 @@ def no_leaks() -> Iterator[None]:
     if os.path.isdir(SHM):
         assert set(os.listdir(SHM)) - shm_before == set()
     assert open_fds() <= fds_before
-
-
-@contextlib.contextmanager
-def within(seconds: float) -> Iterator[None]:
-    """Fail (instead of hanging the suite) if the block takes longer than ``seconds``."""
-
-    def alarm(signum: int, frame: object) -> None:
-        raise AssertionError(f"blocked for more than {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)

@@ -24,8 +24,9 @@ import numpy as np
 import pytest
 
 from reference.vector import AsyncVectorEnv
+from tests.reference._limits import within
 from tests.reference.vector._helpers import MarksClose, Sleepy
-from tests.reference.vector._leaks import SHM, no_leaks, within
+from tests.reference.vector._leaks import SHM, no_leaks
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*close\\(\\) while a")
 

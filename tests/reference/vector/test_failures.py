@@ -24,6 +24,7 @@ from reference.spaces import Discrete
 from reference.vector import AsyncVectorEnv
 from reference.vector._async.worker import RemoteTraceback
 from reference.vector.async_vector_env import WorkerDiedError
+from tests.reference._limits import within
 from tests.reference.vector._helpers import (
     Crashing,
     Echo,
@@ -33,7 +34,7 @@ from tests.reference.vector._helpers import (
     Unpicklable,
     broken_factory,
 )
-from tests.reference.vector._leaks import no_leaks, within, workers_alive
+from tests.reference.vector._leaks import no_leaks, workers_alive
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*close\\(\\) while a")
 
