@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import warnings
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -145,6 +145,33 @@ def _peak_of(outcome: Outcome) -> float:
     return outcome.peak_mib if isinstance(outcome, Finished) else 0.0
 
 
+def _worker_queue(config: pytest.Config) -> Callable[[], list[int]] | None:
+    """On a pytest-xdist worker: a function listing the indices (into the session's items) of the items the controller
+    has sent this worker and it has not started, next first; ``None`` where that cannot be read.
+
+    xdist keeps no public record of them: its worker plugin holds the next item's index (``nextitem_index``, taken
+    from the queue before the current item runs) and the rest in a locked queue (``torun``). Anything unexpected
+    there means "unknown", never an error: the items then simply start in their turn.
+    """
+    interactor = next(
+        (plugin for plugin in config.pluginmanager.get_plugins()
+         if hasattr(plugin, "nextitem_index") and callable(getattr(getattr(plugin, "torun", None), "lock", None))),
+        None,
+    )
+    if interactor is None:
+        return None
+
+    def queued() -> list[int]:
+        try:
+            with interactor.torun.lock() as pending:
+                indices = [interactor.nextitem_index, *pending]
+        except Exception:  # noqa: BLE001 - xdist changed: nothing is known to come next
+            return []
+        return [index for index in indices if isinstance(index, int) and not isinstance(index, bool)]
+
+    return queued
+
+
 @dataclass
 class ItemRunner:
     """Runs conformance items under a supervisor and logs their reports in this (the pytest) process.
@@ -164,10 +191,11 @@ class ItemRunner:
     _position: dict[str, int] = field(default_factory=dict)
     # Items whose job started before their turn: in a batch with an earlier item, or ahead of the item pytest is on.
     _ahead: dict[str, _Ahead] = field(default_factory=dict[str, "_Ahead"])
-    # Whether items may start before their turn (batched, or queued ahead). Not on an xdist worker: a later item may
-    # be another worker's, and where a target's items stay together (--dist loadgroup) it measured 25% more CPU
-    # on the reference registry sweep (cause not found), so workers run one item per job as they come.
+    # Whether items may start before their turn (batched, or queued ahead), and on an xdist worker, how to read which
+    # items are queued to it (indices into _items), the only ones that may.
     _early: bool = True
+    _queued: Callable[[], list[int]] | None = None
+    _items: list[pytest.Item] = field(default_factory=list[pytest.Item])
     _last: dict[str, str] = field(default_factory=dict[str, str])  # target id -> its last item's node id
 
     def bind(self, items: list[pytest.Item]) -> None:
@@ -179,7 +207,13 @@ class ItemRunner:
         self._position = {nodeid: index for index, (nodeid, _) in enumerate(self._order)}
         self._params = [param for _, param in self._order]
         self._last = {param.target.id: nodeid for nodeid, param in self._order}
-        self._early = getattr(self.config, "workerinput", None) is None
+        self._items = list(items)
+        if getattr(self.config, "workerinput", None) is not None:
+            # On an xdist worker most later items are other workers': only those queued to this one may start early
+            # (starting the others' cost a quarter more CPU on the reference registry, for nothing). Where the
+            # queue cannot be read, items run one per job as they come.
+            self._queued = _worker_queue(self.config)
+            self._early = self._queued is not None
 
     def run(self, item: pytest.Item, param: CaseParam) -> list[pytest.TestReport]:
         """Run one item; its reports (as pytest would have made them, or written here for a crash)."""
@@ -269,7 +303,7 @@ class ItemRunner:
         """Start the job of ``nodeid`` and, for a cheap target, of the next items of its target with it."""
         nodeids = [nodeid]
         size = self._batch_size(facts) if self._early else 1
-        for later, other in self._order[self._position.get(nodeid, len(self._order)) + 1:]:
+        for later, other in self._upcoming(nodeid):
             if len(nodeids) >= size:
                 break
             if other.target.id == param.target.id and later not in self._ahead and self._needs_job(other, facts):
@@ -286,8 +320,7 @@ class ItemRunner:
         slots, so a slot that frees up while pytest waits for this item finds work at once."""
         if not self._early:
             return
-        first = self._position.get(nodeid, len(self._order)) + 1
-        for later, param in self._order[first:first + _LOOKAHEAD]:
+        for later, param in self._upcoming(nodeid):
             unfinished = {id(entry.ticket) for entry in self._ahead.values() if entry.ticket.outcome is None}
             if current.outcome is None:
                 unfinished.add(id(current))
@@ -298,14 +331,35 @@ class ItemRunner:
                 continue
             self._ahead[later] = self._submit(later, param, facts)
 
+    def _upcoming(self, nodeid: str) -> list[tuple[str, CaseParam]]:
+        """The conformance items expected to run after ``nodeid`` (up to :data:`_LOOKAHEAD`), next first: those after
+        it in collection order, or on an xdist worker, those queued to this worker."""
+        if self._queued is None:
+            first = self._position.get(nodeid, len(self._order)) + 1
+            return self._order[first:first + _LOOKAHEAD]
+        upcoming: list[tuple[str, CaseParam]] = []
+        for index in self._queued()[:_LOOKAHEAD]:
+            later = self._items[index].nodeid if 0 <= index < len(self._items) else ""
+            position = self._position.get(later)
+            if position is not None and later != nodeid:
+                upcoming.append(self._order[position])
+        return upcoming
+
     def _drop_stale(self, nodeid: str) -> None:
         """Forget jobs started early that will not be used as they are: of items pytest went past (it runs items in
         another order than collected, or deselected them), or given facts about their target that have changed
         since; a job no item waits for any more is cancelled."""
         here = self._position.get(nodeid, -1)
+        # A worker's items come in the order its groups were sent (largest first, by default), not collection order:
+        # there an item has been passed when it is no longer queued.
+        queued = None if self._queued is None else {self._items[index].nodeid for index in self._queued()
+                                                    if 0 <= index < len(self._items)}
         for later, entry in list(self._ahead.items()):
             facts = self.facts.get(entry.ticket.key)
-            passed = later != nodeid and self._position.get(later, -1) <= here
+            if queued is None:
+                passed = later != nodeid and self._position.get(later, -1) <= here
+            else:
+                passed = later != nodeid and later not in queued
             if passed or facts is None or facts.hang is not None or facts.basis() != entry.given:
                 del self._ahead[later]
                 if all(other.ticket is not entry.ticket for other in self._ahead.values()):
