@@ -20,6 +20,7 @@ import os
 import re
 import sys
 from collections.abc import Generator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -60,7 +61,10 @@ _RUNNER_KEY = pytest.StashKey["ItemRunner | None"]()
 _CONSTRUCT = "CONSTRUCT"
 _PROPERTY = "conformance"
 # A conformance item's node id: conformance/test_<area>.py::test_<name>[<rule id>-<target id>] (or [<target id>]).
-_NODEID = re.compile(r"(?:^|/)conformance/test_\w+\.py::test_\w+\[(?P<param>.*)\]$")
+# Its file is one of the suite's, relative to the rootdir: the package's own directory under `--pyargs conformance`,
+# a directory above it otherwise. An "@group" suffix is pytest-xdist's, under --dist loadgroup.
+_SUITE_FILES = "|".join(sorted(re.escape(path.stem) for path in Path(__file__).parent.glob("test_*.py")))
+_NODEID = re.compile(rf"(?:^|(?:^|/)conformance/)(?:{_SUITE_FILES})\.py::test_\w+\[(?P<param>.*)\](?:@[^\]]*)?$")
 _PARAM = re.compile(r"^(?P<rule>[A-Z]+-\d{3})-(?P<target>.+)$")
 
 
@@ -294,14 +298,43 @@ def _own_record(report: pytest.TestReport) -> dict[str, Any] | None:
     return None
 
 
-def _orphan_record(report: pytest.TestReport, reason: str) -> dict[str, Any] | None:
-    """A record for a conformance item's report the suite did not make (an xdist worker crash), from its node id."""
-    match = _NODEID.search(report.nodeid)
+def _rule_and_target(nodeid: str) -> tuple[str, str] | None:
+    """The rule id (``CONSTRUCT`` for a target's construction item) and target id of a conformance item's node id;
+    ``None`` for any other item's."""
+    match = _NODEID.search(nodeid)
     if match is None:
         return None
     param = match["param"]
     found = _PARAM.match(param)
-    rule, target = (found["rule"], found["target"]) if found else (_CONSTRUCT, param)
+    return (found["rule"], found["target"]) if found else (_CONSTRUCT, param)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """(pytest-xdist, on the controller) Under ``--dist loadgroup``, send each target's items to one worker, found
+    from their node ids, so its zygote, measured costs and shared rollouts are made once.
+
+    pytest-xdist's own grouping reads ``xdist_group`` marks on the workers and renames the node ids, which does not
+    work with every pytest (since 9.x a node id cannot be renamed); other items are grouped by their marks as usual.
+    """
+    if getattr(config.option, "dist", None) != "loadgroup":
+        return None
+    from conformance._engine.scheduling import TargetScheduling
+
+    return TargetScheduling(config, log, _target_group)
+
+
+def _target_group(nodeid: str) -> str | None:
+    parsed = _rule_and_target(nodeid)
+    return None if parsed is None else parsed[1]
+
+
+def _orphan_record(report: pytest.TestReport, reason: str) -> dict[str, Any] | None:
+    """A record for a conformance item's report the suite did not make (an xdist worker crash), from its node id."""
+    parsed = _rule_and_target(report.nodeid)
+    if parsed is None:
+        return None
+    rule, target = parsed
     return {"target": target, "rule": rule, "level": _level(None if rule == _CONSTRUCT else rule),
             "nodeid": report.nodeid, "outcome": "error", "message": reason, "reproducer": ""}
 
