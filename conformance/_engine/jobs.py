@@ -35,7 +35,7 @@ from conformance._engine.zygote import JSON, emit
 if TYPE_CHECKING:
     from conformance._engine.session import ConformanceSession
 
-__all__ = ["run_items", "run_trace", "settle_imports", "share", "warm_target"]
+__all__ = ["run_items", "run_trace", "settle_imports", "share", "warm_supervisor", "warm_target"]
 
 _HEADLESS_ENV = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
 
@@ -47,6 +47,37 @@ def share(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Make the run's config and items known to the processes forked from now on."""
     _CONTEXT["config"] = config
     _CONTEXT["items"] = {item.nodeid: item for item in items}
+
+
+def warm_supervisor(config: pytest.Config) -> None:
+    """In the supervisor, before the first zygote forks from it: do Hypothesis' once-per-process work on what is
+    imported so far, which every zygote would otherwise repeat — its scan of the local modules for constants (it
+    reads their source; no target is imported yet) and its first run's registration of the global random generator
+    (a full garbage collection). Zygotes then scan only what their target imports."""
+    from hypothesis import configuration, given
+    from hypothesis import strategies as st
+
+    from conformance._engine.profiles import hypothesis_settings
+    from conformance.plugin import get_session
+
+    # The scan keeps a cache under Hypothesis' home directory: the zygotes' one (see _warm_hypothesis), and the
+    # user's own setting back afterwards (this process may run the user's Hypothesis tests too).
+    previous = vars(configuration).get("__hypothesis_home_directory")
+    if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        configuration.set_hypothesis_home_dir(_cache_home())
+    try:
+
+        @hypothesis_settings(get_session(config).profile, max_examples=1)
+        @given(st.integers(0, 1))
+        def example(drawn: int) -> None:
+            del drawn
+
+        example()
+        settle_imports({})
+    except Exception:  # noqa: BLE001, S110 - only a saving: every zygote still does this work if it is not done here
+        pass
+    finally:
+        configuration.set_hypothesis_home_dir(previous)
 
 
 def _apply(session: ConformanceSession, param_target: str, facts: Mapping[str, JSON]) -> Any:

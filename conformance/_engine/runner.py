@@ -31,7 +31,7 @@ import pytest
 from conformance._engine.board import Snapshot
 from conformance._engine.case import CONSTRUCT, headless, owner_of, owner_text
 from conformance._engine.endings import Died, Failure, Finished, Hung, Interrupted, Outcome, OverMemory
-from conformance._engine.jobs import run_items, run_trace, share, warm_target
+from conformance._engine.jobs import run_items, run_trace, share, warm_supervisor, warm_target
 from conformance._engine.narrowing import is_dict
 from conformance._engine.options import CaseParam
 from conformance._engine.supervisor import Supervisor, Ticket
@@ -203,6 +203,7 @@ class ItemRunner:
         from conformance.plugin import item_param
 
         share(self.config, items)
+        warm_supervisor(self.config)
         self._order = [(item.nodeid, param) for item in items if (param := item_param(item)) is not None]
         self._position = {nodeid: index for index, (nodeid, _) in enumerate(self._order)}
         self._params = [param for _, param in self._order]

@@ -63,3 +63,20 @@ def test_the_peak_memory_mark_can_be_started_afresh() -> None:
     jobs._reset_peak()
     again = jobs._peak_mib()
     assert again is not None and again < after - 60
+
+
+def test_the_supervisors_warm_up_leaves_hypothesis_home_as_the_user_set_it(
+    pytestconfig: pytest.Config, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from hypothesis import configuration
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("HYPOTHESIS_STORAGE_DIRECTORY", raising=False)
+    before = vars(configuration).get("__hypothesis_home_directory")
+    configuration.set_hypothesis_home_dir(tmp_path / "mine")
+    try:
+        jobs.warm_supervisor(pytestconfig)
+        assert vars(configuration).get("__hypothesis_home_directory") == tmp_path / "mine"
+        assert not (tmp_path / "mine").exists()  # whatever the scan cached went to the zygotes' cache directory
+    finally:
+        configuration.set_hypothesis_home_dir(before)
