@@ -118,12 +118,11 @@ class Canvas:
             if self._clock is not None and self.fps > 0:
                 self._clock.tick(self.fps)
             return None
-        view = pg.surfarray.pixels3d(surface)
-        try:
-            # pixels3d is indexed (x, y); the copy both transposes to (y, x) and releases the surface lock.
-            frame: RGBFrame = np.array(view.transpose(1, 0, 2), dtype=np.uint8, order="C")
-        finally:
-            del view
+        # tobytes writes the pixels row by row, (y, x) order already: half the time of transposing surfarray's (x, y)
+        # view. The bytearray makes the frame writeable and its own.
+        width, height = surface.get_size()
+        pixels = bytearray(pg.image.tobytes(surface, "RGB"))
+        frame: RGBFrame = np.frombuffer(pixels, dtype=np.uint8).reshape(height, width, 3)
         return frame
 
     def close(self) -> None:
