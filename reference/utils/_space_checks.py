@@ -10,6 +10,7 @@ The reset/step/render result checks live in :mod:`reference.utils._result_checks
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias, cast
@@ -249,15 +250,25 @@ def _small_box_test(space: Box[Any]) -> ObsTest:
     space". That needs a comparison on every element, so an unbounded element is tested with ``-inf <= v``, which
     also rejects NaN, as ``Box.contains`` does. Empty boxes have nothing to unpack and test the shape instead.
     """
-    namespace: dict[str, object] = {"ndarray": np.ndarray, "dtype": space.dtype, "shape": space.shape}
-    if space.low.size == 0:
+    return _compiled_small_box_test(space.dtype, space.shape, tuple(space.low.ravel().tolist()),
+                                    tuple(space.high.ravel().tolist()))
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled_small_box_test(
+    dtype: np.dtype[Any], shape: tuple[int, ...], low: tuple[float, ...], high: tuple[float, ...]
+) -> ObsTest:
+    # Cached: every construction of an env builds its checker, and compiling costs about a millisecond, more than
+    # many envs' whole construction. The test holds nothing but constants, so equal boxes share one.
+    namespace: dict[str, object] = {"ndarray": np.ndarray, "dtype": dtype, "shape": shape}
+    if not low:
         empty: ObsTest = eval(  # noqa: S307 - constant source
             "lambda o: o.__class__ is ndarray and o.dtype is dtype and o.shape == shape", namespace
         )
         return empty
-    names = [f"v{index}" for index in range(space.low.size)]
+    names = [f"v{index}" for index in range(len(low))]
     bounds: list[str] = []
-    for value, lo, hi in zip(names, space.low.ravel().tolist(), space.high.ravel().tolist()):
+    for value, lo, hi in zip(names, low, high):
         # Only a -inf low and a +inf high bound nothing (a +inf low or -inf high bounds to exactly that value).
         lo_bounds, hi_bounds = lo != -math.inf, hi != math.inf
         if lo_bounds and hi_bounds:
@@ -272,7 +283,7 @@ def _small_box_test(space: Box[Any]) -> ObsTest:
         "def test(o):\n"
         "    if o.__class__ is ndarray and o.dtype is dtype:\n"
         "        try:\n"
-        f"            {_unpack_target(space.shape, names)} = o.tolist()\n"
+        f"            {_unpack_target(shape, names)} = o.tolist()\n"
         f"            if {' and '.join(bounds)}:\n"
         "                return True\n"
         "        except (TypeError, ValueError):\n"

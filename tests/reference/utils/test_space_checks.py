@@ -76,3 +76,11 @@ def test_small_box_test_handles_signed_zero_nan_and_infinities() -> None:
 @pytest.mark.parametrize(("obs", "inside"), [(1, True), (3, True), (0, False), (4, False), (np.int64(1), False)])
 def test_discrete_test(obs: _Value, inside: bool) -> None:
     assert observation_fast_test(Discrete(3, start=1))(obs) is inside
+
+
+def test_equal_boxes_share_one_compiled_test_and_other_bounds_get_their_own() -> None:
+    first, same, wider = (Box(low, 1.0, (3,), np.float32) for low in (-1.0, -1.0, -2.0))
+    assert observation_fast_test(first) is observation_fast_test(same)  # compiled once, not per construction
+    assert observation_fast_test(first) is not observation_fast_test(wider)
+    below = np.full(3, -1.5, np.float32)
+    assert observation_fast_test(wider)(below) and not observation_fast_test(first)(below)
