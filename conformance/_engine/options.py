@@ -102,8 +102,8 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
     ),
     "jobs": (
         "N|auto",
-        "how many supervised processes run items at once (default auto: the usable CPUs shared among pytest-xdist "
-        "workers, at most 4; each process has its own --conformance-memory cap)",
+        "how many supervised processes run items at once (default auto: the usable CPUs shared among the "
+        "pytest-xdist workers that have a target, at most 4; each process has its own --conformance-memory cap)",
     ),
     "isolation": (
         "process|thread",

@@ -29,7 +29,7 @@ from conformance._engine.targets import (
 )
 from conformance._engine.watchdog import Guard
 
-__all__ = ["ConformanceSession", "Limits", "limits", "validate_options"]
+__all__ = ["ConformanceSession", "Limits", "jobs_for", "limits", "validate_options"]
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -133,7 +133,16 @@ def _isolation(config: pytest.Config) -> str:
 _MAX_AUTO_JOBS = 4
 
 
-def _jobs(config: pytest.Config) -> int:
+def jobs_for(config: pytest.Config, targets: int) -> int:
+    """How many supervised processes may run items at once in this process, for a run of ``targets`` targets.
+
+    Raises:
+        TargetSpecError: If ``--conformance-jobs`` is malformed.
+    """
+    return _jobs(config, targets)
+
+
+def _jobs(config: pytest.Config, targets: int | None = None) -> int:
     raw = option(config, "jobs")
     if raw is None or raw == "auto":
         try:
@@ -141,12 +150,15 @@ def _jobs(config: pytest.Config) -> int:
         except (AttributeError, OSError):
             cpus = os.cpu_count() or 1
         # xdist workers already run one item each: the CPUs are theirs to share. (Their count comes from the
-        # worker's own config, not the environment, which a pytest run started from a worker would inherit.)
+        # worker's own config, not the environment, which a pytest run started from a worker would inherit.) A
+        # target's items all go to one worker, so with fewer targets than workers, only as many share them.
         workerinput: Any = getattr(config, "workerinput", None)
         try:
             workers = max(1, int(workerinput["workercount"])) if workerinput is not None else 1
         except (KeyError, TypeError, ValueError):
             workers = 1
+        if targets is not None:
+            workers = max(1, min(workers, targets))
         return max(1, min(_MAX_AUTO_JOBS, cpus // workers))
     try:
         value = int(raw)

@@ -7,7 +7,7 @@ from typing import Any, cast
 
 import pytest
 
-from conformance._engine.session import limits
+from conformance._engine.session import jobs_for, limits
 
 
 class _Config:
@@ -44,3 +44,13 @@ def test_auto_shares_the_cpus_among_xdist_workers(
 def test_a_count_given_is_taken_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0}, raising=False)
     assert _jobs(_Config("6", workers=2)) == 6
+
+
+@pytest.mark.parametrize(("targets", "expected"), [(1, 2), (2, 1), (24, 1)])
+def test_auto_shares_the_cpus_only_among_workers_that_get_a_target(
+    monkeypatch: pytest.MonkeyPatch, targets: int, expected: int
+) -> None:
+    # Each target's items go to one worker: one target on `-n 2` leaves the other worker idle, and its CPU free.
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert jobs_for(cast(pytest.Config, _Config(workers=2)), targets) == expected
+    assert jobs_for(cast(pytest.Config, _Config("3", workers=2)), targets) == 3  # a count given is taken as it is
