@@ -106,10 +106,12 @@ VERDICTS: tuple[Verdict, ...] = (
     Verdict("gymnasium", "CliffWalking-v1"),
     Verdict("gymnasium", "CliffWalkingSlippery-v1"),
     Verdict("gymnasium", "Taxi-v4"),
-    # Box2D: correct.
+    # Box2D: correct but for BipedalWalker's reseeding.
     Verdict("box2d", "LunarLander-v3"),
     Verdict("box2d", "LunarLanderContinuous-v3"),
-    Verdict("box2d", "BipedalWalker-v3"),
+    Verdict("box2d", "BipedalWalker-v3", failed=_rules("SEED-005"),
+            why="reset keeps its Box2D world and re-creates the bodies in it: after an unseeded reset, "
+                "reset(seed=s) plays a different episode than a fresh instance's (from the first step)"),
     Verdict("box2d", "BipedalWalkerHardcore-v3"),
     Verdict("box2d", "CarRacing-v3"),
     # MuJoCo: render() with render_mode None raises AttributeError (RENDER-005, SHOULD); otherwise correct.
