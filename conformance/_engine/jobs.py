@@ -118,7 +118,9 @@ def _warm_hypothesis(session: ConformanceSession) -> None:
 
     Its first run in a process registers the global generators (a full garbage collection), and a draw scans every
     module imported since the last scan for constants (tens of milliseconds a job when the scan is left to each
-    job); forked jobs inherit the result.
+    job); forked jobs inherit the result. The supervisor has done both for what it imported
+    (:func:`warm_supervisor`), so what is left here is the target's own modules, and whatever the supervisor could
+    not do.
     """
     from hypothesis import given
     from hypothesis import strategies as st

@@ -24,7 +24,7 @@ import functools
 import warnings
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import pytest
 
@@ -36,9 +36,6 @@ from conformance._engine.narrowing import is_dict
 from conformance._engine.options import CaseParam
 from conformance._engine.supervisor import Supervisor, Ticket
 from conformance._engine.zygote import JSON, Job, JobFunction
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = ["ItemRunner", "TargetFacts"]
 
