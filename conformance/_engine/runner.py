@@ -48,7 +48,7 @@ _NO_CALL = Snapshot(0, False, 0.0, 0.0, 0, "", "", "", "")
 _LOOKAHEAD = 64  # how far past the current item to look for items to start ahead
 # Batches: a target whose construction, reset and step are this cheap, with observations this small, runs this many
 # items per process.
-_BATCH = 4
+_BATCH = 8
 _BATCH_CALL_SECONDS = 0.05
 _BATCH_STEP_SECONDS = 0.002
 _BATCH_OBSERVATION_BYTES = 1 << 20
