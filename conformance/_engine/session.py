@@ -134,32 +134,37 @@ _MAX_AUTO_JOBS = 4
 
 
 def jobs_for(config: pytest.Config, targets: int) -> int:
-    """How many supervised processes may run items at once in this process, for a run of ``targets`` targets.
+    """How many supervised processes may run items at once in this process, for a run of ``targets`` targets: the
+    count ``--conformance-jobs`` gives, or by default the usable CPUs shared among the xdist workers that can get a
+    target (at most :data:`_MAX_AUTO_JOBS`).
 
     Raises:
         TargetSpecError: If ``--conformance-jobs`` is malformed.
     """
-    return _jobs(config, targets)
+    given = _given_jobs(config)
+    if given is not None:
+        return given
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    # xdist workers already run one item each: the CPUs are theirs to share. (Their count comes from the worker's
+    # own config, not the environment, which a pytest run started from a worker would inherit.) A target's items all
+    # go to one worker, so with fewer targets than workers, only as many share them.
+    workerinput: Any = getattr(config, "workerinput", None)
+    try:
+        workers = max(1, int(workerinput["workercount"])) if workerinput is not None else 1
+    except (KeyError, TypeError, ValueError):
+        workers = 1
+    workers = max(1, min(workers, targets))
+    return max(1, min(_MAX_AUTO_JOBS, cpus // workers))
 
 
-def _jobs(config: pytest.Config, targets: int | None = None) -> int:
+def _given_jobs(config: pytest.Config) -> int | None:
+    """The count ``--conformance-jobs`` gives (``None``: auto)."""
     raw = option(config, "jobs")
     if raw is None or raw == "auto":
-        try:
-            cpus = len(os.sched_getaffinity(0))
-        except (AttributeError, OSError):
-            cpus = os.cpu_count() or 1
-        # xdist workers already run one item each: the CPUs are theirs to share. (Their count comes from the
-        # worker's own config, not the environment, which a pytest run started from a worker would inherit.) A
-        # target's items all go to one worker, so with fewer targets than workers, only as many share them.
-        workerinput: Any = getattr(config, "workerinput", None)
-        try:
-            workers = max(1, int(workerinput["workercount"])) if workerinput is not None else 1
-        except (KeyError, TypeError, ValueError):
-            workers = 1
-        if targets is not None:
-            workers = max(1, min(workers, targets))
-        return max(1, min(_MAX_AUTO_JOBS, cpus // workers))
+        return None
     try:
         value = int(raw)
     except ValueError:
@@ -176,10 +181,11 @@ class Limits:
         timeout: Seconds one call into a target may take.
         memory: Bytes of resident memory one item may hold (0: no cap).
         isolation: ``"process"`` or ``"thread"``.
-        jobs: How many supervised processes may run items at once.
+        jobs: The number of supervised processes ``--conformance-jobs`` gives (``None``: auto, decided by
+            :func:`jobs_for` once the run's targets are known).
     """
 
-    def __init__(self, timeout: float, memory: int, isolation: str, jobs: int = 1) -> None:
+    def __init__(self, timeout: float, memory: int, isolation: str, jobs: int | None = None) -> None:
         self.timeout = timeout
         self.memory = memory
         self.isolation = isolation
@@ -196,7 +202,7 @@ def limits(config: pytest.Config) -> Limits:
 
     raw_memory = option(config, "memory")
     memory = default_memory_cap() if raw_memory is None else parse_size(str(raw_memory))
-    return Limits(_timeout(config), memory, _isolation(config), _jobs(config))
+    return Limits(_timeout(config), memory, _isolation(config), _given_jobs(config))
 
 
 def _check_report_path(raw: str) -> None:

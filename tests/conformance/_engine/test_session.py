@@ -11,7 +11,8 @@ from conformance._engine.session import jobs_for, limits
 
 
 class _Config:
-    """What :func:`~conformance._engine.session.limits` reads of a pytest config: options, ini, xdist's worker input."""
+    """What :func:`~conformance._engine.session.limits` and ``jobs_for`` read of a pytest config: options, ini,
+    xdist's worker input."""
 
     def __init__(self, jobs: str | None = None, workers: int | None = None) -> None:
         self.jobs = jobs
@@ -26,7 +27,8 @@ class _Config:
 
 
 def _jobs(config: _Config) -> int:
-    return limits(cast(pytest.Config, config)).jobs
+    # As many targets as there could be workers: every worker can get one.
+    return jobs_for(cast(pytest.Config, config), targets=64)
 
 
 @pytest.mark.parametrize(
@@ -54,3 +56,13 @@ def test_auto_shares_the_cpus_only_among_workers_that_get_a_target(
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
     assert jobs_for(cast(pytest.Config, _Config(workers=2)), targets) == expected
     assert jobs_for(cast(pytest.Config, _Config("3", workers=2)), targets) == 3  # a count given is taken as it is
+
+
+@pytest.mark.parametrize("raw", ["0", "-2", "many", "1.5"])
+def test_a_malformed_count_is_refused_when_the_run_starts(raw: str) -> None:
+    from conformance._engine.targets import TargetSpecError
+
+    with pytest.raises(TargetSpecError, match="--conformance-jobs must be a positive number"):
+        limits(cast(pytest.Config, _Config(raw)))
+    assert limits(cast(pytest.Config, _Config("3"))).jobs == 3
+    assert limits(cast(pytest.Config, _Config("auto"))).jobs is None  # decided once the targets are known
