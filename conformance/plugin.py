@@ -197,13 +197,12 @@ def _runner(config: pytest.Config, session: pytest.Session) -> ItemRunner | None
         from conformance._engine.runner import ItemRunner
         from conformance._engine.session import jobs_for
         from conformance._engine.supervisor import Supervisor
-        from conformance._engine.zygote import Job
 
         targets = {param.target.id for item in session.items if (param := item_param(item)) is not None}
         supervisor = Supervisor(
             conformance.limits.timeout,
             conformance.limits.memory,
-            settle=Job.of(settle_imports).function,
+            settle=settle_imports,
             parallel=jobs_for(config, len(targets)),
         )
         runner = ItemRunner(config, supervisor)

@@ -45,7 +45,7 @@ from pathlib import Path
 from conformance._engine.board import Board, Snapshot
 from conformance._engine.endings import Died, Finished, Hung, Interrupted, Outcome, OverMemory
 from conformance._engine.processes import cpu_and_state, describe_status, kill_group, kill_tree, rss
-from conformance._engine.zygote import JSON, STACKS_SIGNAL, Job, collect, flush_stdio, send, serve
+from conformance._engine.zygote import JSON, STACKS_SIGNAL, Job, JobFunction, collect, flush_stdio, send, serve
 
 __all__ = ["Supervisor", "Ticket", "default_memory_cap", "fork_available"]
 
@@ -200,12 +200,13 @@ class Supervisor:
             or ended) for three times as long (at least 10 s; a zygote warming up, at least a minute).
         memory_cap: Bytes of resident memory a process may hold (``0``: no cap).
         workdir: Where result files go (a private temporary directory when ``None``).
-        settle: A ``module:function`` a zygote calls (with ``{}``) after importing what earlier jobs imported.
+        settle: A module-level function a zygote calls (with ``{}``) after importing what earlier jobs imported.
         parallel: How many processes (jobs, and zygotes warming up) may work at once.
     """
 
     def __init__(
-        self, timeout: float, memory_cap: int, workdir: Path | None = None, settle: str = "", parallel: int = 1
+        self, timeout: float, memory_cap: int, workdir: Path | None = None, settle: JobFunction | None = None,
+        parallel: int = 1,
     ) -> None:
         if not timeout > 0:
             raise ValueError(f"Supervisor timeout must be > 0 seconds, got {timeout!r}")
@@ -219,7 +220,7 @@ class Supervisor:
         # inside a comparison, say), and a busy machine must not turn slow suite work into a "hang".
         self.idle_limit = max(3 * timeout, _MIN_IDLE)
         self.memory_cap = memory_cap
-        self.settle = settle
+        self.settle = Job.of(settle).function if settle is not None else ""  # a name: it travels to zygotes
         self.parallel = parallel
         self._scratch = tempfile.TemporaryDirectory(prefix="conformance-") if workdir is None else None
         self._workdir = workdir if workdir is not None else Path(self._scratch.name if self._scratch else ".")

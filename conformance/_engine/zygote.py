@@ -66,8 +66,6 @@ class Job:
         return cls(f"{function.__module__}:{function.__qualname__}", dict(payload or {}))
 
 
-
-
 def _resolve(function: str) -> JobFunction:
     module_name, _, qualname = function.partition(":")
     obj: Any = importlib.import_module(module_name)
@@ -129,27 +127,26 @@ def collect(result: str) -> Leftovers:
         stacks = crash.read_text(encoding="utf-8", errors="replace").split("\nExtension modules:")[0]
         stacks = stacks[:_MAX_TRACEBACK]
         crash.unlink()
-    data: Mapping[str, JSON] = {}
-    path = Path(result)
-    if path.exists():
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            data = {}
-        finally:
-            with contextlib.suppress(OSError):
-                path.unlink()
+    found, value = _take(Path(result))
+    data: Mapping[str, JSON] = value if found else {}
     parts: list[JSON] = []
     while True:
-        part = Path(f"{result}.{len(parts)}")
-        try:
-            parts.append(json.loads(part.read_text(encoding="utf-8")))
-        except (OSError, ValueError):
+        found, value = _take(Path(f"{result}.{len(parts)}"))
+        if not found:
             break
-        finally:
-            with contextlib.suppress(OSError):
-                part.unlink()
+        parts.append(value)
     return Leftovers(data, tuple(parts), stacks)
+
+
+def _take(path: Path) -> tuple[bool, JSON]:
+    """Read and remove a JSON file a job wrote: whether it held JSON, and its value."""
+    try:
+        return True, json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False, None
+    finally:
+        with contextlib.suppress(OSError):
+            path.unlink()
 
 
 def _run_job(job: Job, result: str, board: Board) -> None:
