@@ -54,26 +54,15 @@ def warm_supervisor(config: pytest.Config) -> None:
     imported so far, which every zygote would otherwise repeat — its scan of the local modules for constants (it
     reads their source; no target is imported yet) and its first run's registration of the global random generator
     (a full garbage collection). Zygotes then scan only what their target imports."""
-    from hypothesis import configuration, given
-    from hypothesis import strategies as st
+    from hypothesis import configuration
 
-    from conformance._engine.profiles import hypothesis_settings
     from conformance.plugin import get_session
 
-    # The scan keeps a cache under Hypothesis' home directory: the zygotes' one (see _warm_hypothesis), and the
-    # user's own setting back afterwards (this process may run the user's Hypothesis tests too).
+    # The scan keeps a cache under Hypothesis' home directory: the zygotes' one, and the user's own setting back
+    # afterwards (this process may run the user's Hypothesis tests too).
     previous = vars(configuration).get("__hypothesis_home_directory")
-    if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
-        configuration.set_hypothesis_home_dir(_cache_home())
     try:
-
-        @hypothesis_settings(get_session(config).profile, max_examples=1)
-        @given(st.integers(0, 1))
-        def example(drawn: int) -> None:
-            del drawn
-
-        example()
-        settle_imports({})
+        _warm_hypothesis(get_session(config).profile)
     except Exception:  # noqa: BLE001, S110 - only a saving: every zygote still does this work if it is not done here
         pass
     finally:
@@ -107,20 +96,19 @@ def warm_target(payload: Mapping[str, JSON]) -> JSON:
         session.use_guard(BoardGuard(board, session.timeout))
     state = _apply(session, str(payload["target"]), payload["facts"])
     state.probe(close=bool(payload["facts"].get("close_probe", True)))
-    _warm_hypothesis(session)
+    _warm_hypothesis(session.profile)
     # Everything built so far is shared by every job: keep the collector from walking (and so copying) it in each.
     gc.freeze()
     return None
 
 
-def _warm_hypothesis(session: ConformanceSession) -> None:
-    """Pay Hypothesis' once-per-process costs here, once, instead of in every job process.
+def _warm_hypothesis(profile: Profile) -> None:
+    """Pay Hypothesis' once-per-process costs in this process, so the processes forked from it inherit them.
 
     Its first run in a process registers the global generators (a full garbage collection), and a draw scans every
     module imported since the last scan for constants (tens of milliseconds a job when the scan is left to each
-    job); forked jobs inherit the result. The supervisor has done both for what it imported
-    (:func:`warm_supervisor`), so what is left here is the target's own modules, and whatever the supervisor could
-    not do.
+    job). The supervisor does both for what it imported (:func:`warm_supervisor`), so what is left in a zygote is
+    the target's own modules, and whatever the supervisor could not do.
     """
     from hypothesis import given
     from hypothesis import strategies as st
@@ -131,10 +119,11 @@ def _warm_hypothesis(session: ConformanceSession) -> None:
     if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):  # the user's own choice stands
         # Hypothesis caches what it reads from local modules (constants it draws examples near) under its home
         # directory, ./.hypothesis by default: that would write into the user's directory, and start cold in
-        # each new one. Zygotes (never the user's pytest process) keep it in the user's cache directory instead.
+        # each new one. Zygotes keep it in the user's cache directory instead (the pytest process only while
+        # warm_supervisor runs: it sets the user's own setting back).
         set_hypothesis_home_dir(_cache_home())
 
-    @hypothesis_settings(session.profile, max_examples=2)
+    @hypothesis_settings(profile, max_examples=2)
     @given(st.tuples(st.integers(0, 2**32 - 1), st.lists(st.floats(), max_size=2)))
     def example(drawn: tuple[int, list[float]]) -> None:
         del drawn

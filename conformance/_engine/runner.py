@@ -336,12 +336,16 @@ class ItemRunner:
             first = self._position.get(nodeid, len(self._order)) + 1
             return self._order[first:first + _LOOKAHEAD]
         upcoming: list[tuple[str, CaseParam]] = []
-        for index in self._queued()[:_LOOKAHEAD]:
-            later = self._items[index].nodeid if 0 <= index < len(self._items) else ""
+        for later in self._queued_nodeids()[:_LOOKAHEAD]:
             position = self._position.get(later)
             if position is not None and later != nodeid:
                 upcoming.append(self._order[position])
         return upcoming
+
+    def _queued_nodeids(self) -> list[str]:
+        """On an xdist worker, the node ids of the items queued to it, next first (elsewhere none)."""
+        indices = self._queued() if self._queued is not None else []
+        return [self._items[index].nodeid for index in indices if 0 <= index < len(self._items)]
 
     def _drop_stale(self, nodeid: str) -> None:
         """Forget jobs started early that will not be used as they are: of items pytest went past (it runs items in
@@ -350,8 +354,7 @@ class ItemRunner:
         here = self._position.get(nodeid, -1)
         # A worker's items come in the order its groups were sent (largest first, by default), not collection order:
         # there an item has been passed when it is no longer queued.
-        queued = None if self._queued is None else {self._items[index].nodeid for index in self._queued()
-                                                    if 0 <= index < len(self._items)}
+        queued = None if self._queued is None else set(self._queued_nodeids())
         for later, entry in list(self._ahead.items()):
             facts = self.facts.get(entry.ticket.key)
             if queued is None:
