@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conformance._engine.processes import cpu_and_state
 from tests.meta._run import BASE_ARGS, REPO, SuiteRun, has_xdist, run_inprocess, run_suite, suite_env
 from tests.meta.broken.hostile import HOSTILE, PID_DIR
 
@@ -114,12 +115,10 @@ def test_the_report_agrees_with_pytest(attack: tuple[str, _Attack]) -> None:
 
 def _running(pid: int) -> bool:
     """Whether ``pid`` still runs: a killed orphan stays a zombie until init reaps it, which is not running."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat:
-            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
-    except OSError:
-        pass
-    try:  # no /proc: ask the kernel (a zombie then counts as running)
+    _, state = cpu_and_state(pid)
+    if state:
+        return state != "Z"
+    try:  # gone, or no /proc: ask the kernel (a zombie then counts as running)
         os.kill(pid, 0)
     except ProcessLookupError:
         return False

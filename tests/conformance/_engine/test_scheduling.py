@@ -76,7 +76,8 @@ def test_the_scheduler_groups_by_target_and_leaves_other_items_to_xdist() -> Non
 def test_each_targets_items_run_on_one_worker(tmp_path: Path) -> None:
     targets = ["tests.meta.broken._base:Walk", "tests.meta.broken._base:wrapped"]
     args = [f"--env={target}" for target in targets]
-    run = run_suite([*args, "--conformance-profile", "quick", "-n", "2", "-vv", "--rules", "ENV-00*"], tmp_path / "r.json")
+    options = ["--conformance-profile", "quick", "-n", "2", "-vv", "--rules", "ENV-00*"]
+    run = run_suite([*args, *options], tmp_path / "r.json")
     assert run.returncode == 0, run.output
     workers: dict[str, set[str]] = {}
     for line in run.output.splitlines():
