@@ -20,6 +20,7 @@ handed over their results, those after it run again in fresh processes), and eac
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import warnings
 from collections.abc import Callable, Mapping, MutableMapping
@@ -135,7 +136,9 @@ def _part(outcome: Outcome, index: int) -> Outcome | None:
     if isinstance(outcome, Finished):  # returned without handing over every item's result: the suite's own bug
         detail = f"the job returned without a result for its item {index}"
         return Died("exit code 0", _NO_CALL, outcome.seconds, detail=detail)
-    return outcome if index == len(outcome.parts) else None
+    # The item in progress when the job ended: the ending is its own, the parts handed over before are the earlier
+    # items' (left on it, a later _part(outcome, 0) would take the first of them for this item's result).
+    return dataclasses.replace(outcome, parts=()) if index == len(outcome.parts) else None
 
 
 def _peak_of(outcome: Outcome) -> float:

@@ -71,3 +71,16 @@ def test_pytest_xdist_workers_are_read_as_this_expects() -> None:
     interactor.nextitem_index = interactor.torun.get()  # as the worker's loop does before it runs the current item
     queued = _worker_queue(config)
     assert queued is not None and queued() == [4, 5, 9]
+
+
+def test_an_item_in_progress_when_its_batch_died_gets_the_ending_without_the_earlier_items_results() -> None:
+    from conformance._engine.board import Snapshot
+    from conformance._engine.endings import Died
+    from conformance._engine.runner import _part
+
+    board = Snapshot(0, False, 0.0, 0.0, 0, "", "", "", "")
+    batch = Died("SIGABRT", board, 1.0, parts=({"reports": ["first item's"]}, {"reports": ["second item's"]}))
+    third = _part(batch, 2)
+    assert isinstance(third, Died) and third.status == "SIGABRT" and third.parts == ()
+    assert _part(third, 0) == third  # run again on its own, it is still this item's ending, never the first item's
+    assert _part(batch, 3) is None  # after the crash: never ran

@@ -318,6 +318,17 @@ class FloodsMemory(Walk):
 # --- odd but harmless, and odd and harmful -------------------------------------------------------------------------
 
 
+class AbortsInHumanMode(Walk):
+    """``reset`` in ``human`` mode aborts the process, as MuJoCo's window does on a machine with no display
+    (glfw aborts): every other mode is fine, so the env is cheap and its items run in batches, where the crash comes
+    after earlier items of the same process have handed over their results."""
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+        if self.render_mode == "human":
+            os.abort()
+        return super().reset(seed=seed, options=options)
+
+
 class RaisesInDel(Walk):
     """A finalizer that raises: noise pytest would report, breaking no rule."""
 
@@ -389,6 +400,7 @@ HOSTILE: tuple[Hostile, ...] = (
     Hostile("HugeObservation", "", "", run="memory"),
     Hostile("FourMiBObservation", "", "", run="memory"),
     Hostile("FloodsMemory", "ENV-016", "over the memory cap", run="memory"),
+    Hostile("AbortsInHumanMode", "", ""),  # no display here: a crash in human mode is skipped (see README)
     Hostile("RaisesInDel", "", ""),
     Hostile("SpaceVanishesAfterReset", "ENV-002", "env.observation_space cannot be read any more"),
 )
