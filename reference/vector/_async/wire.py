@@ -31,7 +31,7 @@ import selectors
 import struct
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import BaseContext
 from typing import TYPE_CHECKING, Any, Generic, TypeAlias, TypeVar
@@ -153,9 +153,12 @@ class SetAttrRequest:
     values: tuple[Payload, ...]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Report:
     """What a worker returns besides shared memory.
+
+    Frozen, with tuple fields, so the one empty report :func:`merge_replies` returns on the hot path can be shared
+    by every caller without one of them changing what the next one reads.
 
     Attributes:
         infos: ``(sub-env index, info)`` pairs to merge in this order (non-empty infos only).
@@ -163,9 +166,9 @@ class Report:
         results: One ``call`` result per sub-env of the worker.
     """
 
-    infos: list[tuple[int, InfoDict]] = field(default_factory=list)
-    observations: list[tuple[int, Payload]] = field(default_factory=list)
-    results: list[Payload] = field(default_factory=list)
+    infos: tuple[tuple[int, InfoDict], ...] = ()
+    observations: tuple[tuple[int, Payload], ...] = ()
+    results: tuple[Payload, ...] = ()
 
 
 def encode(code: int, payload: object | None = None) -> bytes:
@@ -197,7 +200,7 @@ def decode(frame: bytes) -> tuple[int, Payload]:
 
 
 _OK = encode(Status.OK)
-# The (never modified) report of a call whose every worker answered a bare OK.
+# The report of a call whose every worker answered a bare OK: one object for every such call, safe because frozen.
 _NOTHING = Report()
 
 
@@ -212,7 +215,8 @@ def merge_replies(replies: dict[int, bytes]) -> Report:
         replies: Each worker's reply frame.
 
     Returns:
-        The merged report (a shared, empty report when every worker answered a bare ``OK``: do not modify it).
+        The merged report (one shared empty report, immutable like every report, when every worker answered a
+        bare ``OK``).
 
     Raises:
         BaseException: The first error a worker reported, re-created by ``RemoteError.rebuild``, with the
@@ -220,16 +224,18 @@ def merge_replies(replies: dict[int, bytes]) -> Report:
     """
     if all(frame == _OK for frame in replies.values()):
         return _NOTHING  # the common step: everything travelled through shared memory
-    merged = Report()
+    infos: list[tuple[int, InfoDict]] = []
+    observations: list[tuple[int, Payload]] = []
+    results: list[Payload] = []
     errors: list[RemoteError] = []
     for worker in sorted(replies):
         status, payload = decode(replies[worker])
         if status == Status.ERROR:
             errors.append(payload)
         elif status == Status.DATA:
-            merged.infos.extend(payload.infos)
-            merged.observations.extend(payload.observations)
-            merged.results.extend(payload.results)
+            infos.extend(payload.infos)
+            observations.extend(payload.observations)
+            results.extend(payload.results)
     if errors:
         exc = errors[0].rebuild()
         if len(errors) > 1:
@@ -237,7 +243,7 @@ def merge_replies(replies: dict[int, bytes]) -> Report:
             add_note: Callable[[str], object] = getattr(exc, "add_note", _drop_note)
             add_note(f"Other failures in the same call: {others}")
         raise exc
-    return merged
+    return Report(tuple(infos), tuple(observations), tuple(results))
 
 
 # --- transport ----------------------------------------------------------------------------------------------------

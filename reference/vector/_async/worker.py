@@ -320,9 +320,10 @@ class _Worker:
         if not infos and not observations:
             return _OK
         start = self.start
-        report = Report(infos=[(start + k, info) for k, info in infos])
-        if observations:
-            report.observations = [(start + k, obs) for k, obs in enumerate(self.obs_list)]
+        report = Report(
+            infos=tuple((start + k, info) for k, info in infos),
+            observations=tuple((start + k, obs) for k, obs in enumerate(self.obs_list)) if observations else (),
+        )
         try:
             return encode(Status.DATA, report)
         except Exception as exc:
@@ -359,22 +360,22 @@ class _Worker:
         if self.shared_obs:
             return self._finish(infos, False)
         report = Report(
-            infos=[(start + k, info) for k, info in infos],
-            observations=[(start + k, self.obs_list[k]) for k in selected],
+            infos=tuple((start + k, info) for k, info in infos),
+            observations=tuple((start + k, self.obs_list[k]) for k in selected),
         )
         return encode(Status.DATA, report)
 
     def call(self, payload: CallRequest) -> bytes:
         """Call a method (or read an attribute) on every owned sub-env (``Command.CALL``)."""
-        report = Report()
+        results: list[AttrValue] = []
         for offset, env in enumerate(self.envs):
             self.current = self.start + offset
             value = _attr(env, payload.name)
-            report.results.append(value(*payload.args, **payload.kwargs) if callable(value) else value)
+            results.append(value(*payload.args, **payload.kwargs) if callable(value) else value)
         # A call always answers with data, even when every result is falsy.
         self.current = None
         try:
-            return encode(Status.DATA, report)
+            return encode(Status.DATA, Report(results=tuple(results)))
         except Exception as exc:
             raise TypeError(
                 f"AsyncVectorEnv call({payload.name!r}) results must be picklable to reach the parent, "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import threading
 
@@ -15,11 +16,14 @@ from reference.vector._async.wire import (
     SPIN_SECONDS,
     Channel,
     Command,
+    Report,
     ResetRequest,
     Spinner,
+    Status,
     allocate_counters,
     decode,
     encode,
+    merge_replies,
 )
 
 
@@ -142,3 +146,24 @@ def test_receiving_from_a_closed_peer_is_end_of_file() -> None:
         channel.recv()
     channel.close()
     other_reader.close()
+
+
+def test_the_report_of_bare_oks_cannot_be_changed_by_one_caller_for_the_next() -> None:
+    # Every all-OK call returns the same empty report: a caller that could change it would change the next one's.
+    first = merge_replies({0: encode(Status.OK), 1: encode(Status.OK)})
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        first.infos = ((0, {"leaked": True}),)  # type: ignore[misc]
+    assert not hasattr(first.infos, "append") and not hasattr(first.results, "append")
+    second = merge_replies({0: encode(Status.OK)})
+    assert second == Report() and second.infos == () and second.observations == () and second.results == ()
+
+
+def test_replies_merge_in_worker_order_into_an_immutable_report() -> None:
+    replies = {
+        1: encode(Status.DATA, Report(infos=((2, {"b": 2}),), results=("c",))),
+        0: encode(Status.DATA, Report(infos=((0, {"a": 1}),), observations=((0, "obs"),), results=("a", "b"))),
+    }
+    merged = merge_replies(replies)
+    assert merged == Report(infos=((0, {"a": 1}), (2, {"b": 2})), observations=((0, "obs"),), results=("a", "b", "c"))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        merged.results = ()  # type: ignore[misc]
