@@ -1,8 +1,8 @@
 """Stateless wrappers that transform each observation and update ``observation_space`` to match.
 
 Any function (:class:`TransformObservation`); flatten, filter keys, cast, reshape, rescale and greyscale; and
-:class:`AddRenderObservation`, which adds (or substitutes) the rendered frame. :class:`ResizeObservation` and
-:class:`DiscretizeObservation` are defined in their own modules and re-exported here, where Gymnasium has them.
+:class:`AddRenderObservation`, which adds (or substitutes) the rendered frame; :class:`ResizeObservation`, which
+resizes image observations, and :class:`DiscretizeObservation`, which replaces Box observations by grid cells.
 """
 
 from __future__ import annotations
@@ -11,17 +11,21 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeAlias, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
 import gymspec
 from reference._framework import require_bool
 from reference._narrowing import is_array, is_tuple
 from reference._wrapper import require_env
-from reference.core import ActType, ObservationWrapper, ObsType, WrapperObsType
+from reference.core import ActType, Env, ObservationWrapper, ObsType, WrapperObsType
 from reference.spaces._guards import is_box, is_discrete
 from reference.spaces.box import Box
 from reference.spaces.space import Space
 from reference.utils._format import describe
 from reference.utils.record_constructor import RecordConstructorArgs
+from reference.wrappers._discretize import BoxGrid
+from reference.wrappers._image import resize_image
+from reference.wrappers._shared import is_int
 from reference.wrappers.utils import affine_rescale, space_kind
 
 __all__ = [
@@ -39,6 +43,7 @@ __all__ = [
 
 _Array: TypeAlias = "np.ndarray[Any, Any]"
 _Value: TypeAlias = Any
+_Cell: TypeAlias = "int | np.integer[Any] | NDArray[np.int64]"  # a flat index (Discrete), or one per dimension
 
 # ITU-R 601-2 luma weights, as Gymnasium uses them.
 _LUMA = np.array([0.2125, 0.7154, 0.0721])
@@ -423,6 +428,107 @@ class AddRenderObservation(TransformObservation[_Value, ActType, ObsType], Recor
         TransformObservation.__init__(self, env=env, func=func, observation_space=obs_space)
 
 
-# Last: these subclass TransformObservation above.
-from reference.wrappers._discretize_observation import DiscretizeObservation  # noqa: E402
-from reference.wrappers._resize import ResizeObservation  # noqa: E402
+class ResizeObservation(TransformObservation[_Array, ActType, _Array], RecordConstructorArgs):
+    """Resize image observations to ``shape`` (height, width), keeping any channel axis.
+
+    Uses OpenCV's area interpolation when OpenCV is installed (as Gymnasium does), else the NumPy equivalent
+    (see :func:`reference.wrappers._image.resize_image`).
+
+    Args:
+        env: The environment to wrap; its observation space must be a uint8 Box of 2 or 3 dimensions with
+            bounds 0..255.
+        shape: The new ``(height, width)``: two positive ints.
+
+    Raises:
+        TypeError: If the space is not a Box, ``shape`` is not a tuple or holds non-integers.
+        ValueError: If the space is not a uint8 0..255 image, or ``shape`` does not hold two positive ints.
+
+    Example:
+        >>> import numpy as np
+        >>> from reference.envs.classic_control.cartpole import CartPoleEnv
+        >>> image = Box(0, 255, (60, 80, 3), dtype=np.uint8)
+        >>> frames = TransformObservation(CartPoleEnv(), lambda o: np.zeros((60, 80, 3), np.uint8), image)
+        >>> env = ResizeObservation(frames, (30, 40))
+        >>> env.observation_space
+        Box(0, 255, (30, 40, 3), uint8)
+        >>> env.reset(seed=0)[0].shape
+        (30, 40, 3)
+    """
+
+    def __init__(self, env: Env[_Array, ActType], shape: tuple[int, int]) -> None:
+        require_env("ResizeObservation", env)
+        inner = env.observation_space
+        if not is_box(inner):
+            raise TypeError(f"ResizeObservation env.observation_space must be a Box, got {type(inner).__name__}")
+        if len(inner.shape) not in (2, 3):
+            raise ValueError(f"ResizeObservation observation shape must be (H, W) or (H, W, C), got {inner.shape}")
+        if inner.dtype != np.uint8 or not (np.all(inner.low == 0) and np.all(inner.high == 255)):
+            raise ValueError(f"ResizeObservation observation space must be uint8 with bounds 0..255, got {inner!r}")
+        if not isinstance(shape, tuple):
+            raise TypeError(f"ResizeObservation shape must be a tuple (height, width), got {shape!r}")
+        if len(shape) != 2:
+            raise ValueError(f"ResizeObservation shape must have two elements (height, width), got {shape!r}")
+        if not all(is_int(size) for size in shape):
+            raise TypeError(f"ResizeObservation shape must hold ints, got {shape!r}")
+        if not all(size > 0 for size in shape):
+            raise ValueError(f"ResizeObservation shape must hold positive ints, got {shape!r}")
+        RecordConstructorArgs.__init__(self, shape=shape)
+        self.shape: tuple[int, int] = (int(shape[0]), int(shape[1]))
+        space = Box(low=0, high=255, shape=self.shape + inner.shape[2:], dtype=np.uint8)
+        TransformObservation.__init__(
+            self, env=env, func=lambda obs: resize_image(obs, self.shape), observation_space=space
+        )
+
+
+class DiscretizeObservation(TransformObservation[_Cell, ActType, _Array], RecordConstructorArgs):
+    """Replace bounded Box observations by the index of the grid cell they fall in.
+
+    Each dimension is split into ``bins`` equal cells; the observation becomes one flat cell index (``Discrete``,
+    row-major: the first dimension is the most significant) or, with ``multidiscrete``, an int64 array of
+    per-dimension indices (``MultiDiscrete``). Values outside the Box go to the edge cells.
+
+    Args:
+        env: The environment to wrap; its observation space must be a Box with finite bounds.
+        bins: Cells per dimension: one int for all, or a tuple with one per dimension.
+        multidiscrete: Use a ``MultiDiscrete`` space instead of one flat ``Discrete`` index.
+
+    Raises:
+        TypeError: If the observation space is not a Box or ``bins`` holds non-integers.
+        ValueError: If the Box is unbounded or ``bins`` has the wrong length or a count below 1 or above 2**24.
+
+    Example:
+        >>> from reference.envs.classic_control.mountain_car import MountainCarEnv
+        >>> env = DiscretizeObservation(MountainCarEnv(), bins=10)
+        >>> env.observation_space
+        Discrete(100)
+        >>> env.reset(seed=42)[0]
+        45
+        >>> low, high = env.revert_observation(45)
+        >>> [round(float(v), 3) for v in (*low, *high)]
+        [-0.48, 0.0, -0.3, 0.014]
+    """
+
+    def __init__(self, env: Env[_Array, ActType], bins: int | tuple[int, ...], multidiscrete: bool = False) -> None:
+        require_env("DiscretizeObservation", env)
+        grid = BoxGrid("DiscretizeObservation", env.observation_space, "observation", bins, multidiscrete)
+        RecordConstructorArgs.__init__(self, bins=bins, multidiscrete=multidiscrete)
+        self._grid = grid
+        self.bins, self.multidiscrete, self.n_dims = grid.bins, multidiscrete, grid.n_dims
+        self.low, self.high = grid.low, grid.high
+        space: Space[_Cell] = grid.space
+        TransformObservation.__init__(
+            self, env=env, func=lambda obs: grid.encode(grid.cell_of(obs)), observation_space=space
+        )
+
+    def revert_observation(self, obs: _Cell) -> tuple[_Array, _Array]:
+        """The bounds of the cell a discretised observation names.
+
+        Args:
+            obs: A flat cell index, or per-dimension indices with ``multidiscrete``.
+
+        Returns:
+            ``(lows, highs)``: the cell's edges, flat, in the inner observation dtype.
+        """
+        lows, highs = self._grid.bounds(self._grid.decode(obs))
+        dtype = self.env.observation_space.dtype
+        return lows.astype(dtype), highs.astype(dtype)
