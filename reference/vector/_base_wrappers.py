@@ -205,7 +205,10 @@ class VectorObservationWrapper(VectorWrapper[WrapperObsType, ActType, ObsType, A
     def __init__(self, env: VectorEnv[ObsType, ActType, ArrayType]) -> None:
         super().__init__(env)
         if "autoreset_mode" not in env.metadata:
-            logger.warn(f"{type(self).__name__}: the vector environment {env} declares no metadata['autoreset_mode']")
+            logger.warn(
+                f"{type(self).__name__} env.metadata should declare 'autoreset_mode', got none from {env}; its "
+                "same-step final observations, if any, would not be transformed: declare the mode in the env's metadata"
+            )
             return
         mode = env.metadata["autoreset_mode"]
         if getattr(mode, "value", mode) not in (AutoresetMode.NEXT_STEP.value, AutoresetMode.DISABLED.value):

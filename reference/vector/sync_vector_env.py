@@ -177,7 +177,9 @@ class SyncVectorEnv(VectorEnv[ObsType, ActType, NDArray[Any]], Generic[ObsType, 
 
     def _check_open(self) -> None:
         if self.closed:
-            raise ClosedEnvironmentError(f"{type(self).__name__} must be open to be used, got a call after close()")
+            raise ClosedEnvironmentError(
+                f"{type(self).__name__} must be open to be used, got a call after close(); create a new vector env"
+            )
 
     def reset(self, *, seed: VectorSeed = None, options: Options | None = None) -> tuple[ObsType, InfoDict]:
         """Reset every sub-environment, or only those selected by ``options["reset_mask"]``.

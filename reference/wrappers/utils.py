@@ -264,11 +264,13 @@ def affine_rescale(
     high_t = _as_bound(owner, max_value, box.shape, max_name)
     if not np.all((low_t == box.low)[np.isinf(low_t) | np.isinf(box.low)]):
         raise ValueError(
-            f"{owner} {min_name} must equal the Box low where either is infinite (unbounded components stay unbounded)"
+            f"{owner} {min_name} must equal the Box low where either is infinite (unbounded components stay "
+            f"unbounded), got {min_name}={low_t!r} for low={box.low!r}; pass the same infinite bounds"
         )
     if not np.all((high_t == box.high)[np.isinf(high_t) | np.isinf(box.high)]):
         raise ValueError(
-            f"{owner} {max_name} must equal the Box high where either is infinite (unbounded components stay unbounded)"
+            f"{owner} {max_name} must equal the Box high where either is infinite (unbounded components stay "
+            f"unbounded), got {max_name}={high_t!r} for high={box.high!r}; pass the same infinite bounds"
         )
     if not np.all(low_t <= high_t):
         raise ValueError(

@@ -199,7 +199,7 @@ class AsyncVectorEnv(CallCommands, VectorEnv[ObsType, ActType, NDArray[Any]], Ge
             )
         except CustomSpaceError as exc:
             raise ValueError(
-                f"{owner} shared_memory=True needs an observation space shared memory can hold, got "
+                f"{owner} observation space must be one shared memory can hold when shared_memory=True, got "
                 f"{self.single_observation_space}; pass shared_memory=False (observations are then pickled)"
             ) from exc
         self._slices = slices(self.num_envs, self.num_workers)
@@ -298,7 +298,9 @@ class AsyncVectorEnv(CallCommands, VectorEnv[ObsType, ActType, NDArray[Any]], Ge
 
     def _check_usable(self) -> None:
         if self.closed:
-            raise ClosedEnvironmentError(f"{type(self).__name__} must be open to be used, got a call after close()")
+            raise ClosedEnvironmentError(
+                f"{type(self).__name__} must be open to be used, got a call after close(); create a new vector env"
+            )
         if self._broken is not None:
             raise WorkerDiedError(self._broken)
 
@@ -316,7 +318,7 @@ class AsyncVectorEnv(CallCommands, VectorEnv[ObsType, ActType, NDArray[Any]], Ge
         if self._state is not state:
             raise NoAsyncCallError(
                 f"{type(self).__name__} {state.value}_wait must follow {state.value}_async, got no pending "
-                f"{state.value!r} call (state: {self._state.value!r})",
+                f"{state.value!r} call (state: {self._state.value!r}); call {state.value}_async() first",
                 state.value,
             )
 
@@ -513,14 +515,18 @@ class AsyncVectorEnv(CallCommands, VectorEnv[ObsType, ActType, NDArray[Any]], Ge
             TypeError: An unknown keyword argument.
         """
         if kwargs:
-            raise TypeError(f"{type(self).__name__} close got unexpected keyword arguments {sorted(kwargs)}")
+            raise TypeError(
+                f"{type(self).__name__} close keyword arguments must be timeout and terminate only, got "
+                f"{sorted(kwargs)}; drop the others"
+            )
         pool = getattr(self, "_pool", None)
         if pool is None:
             return
         pending = self._state is not AsyncState.DEFAULT
         if pending and not self._starting:
             logger.warn(
-                f"{type(self).__name__} close() while a {self._state.value!r} call is pending; its result is dropped"
+                f"{type(self).__name__} close() was called while a {self._state.value!r} call was pending, so its "
+                f"result is dropped; call {self._state.value}_wait() before close() to keep it"
             )
         failures = pool.shutdown(self._pending if pending else (), self.close_grace_period, timeout, terminate)
         self._state = AsyncState.DEFAULT

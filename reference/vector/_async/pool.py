@@ -127,7 +127,8 @@ def _death_error(processes: Sequence[BaseProcess], slices: Sequence[tuple[int, i
     start, stop = slices[worker]
     return WorkerDiedError(
         f"AsyncVectorEnv worker {worker} (sub-envs {start}..{stop - 1}, pid {process.pid}) must be alive, "
-        f"got it exited with {_describe_exit(process.exitcode)}; close() this vector env and create a new one"
+        f"got a process that ended with {_describe_exit(process.exitcode)}; close() this vector env and create a new "
+        "one (the worker's stderr shows whether a sub-env crashed it)"
     )
 
 

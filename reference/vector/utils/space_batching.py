@@ -164,7 +164,9 @@ def batch_differing_spaces(spaces: PySequence[_AnySpace]) -> _AnySpace:
 
 @singledispatch
 def _batch_differing(first: object, spaces: PySequence[Any]) -> _AnySpace:
-    raise TypeError(f"batch_differing_spaces has no implementation for {type(first).__name__}")
+    raise TypeError(
+        f"batch_differing_spaces spaces must be of a type with a registered implementation, got {type(first).__name__}"
+    )
 
 
 def _require_equal(what: str, values: list[Any]) -> None:

@@ -195,7 +195,7 @@ def resolve_spaces(
     expected = batch_space(resolved_single, n)
     if batched != expected:
         logger.warn(
-            f"{owner}: {kind}_space={batched} does not match the batched single_{kind}_space={expected} of {env}; "
-            f"pass single_{kind}_space too"
+            f"{owner} {kind}_space should equal the batched single_{kind}_space {expected} of {env}, got "
+            f"{batched}; pass single_{kind}_space too"
         )
     return batched, resolved_single

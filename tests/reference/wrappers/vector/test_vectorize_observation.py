@@ -132,7 +132,7 @@ def test_transform_observation_derives_the_single_space() -> None:
 def test_transform_observation_warns_when_the_spaces_disagree() -> None:
     base = SyncVectorEnv([lambda: ShortEpisodes(obs_kind="box")] * N)
     uneven = Box(low=np.arange(3, dtype=np.float32).reshape(3, 1), high=np.float32(5.0), shape=(3, 1), dtype=np.float32)
-    with pytest.warns(UserWarning, match="(?s)TransformObservation: observation_space=.* does not match"):
+    with pytest.warns(UserWarning, match="(?s)TransformObservation observation_space should equal the batched single"):
         envs = TransformObservation(base, lambda obs: obs, observation_space=uneven)
     assert envs.single_observation_space == base.single_observation_space
 
