@@ -14,13 +14,12 @@ from typing import Any, TypeAlias
 import numpy as np
 from hypothesis import strategies as st
 
+from tests.reference._equality import assert_equal_values, assert_identical
+
 _Env: TypeAlias = Any  # a reference or Gymnasium environment (or wrapper)
 _Value: TypeAlias = Any
 
 __all__ = [
-    "assert_same_info",
-    "assert_same_obs",
-    "assert_same_reward",
     "box_actions",
     "discrete_actions",
     "policy_actions",
@@ -29,45 +28,8 @@ __all__ = [
 ]
 
 
-def _where(context: str, index: int | None) -> str:
-    return context if index is None else f"{context} at step {index}"
-
-
-def assert_same_obs(ours: _Value, theirs: _Value, where: str) -> None:
-    """Observations must be equal to the last bit, with the same container types and dtypes."""
-    if isinstance(theirs, np.ndarray):
-        assert isinstance(ours, np.ndarray), f"{where}: observation type {type(ours)} != ndarray"
-        assert ours.dtype == theirs.dtype, f"{where}: observation dtype {ours.dtype} != {theirs.dtype}"
-        assert ours.shape == theirs.shape, f"{where}: observation shape {ours.shape} != {theirs.shape}"
-        assert ours.tobytes() == theirs.tobytes(), f"{where}: observation {ours!r} != {theirs!r}"
-    elif isinstance(theirs, tuple):
-        assert isinstance(ours, tuple) and len(ours) == len(theirs), f"{where}: observation {ours!r} != {theirs!r}"
-        for a, b in zip(ours, theirs):
-            assert_same_obs(a, b, where)
-    else:
-        assert ours == theirs, f"{where}: observation {ours!r} != {theirs!r}"
-        assert type(ours) is type(theirs), f"{where}: observation type {type(ours)} != {type(theirs)}"
-
-
-def assert_same_reward(ours: _Value, theirs: _Value, where: str) -> None:
-    """Rewards must be equal, and both integral or both floating (NumPy and Python scalars are interchangeable)."""
-    assert ours == theirs, f"{where}: reward {ours!r} != {theirs!r}"
-    ours_int = isinstance(ours, (int, np.integer)) and not isinstance(ours, bool)
-    theirs_int = isinstance(theirs, (int, np.integer)) and not isinstance(theirs, bool)
-    assert ours_int == theirs_int, f"{where}: reward kind {type(ours)} != {type(theirs)}"
-
-
-def assert_same_info(ours: Mapping[str, _Value], theirs: Mapping[str, _Value], where: str) -> None:
-    """Info dicts must have the same keys and exactly equal values (arrays: same dtype and contents)."""
-    assert set(ours) == set(theirs), f"{where}: info keys {sorted(ours)} != {sorted(theirs)}"
-    for key, expected in theirs.items():
-        got = ours[key]
-        if isinstance(expected, np.ndarray):
-            assert isinstance(got, np.ndarray) and got.dtype == expected.dtype, f"{where}: info[{key!r}] dtype"
-            assert np.array_equal(got, expected), f"{where}: info[{key!r}] {got!r} != {expected!r}"
-        else:
-            assert got == expected, f"{where}: info[{key!r}] {got!r} != {expected!r}"
-            assert isinstance(got, float) == isinstance(expected, float), f"{where}: info[{key!r}] type"
+def _integral(reward: _Value) -> bool:
+    return isinstance(reward, (int, np.integer)) and not isinstance(reward, bool)
 
 
 def run_lockstep(
@@ -90,28 +52,30 @@ def run_lockstep(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         obs_b, info_b = theirs.reset(seed=seed, options=opts)
-    assert_same_obs(obs_a, obs_b, "seeded reset")
-    assert_same_info(info_a, info_b, "seeded reset")
+    assert_identical(obs_a, obs_b, "seeded reset: observation")
+    assert_identical(info_a, info_b, "seeded reset: info")
     endings = 0
     for index, action in enumerate(actions):
         obs_a, rew_a, term_a, trunc_a, info_a = ours.step(action)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             obs_b, rew_b, term_b, trunc_b, info_b = theirs.step(action)
-        where = _where("step", index)
-        assert_same_obs(obs_a, obs_b, where)
-        assert_same_reward(rew_a, rew_b, where)
+        where = f"step {index}"
+        assert_identical(obs_a, obs_b, f"{where}: observation")
+        # Python and NumPy scalar rewards are interchangeable (Gymnasium mixes them); integral vs floating is not.
+        assert_equal_values(rew_a, rew_b, f"{where}: reward")
+        assert _integral(rew_a) == _integral(rew_b), f"{where}: reward kind {type(rew_a)} != {type(rew_b)}"
         assert type(term_a) is bool and term_a == term_b, f"{where}: terminated {term_a!r} != {term_b!r}"
         assert type(trunc_a) is bool and trunc_a == trunc_b, f"{where}: truncated {trunc_a!r} != {trunc_b!r}"
-        assert_same_info(info_a, info_b, where)
+        assert_identical(info_a, info_b, f"{where}: info")
         if term_a or trunc_a:
             endings += 1
             obs_a, info_a = ours.reset()
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 obs_b, info_b = theirs.reset()
-            assert_same_obs(obs_a, obs_b, _where("unseeded reset after", index))
-            assert_same_info(info_a, info_b, _where("unseeded reset after", index))
+            assert_identical(obs_a, obs_b, f"unseeded reset after step {index}: observation")
+            assert_identical(info_a, info_b, f"unseeded reset after step {index}: info")
     return endings
 
 

@@ -2,7 +2,7 @@
 
 Sub-env ``i`` is a single env reset with seed ``s + i`` (or the list entry), stepped with its column of the
 actions, truncated after ``max_episode_steps`` and, under ``NEXT_STEP``, reset (without a seed) on the step after
-its episode ended, returning reward 0 and false flags. Every output must be equal to the last bit.
+its episode ended, returning reward 0 and false flags. Every output must be identical (types, dtypes, values).
 """
 
 from __future__ import annotations
@@ -13,23 +13,12 @@ from typing import Any
 import numpy as np
 from typing_extensions import TypeAlias
 
-__all__ = ["SingleModel", "assert_same_value", "check_info_row"]
+from tests.reference._equality import assert_identical
+
+__all__ = ["SingleModel", "check_info_row"]
 
 _Env: TypeAlias = Any
 _Value: TypeAlias = Any
-
-
-def assert_same_value(got: _Value, want: _Value, where: str) -> None:
-    """Equal values, with arrays and NumPy scalars compared by dtype and bytes."""
-    if isinstance(want, dict):
-        assert isinstance(got, dict) and got.keys() == want.keys(), f"{where}: {got!r} != {want!r}"
-        for key in want:
-            assert_same_value(got[key], want[key], f"{where}[{key!r}]")
-        return
-    got_arr, want_arr = np.asarray(got), np.asarray(want)
-    assert got_arr.dtype == want_arr.dtype, f"{where}: dtype {got_arr.dtype} != {want_arr.dtype}"
-    assert got_arr.shape == want_arr.shape, f"{where}: shape {got_arr.shape} != {want_arr.shape}"
-    assert got_arr.tobytes() == want_arr.tobytes(), f"{where}: {got!r} != {want!r}"
 
 
 def check_info_row(vector_info: dict[str, Any], index: int, single_info: dict[str, Any], where: str) -> None:
@@ -45,7 +34,8 @@ def check_info_row(vector_info: dict[str, Any], index: int, single_info: dict[st
         if isinstance(want, dict):
             check_info_row(got, index, want, f"{where}[{key!r}]")
         else:
-            assert_same_value(got[index], want, f"{where}[{key!r}]")
+            # A batched info stores a row's value as an array element: compare as arrays (dtype, shape, value).
+            assert_identical(np.asarray(got[index]), np.asarray(want), f"{where}[{key!r}]")
 
 
 class SingleModel:
@@ -89,11 +79,11 @@ class SingleModel:
         singles = self.reset(seeds, rows)
         for i in range(n):
             if i in singles:
-                assert_same_value(obs[i], singles[i][0], f"reset obs[{i}]")
+                assert_identical(obs[i], singles[i][0], f"reset obs[{i}]")
                 if info or singles[i][1]:
                     check_info_row(info, i, singles[i][1], f"reset info[{i}]")
             elif before is not None:
-                assert_same_value(obs[i], before[i], f"unmasked reset obs[{i}]")
+                assert_identical(obs[i], before[i], f"unmasked reset obs[{i}]")
         self.last_obs = [obs[i].copy() for i in range(n)]
 
     def compare_step(self, vec: _Env, actions: _Value, where: str) -> None:
@@ -102,7 +92,7 @@ class SingleModel:
         for i in range(len(self.envs)):
             want_obs, want_reward, want_term, want_trunc, want_info = self.step(i, actions[i])
             at = f"{where} sub-env {i}"
-            assert_same_value(obs[i], want_obs, f"{at} obs")
+            assert_identical(obs[i], want_obs, f"{at} obs")
             assert rewards[i] == want_reward, f"{at} reward {rewards[i]!r} != {want_reward!r}"
             assert terminations[i] == want_term and truncations[i] == want_trunc, f"{at} flags"
             if info or want_info:

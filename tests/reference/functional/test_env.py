@@ -14,6 +14,7 @@ from gymspec.errors import ResetNeeded, UnsupportedMode
 from reference.envs.functional.cartpole import CartPoleFunctional
 from reference.functional import FunctionalEnv
 from reference.utils import seeding
+from tests.reference._equality import assert_identical
 from tests.reference.functional._toy import NoisyWalk, WalkParams
 
 _Step = tuple[Any, ...]
@@ -53,36 +54,21 @@ def adapter_episodes(env: FunctionalEnv[Any, Any, Any, Any, Any], seed: int, act
             yield ("reset", *env.reset())
 
 
-def assert_same(a: Any, b: Any) -> None:
-    if isinstance(a, dict):
-        assert isinstance(b, dict) and a.keys() == b.keys()
-        for key in a:
-            assert_same(a[key], b[key])
-    elif isinstance(a, (tuple, list)):
-        assert len(a) == len(b)
-        for x, y in zip(a, b):
-            assert_same(x, y)
-    elif isinstance(a, np.ndarray):
-        assert isinstance(b, np.ndarray) and a.dtype == b.dtype and a.tobytes() == b.tobytes()
-    else:
-        assert a == b and type(a) is type(b)
-
-
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**40), acts=actions, step=st.sampled_from([None, 0.4]))
 def test_adapter_equals_direct_calls(seed: int, acts: list[int], step: float | None) -> None:  # FUNC-005
     params = None if step is None else WalkParams(step)
     env = FunctionalEnv(NoisyWalk(), params=params)
-    assert_same(list(adapter_episodes(env, seed, acts)), list(direct_episodes(NoisyWalk(), seed, acts, params)))
+    assert_identical(list(adapter_episodes(env, seed, acts)), list(direct_episodes(NoisyWalk(), seed, acts, params)))
 
 
 def test_seeding_replays_and_unseeded_resets_continue() -> None:
     env = FunctionalEnv(NoisyWalk())
     first = list(adapter_episodes(env, 3, [2] * 20))
     again = list(adapter_episodes(env, 3, [2] * 20))
-    assert_same(first, again)
+    assert_identical(first, again)
     other = FunctionalEnv(NoisyWalk())
-    assert_same(list(adapter_episodes(other, 3, [2] * 20)), first)
+    assert_identical(list(adapter_episodes(other, 3, [2] * 20)), first)
     # An unseeded reset continues np_random: a new initial state, not the seeded one.
     obs_seeded = env.reset(seed=3)[0]
     assert not np.array_equal(env.reset()[0], obs_seeded)

@@ -15,7 +15,8 @@ from reference.envs.functional.cartpole import CartPoleFunctional
 from reference.functional import FunctionalEnv, FunctionalVectorEnv
 from reference.spaces import Box, MultiDiscrete
 from tests.reference.functional._toy import NoisyWalk
-from tests.reference.functional._vector_model import SingleModel, assert_same_value
+from tests.reference._equality import assert_identical
+from tests.reference.functional._vector_model import SingleModel
 
 seeds = st.integers(0, 2**40)
 
@@ -171,4 +172,4 @@ def test_a_transition_returning_its_input_is_not_corrupted_by_autoreset() -> Non
     assert before is not None
     kept = before.copy()
     vec.step(np.array([1, 1]))  # autoresets both rows
-    assert_same_value(before, kept, "previous state")
+    assert_identical(before, kept, "previous state")

@@ -32,9 +32,6 @@ __all__ = [
     "broken_factory",
     "ShortEpisodes",
     "ShortEpisodesLogic",
-    "assert_same_infos",
-    "assert_same_results",
-    "same_value",
 ]
 
 Value: TypeAlias = Any
@@ -261,41 +258,3 @@ class Unpicklable(ShortEpisodes):
 def broken_factory() -> ShortEpisodes:
     """A factory that fails."""
     raise RuntimeError("cannot build this sub-env")
-
-
-def same_value(a: Value, b: Value) -> bool:
-    """Tell whether two observations/info values are identical (type, dtype, shape, contents), recursively."""
-    if isinstance(a, dict) or isinstance(b, dict):
-        if not (isinstance(a, dict) and isinstance(b, dict)) or set(a) != set(b):
-            return False
-        return all(same_value(a[k], b[k]) for k in a)
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        if not (isinstance(a, np.ndarray) and isinstance(b, np.ndarray)):
-            return False
-        if a.dtype != b.dtype or a.shape != b.shape:
-            return False
-        if a.dtype == object:
-            return all(same_value(x, y) for x, y in zip(a.ravel().tolist(), b.ravel().tolist(), strict=True))
-        return bool(np.array_equal(a, b, equal_nan=a.dtype.kind in "fc"))
-    if isinstance(a, (tuple, list)) or isinstance(b, (tuple, list)):
-        return type(a) is type(b) and len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, np.generic) or isinstance(b, np.generic):
-        return type(a) is type(b) and bool(a == b)
-    return type(a) is type(b) and bool(a == b)
-
-
-def assert_same_infos(a: InfoDict, b: InfoDict, context: str = "") -> None:
-    """Assert two batched info dicts are identical (keys, masks, dtypes, values)."""
-    assert set(a) == set(b), f"{context}: info keys differ: {sorted(a)} vs {sorted(b)}"
-    for key in a:
-        assert same_value(a[key], b[key]), f"{context}: info[{key!r}] differs:\n{a[key]!r}\nvs\n{b[key]!r}"
-
-
-def assert_same_results(a: tuple[Value, ...], b: tuple[Value, ...], context: str = "") -> None:
-    """Assert two ``reset`` (2-tuple) or ``step`` (5-tuple) results are identical."""
-    assert len(a) == len(b), context
-    assert same_value(a[0], b[0]), f"{context}: observations differ:\n{a[0]!r}\nvs\n{b[0]!r}"
-    names = ("rewards", "terminations", "truncations")[: len(a) - 2]
-    for name, x, y in zip(names, a[1:-1], b[1:-1], strict=True):
-        assert same_value(x, y), f"{context}: {name} differ: {x!r} vs {y!r}"
-    assert_same_infos(a[-1], b[-1], context)

@@ -16,7 +16,8 @@ from reference.error import AlreadyPendingCallError, ClosedEnvironmentError, NoA
 from reference.spaces import Box, Dict, Discrete, Graph, MultiBinary, MultiDiscrete, OneOf, Sequence, Space, Text, Tuple
 from reference.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
 from reference.vector.async_vector_env import AsyncState
-from tests.reference.vector._helpers import Echo, ShortEpisodes, assert_same_results
+from tests.reference._equality import assert_identical
+from tests.reference.vector._helpers import Echo, ShortEpisodes
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*Casting input x to numpy array")
 
@@ -112,10 +113,10 @@ def test_observation_spaces_match_sync(name: str, shared_memory: bool) -> None:
         return
     sync = SyncVectorEnv([factory] * 3)
     with AsyncVectorEnv([factory] * 3, shared_memory=shared_memory, num_workers=2) as envs:
-        assert_same_results(envs.reset(seed=5), sync.reset(seed=5), name)
+        assert_identical(envs.reset(seed=5), sync.reset(seed=5), name)
         for step in range(4):
             actions = np.array([step % 2, 1, 0])
-            assert_same_results(envs.step(actions), sync.step(actions), f"{name} step {step}")
+            assert_identical(envs.step(actions), sync.step(actions), f"{name} step {step}")
 
 
 ACTION_CASES: dict[str, tuple[Space[Any], Callable[[Space[Any]], Any]]] = {
@@ -140,7 +141,7 @@ def test_sub_envs_receive_the_same_actions_as_in_sync(name: str) -> None:
         envs.action_space.seed(1)
         for step in range(3):
             actions = make_batch(envs.action_space)
-            assert_same_results(envs.step(actions), sync.step(actions), f"{name} step {step}")
+            assert_identical(envs.step(actions), sync.step(actions), f"{name} step {step}")
         with pytest.raises(ValueError):
             envs.step(make_batch(SyncVectorEnv([factory] * 2).action_space))
 
@@ -264,8 +265,8 @@ def test_use_after_close_raises_closed_environment_error() -> None:
 def test_spawn_context() -> None:
     with AsyncVectorEnv([ShortEpisodes] * 2, context="spawn", num_workers=2) as envs:
         sync = SyncVectorEnv([ShortEpisodes] * 2)
-        assert_same_results(envs.reset(seed=3), sync.reset(seed=3))
-        assert_same_results(envs.step(np.array([1, 2])), sync.step(np.array([1, 2])))
+        assert_identical(envs.reset(seed=3), sync.reset(seed=3))
+        assert_identical(envs.step(np.array([1, 2])), sync.step(np.array([1, 2])))
     assert not [p for p in multiprocessing.active_children() if "AsyncVectorEnv" in p.name]
 
 
@@ -276,7 +277,7 @@ def test_observation_mode_different() -> None:
         assert envs.observation_space == sync.observation_space
         observation_space: Any = envs.observation_space
         assert observation_space.high[:, 0].tolist() == [1, 2, 3]
-        assert_same_results(envs.reset(seed=1), sync.reset(seed=1))
-        assert_same_results(envs.step(np.array([0, 1, 0])), sync.step(np.array([0, 1, 0])))
+        assert_identical(envs.reset(seed=1), sync.reset(seed=1))
+        assert_identical(envs.step(np.array([0, 1, 0])), sync.step(np.array([0, 1, 0])))
     with pytest.raises(RuntimeError, match="observation_space must equal"):
         AsyncVectorEnv(factories, num_workers=2)

@@ -21,7 +21,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
-from tests.reference.vector._helpers import ShortEpisodes, assert_same_results
+from tests.reference._equality import assert_identical
+from tests.reference.vector._helpers import ShortEpisodes
 
 N = 5
 Result: TypeAlias = Any
@@ -87,7 +88,7 @@ def both(sync: Vec, async_: Vec, call: Callable[[Vec], Result], context: str) ->
     (kind_s, sync_out), (kind_a, async_out) = outcomes
     assert kind_s == kind_a, f"{context}: sync {kind_s} {sync_out!r}, async {kind_a} {async_out!r}"
     if kind_s == "ok":
-        assert_same_results(sync_out, async_out, context)
+        assert_identical(sync_out, async_out, context)
     else:
         assert sync_out is async_out, context
     return sync_out if kind_s == "ok" else None

@@ -24,7 +24,8 @@ from gymnasium.vector import SyncVectorEnv as GymSyncVectorEnv  # noqa: E402
 
 from reference.envs.classic_control.cartpole import CartPoleEnv  # noqa: E402
 from reference.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv  # noqa: E402
-from tests.reference.vector._helpers import ShortEpisodes, ShortEpisodesLogic, assert_same_results  # noqa: E402
+from tests.reference._equality import assert_identical  # noqa: E402
+from tests.reference.vector._helpers import ShortEpisodes, ShortEpisodesLogic  # noqa: E402
 
 pytestmark = pytest.mark.gymnasium
 N = 4
@@ -39,7 +40,7 @@ class GymShortEpisodes(ShortEpisodesLogic, gymnasium.Env[Any, Any]):
 
 
 def run(ours: Vec, theirs: Vec, mode: AutoresetMode, first_seed: int, ops: list[tuple[str, Any]]) -> None:
-    assert_same_results(ours.reset(seed=first_seed), theirs.reset(seed=first_seed), "first reset")
+    assert_identical(ours.reset(seed=first_seed), theirs.reset(seed=first_seed), "first reset")
     ended = np.zeros(ours.num_envs, dtype=np.bool_)
     for number, (kind, arg) in enumerate(ops):
         context = f"{mode} op {number} {kind}"
@@ -47,18 +48,18 @@ def run(ours: Vec, theirs: Vec, mode: AutoresetMode, first_seed: int, ops: list[
             if mode is AutoresetMode.DISABLED and ended.any():
                 # Gymnasium asserts here; reset the ended sub-envs the documented way first.
                 options = {"reset_mask": ended.copy()}
-                assert_same_results(ours.reset(options=options), theirs.reset(options=dict(options)), context)
+                assert_identical(ours.reset(options=options), theirs.reset(options=dict(options)), context)
             result = ours.step(arg)
-            assert_same_results(result, theirs.step(arg), context)
+            assert_identical(result, theirs.step(arg), context)
             ended = np.logical_or(result[2], result[3])
         elif kind == "reset":
-            assert_same_results(ours.reset(seed=arg), theirs.reset(seed=arg), context)
+            assert_identical(ours.reset(seed=arg), theirs.reset(seed=arg), context)
             ended[:] = False
         else:
             mask, seed = arg
             if mask.any():
                 options = {"reset_mask": mask, "tag": 1}
-                assert_same_results(
+                assert_identical(
                     ours.reset(seed=seed, options=options), theirs.reset(seed=seed, options=dict(options)), context
                 )
                 ended &= ~mask

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference.wrappers._shared import AfterCallWrapper, StatisticsToggle, is_int
+from tests.reference._equality import assert_identical
 from tests.reference.wrappers._envs import BoxEnv
 
 
@@ -53,10 +54,10 @@ class _Recorder(AfterCallWrapper[Any, Any]):
 def test_after_call_wrapper_passes_results_through_and_runs_hooks_after(steps: int) -> None:
     inner = BoxEnv(length=10)
     wrapped = _Recorder(BoxEnv(length=10))
-    assert _same(wrapped.reset(seed=1), inner.reset(seed=1))
+    assert_identical(wrapped.reset(seed=1), inner.reset(seed=1))
     action = np.array([0.5, -0.25], dtype=np.float32)
     for _ in range(steps):
-        assert _same(wrapped.step(action), inner.step(action))
+        assert_identical(wrapped.step(action), inner.step(action))
     # The hooks see the inner state the result describes: t after the call.
     assert wrapped.calls == [("reset", 0)] + [("step", t) for t in range(1, steps + 1)]
 
@@ -65,9 +66,3 @@ def test_after_call_wrapper_hooks_default_to_nothing() -> None:
     wrapped: AfterCallWrapper[Any, Any] = AfterCallWrapper(BoxEnv())
     obs, _ = wrapped.reset()
     assert obs.shape == (3,) and wrapped.step(np.zeros(2, dtype=np.float32))[2] is False
-
-
-def _same(ours: tuple[Any, ...], theirs: tuple[Any, ...]) -> bool:
-    return len(ours) == len(theirs) and all(
-        np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b for a, b in zip(ours, theirs)
-    )

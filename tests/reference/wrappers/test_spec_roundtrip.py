@@ -11,7 +11,7 @@ import pytest
 import reference.envs  # noqa: F401 - registers the built-in ids
 import reference.wrappers as w
 from reference.registration import make
-from tests.reference.wrappers._differential import assert_same
+from tests.reference._equality import assert_identical
 
 
 def _layers(env: Any) -> list[str]:
@@ -44,7 +44,7 @@ def test_make_from_spec_rebuilds_the_stack(env_id: str, wrap: Callable[[Any], An
     assert _layers(rebuilt) == _layers(env)
     env.action_space.seed(1)
     rebuilt.action_space.seed(1)
-    assert_same(env.reset(seed=5)[0], rebuilt.reset(seed=5)[0])
+    assert_identical(env.reset(seed=5)[0], rebuilt.reset(seed=5)[0])
     for _ in range(5):
         action = env.action_space.sample()
-        assert_same(env.step(action)[0], rebuilt.step(action)[0])
+        assert_identical(env.step(action)[0], rebuilt.step(action)[0])

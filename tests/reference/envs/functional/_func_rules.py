@@ -4,7 +4,7 @@
 mutated (FUNC-002), equal copies of the rng give equal results whatever the call order (FUNC-003), the global
 generators are neither used nor advanced (FUNC-004), observations are in the space (FUNC-006/007), rewards are
 finite reals (FUNC-008), flags bool-like (FUNC-009) and infos dicts (FUNC-010). ``check_batch_matches_rows``
-checks that a batched call equals the per-row single calls, bit for bit.
+checks that a batched call equals the per-row single calls exactly (dtypes and values).
 """
 
 from __future__ import annotations
@@ -18,16 +18,12 @@ import numpy as np
 from typing_extensions import TypeAlias
 
 from reference.functional import BatchedGenerator
+from tests.reference._equality import assert_identical
 
 __all__ = ["check_batch_matches_rows", "check_batched_initial", "check_rollout"]
 
 _FuncEnv: TypeAlias = Any
 _Value: TypeAlias = Any
-
-
-def _same(a: _Value, b: _Value) -> bool:
-    a_arr, b_arr = np.asarray(a), np.asarray(b)
-    return a_arr.dtype == b_arr.dtype and a_arr.shape == b_arr.shape and a_arr.tobytes() == b_arr.tobytes()
 
 
 def check_rollout(func_env: _FuncEnv, seed: int, actions: Sequence[_Value]) -> None:
@@ -47,14 +43,18 @@ def check_rollout(func_env: _FuncEnv, seed: int, actions: Sequence[_Value]) -> N
         obs = func_env.observation(next_state, rng, params)
         info = func_env.transition_info(state, action, next_state, params)
         # FUNC-002: nothing the functions received has changed.
-        assert _same(state, state_copy) and _same(action, action_copy) and params == params_copy
+        assert_identical(state, state_copy, "FUNC-002 state")
+        assert_identical(action, action_copy, "FUNC-002 action")
+        assert params == params_copy
         # FUNC-003: equal rng copies, reversed call order, same results.
         obs_again = func_env.observation(next_state, copy.deepcopy(rng_copy), params)
         terminal_again = func_env.terminal(next_state, copy.deepcopy(rng_copy), params)
         reward_again = func_env.reward(state, action, next_state, copy.deepcopy(rng_copy), params)
         next_again = func_env.transition(state, action, copy.deepcopy(rng_copy), params)
-        assert _same(next_again, next_state) and _same(reward_again, reward) and _same(terminal_again, terminal)
-        assert _same(obs_again, obs)
+        assert_identical(next_again, next_state, "FUNC-003 transition")
+        assert_identical(reward_again, reward, "FUNC-003 reward")
+        assert_identical(terminal_again, terminal, "FUNC-003 terminal")
+        assert_identical(obs_again, obs, "FUNC-003 observation")
         assert func_env.observation_space.contains(obs)  # FUNC-007
         assert isinstance(reward, (float, np.floating)) and np.isfinite(reward)  # FUNC-008
         assert isinstance(terminal, (bool, np.bool_))  # FUNC-009
@@ -74,14 +74,17 @@ def check_batch_matches_rows(func_env: _FuncEnv, states: np.ndarray[Any, Any], a
     batch_reward = func_env.reward(states, actions, batch_next, None, params)
     batch_terminal = func_env.terminal(batch_next, None, params)
     batch_obs = func_env.observation(batch_next, None, params)
-    assert _same(states, kept)
+    assert_identical(states, kept, "the batch passed in")
     assert batch_reward.shape == batch_terminal.shape == (len(states),) and batch_terminal.dtype == np.bool_
     for i in range(len(states)):
         row_next = func_env.transition(states[i], actions[i], None, params)
-        assert _same(batch_next[i], row_next), f"row {i}: transition"
-        assert _same(batch_reward[i], func_env.reward(states[i], actions[i], row_next, None, params)), f"row {i}"
-        assert _same(batch_terminal[i], func_env.terminal(row_next, None, params)), f"row {i}: terminal"
-        assert _same(batch_obs[i], func_env.observation(row_next, None, params)), f"row {i}: observation"
+        row_reward = func_env.reward(states[i], actions[i], row_next, None, params)
+        # A batch element is a NumPy scalar where a row call may return a 0-d array: compare them as arrays.
+        assert_identical(batch_next[i], row_next, f"row {i}: transition")
+        assert_identical(np.asarray(batch_reward[i]), np.asarray(row_reward), f"row {i}: reward")
+        terminal = func_env.terminal(row_next, None, params)
+        assert_identical(np.asarray(batch_terminal[i]), np.asarray(terminal), f"row {i}: terminal")
+        assert_identical(batch_obs[i], func_env.observation(row_next, None, params), f"row {i}: observation")
 
 
 def check_batched_initial(func_env: _FuncEnv, seeds: Sequence[int]) -> None:
@@ -93,4 +96,4 @@ def check_batched_initial(func_env: _FuncEnv, seeds: Sequence[int]) -> None:
     for _ in range(2):
         [func_env.initial(g, func_env.default_params) for g in singles]
     for i, gen in enumerate(singles):
-        assert _same(draws[-1][i], func_env.initial(gen, func_env.default_params))
+        assert_identical(draws[-1][i], func_env.initial(gen, func_env.default_params), f"row {i}: initial")
