@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from reference import spaces
-from tests.reference.spaces._equivalence import same
+from tests.reference._equality import assert_identical
 
 _Value: TypeAlias = Any
 
@@ -83,7 +83,7 @@ def test_constructors_raise_only_value_or_type_errors(name: str, args: list[_Val
         assert isinstance(space, spaces.Space)
     for original, now in zip(before, args, strict=True):
         if isinstance(original, np.ndarray):
-            assert same(original, now), f"{name} mutated its argument {original!r} -> {now!r}"
+            assert_identical(original, now, f"{name} mutated its argument")
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from reference.spaces import Dict, OneOf, Sequence, Space, Tuple, flatten, flatten_space, unflatten
 from reference.spaces.utils import flatdim
-from tests.reference.spaces._equivalence import same
+from tests.reference._equality import assert_identical
 from tests.reference.spaces.strategies import spaces
 
 _AnySpace: TypeAlias = Space[Any]
@@ -40,7 +40,7 @@ def test_seeded_sampling_replays(space: _AnySpace, seed: int) -> None:
     first = [space.sample() for _ in range(3)]
     assert space.seed(seed) == first_seeds
     second = [space.sample() for _ in range(3)]
-    assert all(same(a, b) for a, b in zip(first, second, strict=True))
+    assert_identical(first, second, key_order=True)
 
 
 @_SETTINGS
@@ -51,7 +51,7 @@ def test_copies_sample_independently_and_identically(space: _AnySpace, seed: int
     assert twin == space
     ours = [space.sample() for _ in range(2)]
     theirs = [twin.sample() for _ in range(2)]
-    assert all(same(a, b) for a, b in zip(ours, theirs, strict=True))
+    assert_identical(ours, theirs, key_order=True)
 
 
 @_SETTINGS
@@ -62,7 +62,8 @@ def test_pickle_round_trip_keeps_equality_and_stream(space: _AnySpace, seed: int
     restored = pickle.loads(pickle.dumps(space))
     assert restored == space
     assert repr(restored) == repr(space)
-    assert all(same(space.sample(), restored.sample()) for _ in range(2))
+    for _ in range(2):
+        assert_identical(space.sample(), restored.sample(), key_order=True)
 
 
 @_SETTINGS
@@ -73,7 +74,7 @@ def test_jsonable_round_trip(space: _AnySpace, seed: int) -> None:
     restored = space.from_jsonable(space.to_jsonable(batch))
     assert len(restored) == len(batch)
     for original, back in zip(batch, restored, strict=True):
-        assert same(original, back, check_types=False), f"{original!r} != {back!r}"
+        assert_identical(original, back, key_order=True, scalars_as_arrays=True)
         assert space.contains(back)
 
 
@@ -100,7 +101,7 @@ def test_flatten_unflatten_round_trip(space: _AnySpace, seed: int) -> None:
     space.seed(seed)
     sample = space.sample()
     flat = flatten(space, sample)
-    assert same(unflatten(space, flat), sample, check_types=False)
+    assert_identical(unflatten(space, flat), sample, key_order=True, scalars_as_arrays=True)
     flat_space = flatten_space(space)
     assert flat_space.contains(flat), f"{flat_space} does not contain {flat!r}"
     if space.is_np_flattenable:

@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reference.utils.env_checker import data_equivalence
 from reference.utils.step_api_compatibility import (
     convert_to_done_step_api,
     convert_to_terminated_truncated_step_api,
     step_api_compatibility,
 )
+from tests.reference._equality import assert_identical
 
 gym_compat = pytest.importorskip("gymnasium.utils.step_api_compatibility")
 
@@ -35,9 +35,10 @@ def test_vector_conversions_match_gymnasium(flags: list[tuple[bool, bool]], as_l
     result = _vector_result(flags, as_list)
     ours_done = convert_to_done_step_api(copy.deepcopy(result), is_vector_env=True)
     theirs_done = gym_compat.convert_to_done_step_api(copy.deepcopy(result), is_vector_env=True)
-    assert data_equivalence(ours_done, theirs_done)
+    assert_identical(ours_done, theirs_done, "to done")
     back = convert_to_terminated_truncated_step_api(copy.deepcopy(ours_done), is_vector_env=True)
-    assert data_equivalence(back, gym_compat.convert_to_terminated_truncated_step_api(theirs_done, is_vector_env=True))
+    theirs_back = gym_compat.convert_to_terminated_truncated_step_api(theirs_done, is_vector_env=True)
+    assert_identical(back, theirs_back, "back to terminated/truncated")
 
 
 @settings(max_examples=30, deadline=None)

@@ -20,7 +20,7 @@ from reference.vector.utils import (
     read_from_shared_memory,
     write_to_shared_memory,
 )
-from tests.reference.spaces._equivalence import same
+from tests.reference._equality import assert_identical
 from tests.reference.spaces.strategies import Recipe, recipes
 
 
@@ -46,7 +46,7 @@ def test_written_elements_read_back_as_the_concatenated_batch(recipe: Recipe, n:
     for index in reversed(range(n)):
         write_to_shared_memory(space, index, items[index], memory)
     expected = concatenate(space, items, create_empty_array(space, n))
-    assert same(read_from_shared_memory(space, memory, n), expected, check_types=False)
+    assert_identical(read_from_shared_memory(space, memory, n), expected, key_order=True, scalars_as_arrays=True)
 
 
 @pytest.mark.gymnasium
@@ -64,7 +64,7 @@ def test_reads_equal_gymnasium(recipe: Recipe, n: int, seed: int) -> None:
         write_to_shared_memory(ours, index, ours.sample(), ours_memory)
         gym_utils.write_to_shared_memory(theirs, index, theirs.sample(), theirs_memory)
     theirs_read = gym_utils.read_from_shared_memory(theirs, theirs_memory, n)
-    assert same(read_from_shared_memory(ours, ours_memory, n), theirs_read)
+    assert_identical(read_from_shared_memory(ours, ours_memory, n), theirs_read, key_order=True)
 
 
 def test_array_reads_are_live_views() -> None:

@@ -18,7 +18,7 @@ import reference.spaces as ref_spaces
 from reference.error import CustomSpaceError
 from reference.spaces import Box, Dict, Discrete, MultiBinary, MultiDiscrete, Space, Text, Tuple
 from reference.vector.utils import batch_differing_spaces, batch_space, concatenate, create_empty_array, iterate
-from tests.reference.spaces._equivalence import same
+from tests.reference._equality import assert_identical
 from tests.reference.spaces.strategies import Recipe, recipes
 
 pytestmark = pytest.mark.filterwarnings("ignore:.*Casting input x to numpy array")
@@ -77,7 +77,7 @@ def test_batched_space_contains_the_stacked_samples_and_iterates_back(recipe: Re
     batched = batch_space(space, n)
     batch = concatenate(space, items, create_empty_array(space, n))
     assert batched.contains(batch)
-    assert all(same(a, b, check_types=False) for a, b in zip(iterate(batched, batch), items, strict=True))
+    assert_identical(list(iterate(batched, batch)), items, key_order=True, scalars_as_arrays=True)
 
 
 @_SETTINGS
@@ -87,7 +87,7 @@ def test_batched_space_samples_are_reproducible_and_independent(recipe: Recipe, 
     space.seed(seed)
     batched = batch_space(space, n)
     twin = batch_space(deepcopy(space), n)
-    assert same(batched.sample(), twin.sample())
+    assert_identical(batched.sample(), twin.sample(), key_order=True)
     before = deepcopy(space.np_random.bit_generator.state)
     batched.sample()
     assert space.np_random.bit_generator.state == before, "sampling the batch must not advance the single space"
@@ -104,14 +104,14 @@ def test_results_equal_gymnasium(recipe: Recipe, n: int, seed: int) -> None:
     theirs.seed(seed)
     ours_batched, theirs_batched = batch_space(ours, n), gym_utils.batch_space(theirs, n)
     assert signature(ours_batched) == signature(theirs_batched)
-    assert same(ours_batched.sample(), theirs_batched.sample())
+    assert_identical(ours_batched.sample(), theirs_batched.sample(), key_order=True)
     ours_items, theirs_items = samples_of(ours, n, seed), samples_of(theirs, n, seed)
     ours_batch = concatenate(ours, ours_items, create_empty_array(ours, n))
     theirs_batch = gym_utils.concatenate(theirs, theirs_items, gym_utils.create_empty_array(theirs, n))
-    assert same(ours_batch, theirs_batch)
+    assert_identical(ours_batch, theirs_batch, key_order=True)
     for a, b in zip(iterate(ours_batched, ours_batch), gym_utils.iterate(theirs_batched, theirs_batch), strict=True):
-        assert same(a, b)
-    assert same(create_empty_array(ours, n, np.ones), gym_utils.create_empty_array(theirs, n, np.ones))
+        assert_identical(a, b, key_order=True)
+    assert_identical(create_empty_array(ours, n, np.ones), gym_utils.create_empty_array(theirs, n, np.ones), key_order=True)
 
 
 @pytest.mark.gymnasium
@@ -138,7 +138,7 @@ def test_batch_differing_spaces_equals_gymnasium(params: list[tuple[int, int]], 
 
     ours, theirs = batch_differing_spaces(build(ref_spaces)), gym_utils.batch_differing_spaces(build(gym_spaces))
     assert signature(ours) == signature(theirs)
-    assert same(ours.sample(), theirs.sample())
+    assert_identical(ours.sample(), theirs.sample(), key_order=True)
 
 
 def test_batch_space_examples() -> None:

@@ -13,7 +13,7 @@ from tests.reference._equality import assert_identical
 
 def _compare(ours: Any, theirs: Any, exact: bool, where: str) -> None:
     if exact:
-        assert_identical(ours, theirs, where)
+        assert_identical(ours, theirs, where, key_order=True)
     else:
         # Running statistics accumulate in a different order than Gymnasium's: equal within rounding only, which
         # conformance.equality (exact by design) does not express. The values compared are arrays or numbers.
