@@ -336,7 +336,10 @@ class _Worker:
         """Step every owned sub-env (``Command.STEP``); actions come from shared memory or the request."""
         actions = payload.actions if payload is not None else self.actions
         if actions is None:
-            raise RuntimeError("AsyncVectorEnv worker needs actions in a StepRequest when they are not shared")
+            raise RuntimeError(
+                f"AsyncVectorEnv worker {self.spec.worker} step must receive its actions in a StepRequest when the "
+                "action space has no shared buffer, got a bare STEP; this is a bug in AsyncVectorEnv, please report it"
+            )
         infos = step_envs(
             self.spec.autoreset_mode,
             self.envs,
