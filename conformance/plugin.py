@@ -642,6 +642,7 @@ class _Progress:
         self.totals: dict[str, int] = {}
         self.done: dict[str, set[str]] = {}
         self.started: dict[str, float] = {}
+        self.announced: set[str] = set()
         self.began = time.monotonic()
         self.last = self.began
 
@@ -663,7 +664,11 @@ class _Progress:
         if self.config.get_verbosity() < 0 or total is None or now - self.began < self.QUIET_FOR:
             return
         finished = len(done) >= total
-        if not finished and now - self.last < self.EVERY:
+        if finished:
+            if target in self.announced:  # the item's later phases
+                return
+            self.announced.add(target)
+        elif now - self.last < self.EVERY or now - self.started[target] < self.QUIET_FOR:
             return
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is None:
