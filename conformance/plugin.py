@@ -21,7 +21,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,7 +42,7 @@ from conformance._engine.options import (
 )
 
 if TYPE_CHECKING:
-    from conformance._engine.baseline import Baseline
+    from conformance._engine.baseline import Baseline, Entry
     from conformance._engine.project import ProjectTable
     from conformance._engine.runner import ItemRunner
     from conformance._engine.session import ConformanceSession
@@ -429,7 +429,7 @@ class _Reporter:
         self.interrupted = False
         self.internal_error = ""
         self.progress = _Progress(config)
-        self.fixed: list[Any] = []
+        self.fixed: list[Entry] = []
 
     def _merge(self, value: dict[str, Any]) -> None:
         from conformance._engine.report import Result
@@ -586,7 +586,7 @@ class _Reporter:
             found = [(r.target, r.rule, fingerprint(r.rule, r.target, r.message)) for r in results
                      if r.outcome in ("failed", "warned", "error", "accepted")]
             self.fixed = baseline.fixed([(r.target, r.rule) for r in results if r.outcome != "skipped"], found)
-        writers: list[tuple[str, Any]] = []
+        writers: list[tuple[str, Callable[[], object]]] = []
         html, badge, written = option(self.config, "html"), option(self.config, "badge"), option(self.config,
                                                                                                   "write_baseline")
         if html:
@@ -646,7 +646,7 @@ class _Progress:
         self.began = time.monotonic()
         self.last = self.began
 
-    def expect(self, nodeids: Any) -> None:
+    def expect(self, nodeids: Iterable[str]) -> None:
         if self.totals:
             return
         for nodeid in nodeids:
