@@ -26,7 +26,7 @@ _STYLE = """
 body{font:14px/1.45 system-ui,sans-serif;margin:2em auto;max-width:1100px;color:#222;padding:0 1em}
 h1{font-size:1.5em}h2{margin-top:2em;border-bottom:2px solid #ddd;padding-bottom:.2em}
 table{border-collapse:collapse;width:100%;margin:.5em 0}td,th{border-bottom:1px solid #eee;padding:3px 6px;
-text-align:left;vertical-align:top}th{background:#f6f6f6}.num{text-align:right;font-variant-numeric:tabular-nums}
+text-align:left;vertical-align:top}th{background:#f6f6f6}td:nth-child(-n+3){white-space:nowrap}.num{text-align:right;font-variant-numeric:tabular-nums}
 .o{font-weight:600}pre{background:#f7f7f7;padding:.6em;overflow-x:auto;white-space:pre-wrap;font-size:12.5px}
 details{margin:.4em 0 1em}summary{cursor:pointer}.gallery{display:flex;flex-wrap:wrap;gap:8px}
 figure{margin:0;text-align:center;font-size:12px;color:#555}figure img{display:block;border:1px solid #ccc;
@@ -87,7 +87,7 @@ def _table(items: Sequence[Result]) -> str:
         rows.append(f"<tr><td>{anchor}</td><td>{_e(result.level)}</td><td>{_outcome(result.outcome)}</td>"
                     f"<td>{_e(summary[:200])}</td><td class=num>{result.examples}</td>"
                     f"<td class=num>{result.steps}</td><td class=num>{result.seconds:.2f}</td></tr>")
-    return "<table>" + "".join(rows) + "</table>"
+    return (f"<details><summary>all {len(items)} rules</summary><table>" + "".join(rows) + "</table></details>")
 
 
 def _anchor(result: Result) -> str:
@@ -148,8 +148,9 @@ def render_html(results: Sequence[Result], meta: Mapping[str, Any], frames: Mapp
     for target in sorted(by_target):
         items = by_target[target]
         folder = frames.get(target)
-        body += [f'<h2 id="{_e(target)}">{_e(target)}</h2>', _counts(items), _chart(items), _table(items),
-                 _findings(items), _gallery(folder) if folder is not None else ""]
+        # What needs reading first: the findings, then what the env draws; the full table and costs fold away.
+        body += [f'<h2 id="{_e(target)}">{_e(target)}</h2>', _counts(items), _findings(items),
+                 _gallery(folder) if folder is not None else "", _table(items), _chart(items)]
     return ("<!DOCTYPE html><html lang=en><head><meta charset=utf-8><title>conformance report</title>"
             f"<style>{_STYLE}</style></head><body>" + "".join(body) + "</body></html>\n")
 
