@@ -16,10 +16,12 @@ temporary file renamed into place) and the table.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import sys
-from collections.abc import Generator
+import time
+from collections.abc import Callable, Generator, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,9 +30,11 @@ import pytest
 from conformance._engine.narrowing import is_dict
 from conformance._engine.options import (
     ENV_VAR,
+    FLAG_OPTIONS,
     LIST_OPTIONS,
     OPTION_HELP,
     OPTION_NAMES,
+    PROJECT_KEY,
     CaseParam,
     flag,
     option,
@@ -38,6 +42,8 @@ from conformance._engine.options import (
 )
 
 if TYPE_CHECKING:
+    from conformance._engine.baseline import Baseline, Entry
+    from conformance._engine.project import ProjectTable
     from conformance._engine.runner import ItemRunner
     from conformance._engine.session import ConformanceSession
 
@@ -57,6 +63,7 @@ __all__ = [
 MARKER = "conformance_rule"
 CASE_KEY = pytest.StashKey[Any]()
 _SESSION_KEY = pytest.StashKey["ConformanceSession"]()
+_BASELINE_KEY = pytest.StashKey["Baseline | None"]()
 _RUNNER_KEY = pytest.StashKey["ItemRunner | None"]()
 _CONSTRUCT = "CONSTRUCT"
 _PROPERTY = "conformance"
@@ -74,6 +81,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     for name, dest in OPTION_NAMES.items():
         metavar, text = OPTION_HELP[name]
         command_line = flag(name)
+        if name in FLAG_OPTIONS:
+            group.addoption(command_line, action="store_true", dest=dest, default=None, help=text)
+            parser.addini(dest, help=f"{text} (ini form of {command_line})", type="bool", default=False)
+            continue
         action = "append" if name in LIST_OPTIONS else "store"
         group.addoption(command_line, action=action, dest=dest, default=None, metavar=metavar, help=text)
         if name in LIST_OPTIONS:
@@ -87,16 +98,70 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", f"{MARKER}(rule_id, kinds=('env',), owns=()): the gymspec rule a conformance test checks"
     )
-    given = any(option(config, name) not in (None, []) for name in OPTION_NAMES) or bool(os.environ.get(ENV_VAR))
+    table = _project_table(config)
+    config.stash[PROJECT_KEY] = table
+    given = any(option(config, name) not in (None, [], False) for name in OPTION_NAMES) or bool(os.environ.get(ENV_VAR))
     if given:
         from conformance._engine.session import validate_options
 
-        validate_options(config)
+        try:
+            validate_options(config)
+        except pytest.UsageError as exc:
+            raise pytest.UsageError(_from_table(str(exc), table, config)) from None
+    config.stash[_BASELINE_KEY] = _baseline(config)
     if (given or "conformance" in config.args) and getattr(config.option, "dist", None) == "load":
         # Under pytest-xdist, keep a target's items on one worker: its zygote, measured costs and shared trace
         # are built once per worker that runs it (items of other tests are not grouped, so they spread as usual).
         config.option.dist = "loadgroup"
     config.pluginmanager.register(_Reporter(config), "conformance-reporter")
+
+
+def _project_table(config: pytest.Config) -> ProjectTable | None:
+    """The ``[tool.conformance]`` table that configures this run (``None``: no table, or not a run of the suite)."""
+    raw = config.getoption(OPTION_NAMES["project"], default=None) or config.getini(OPTION_NAMES["project"])
+    # Only a run of the suite reads it: a project's own test runs never import its targets (nor this machinery).
+    if raw == "none" or not (raw or "conformance" in config.args):
+        return None
+    from conformance._engine.project import ProjectTableError, find_pyproject, read_table
+
+    if raw:
+        path = config.invocation_params.dir / str(raw)
+        if not path.is_file():
+            raise pytest.UsageError(f"--conformance-project must be a pyproject.toml file or 'none', got {raw!r} "
+                                    f"(no such file from {config.invocation_params.dir})")
+    else:
+        found = find_pyproject(config.invocation_params.dir)
+        if found is None:
+            return None
+        path = found
+    try:
+        return read_table(path)
+    except ProjectTableError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def _from_table(message: str, table: ProjectTable | None, config: pytest.Config) -> str:
+    """A usage error about an option the table set names the table's key instead of the flag."""
+    if table is None:
+        return message
+    for name in table.values:
+        command_line = flag(name)
+        given = config.getoption(OPTION_NAMES[name], default=None) not in (None, [], False)
+        if message.startswith(command_line + " ") and not given:
+            return table.where(name) + message[len(command_line):]
+    return message
+
+
+def _baseline(config: pytest.Config) -> Baseline | None:
+    path = option(config, "baseline")
+    if not path:
+        return None
+    from conformance._engine.baseline import Baseline, BaselineError
+
+    try:
+        return Baseline.load(config.invocation_params.dir / str(path))
+    except BaselineError as exc:
+        raise pytest.UsageError(str(exc)) from None
 
 
 def get_session(config: pytest.Config) -> ConformanceSession:
@@ -363,6 +428,8 @@ class _Reporter:
         self.running: dict[str, tuple[str, int | None, str]] = {}
         self.interrupted = False
         self.internal_error = ""
+        self.progress = _Progress(config)
+        self.fixed: list[Entry] = []
 
     def _merge(self, value: dict[str, Any]) -> None:
         from conformance._engine.report import Result
@@ -377,13 +444,26 @@ class _Reporter:
     def pytest_runtest_logfinish(self, nodeid: str) -> None:
         self.running.pop(nodeid, None)
 
+    @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        """Merge the phases of each item into one record (the most severe outcome wins)."""
+        """Merge the phases of each item into one record (the most severe outcome wins); a finding the baseline
+        accepts becomes ``accepted`` here, before pytest's own reporters count it (as xfailed)."""
         record = _own_record(report)
         if record is None and report.failed:
             record = _orphan_record(report, str(report.longrepr))
         if record is not None:
+            _accept(self.config.stash.get(_BASELINE_KEY, None), report, record)
             self._merge(record)
+            self.progress.reported(report, record)
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        self.progress.expect(item.nodeid for item in session.items)
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
+        """(pytest-xdist, on the controller) Every worker collects the same items: count them once."""
+        del node
+        self.progress.expect(ids)
 
     def pytest_keyboard_interrupt(self) -> None:
         self.interrupted = True
@@ -440,9 +520,28 @@ class _Reporter:
             terminalreporter.write_line("SHOULD warnings: " + ", ".join(warned), yellow=True)
         if self.interrupted:
             terminalreporter.write_line("the run was interrupted: items that did not run are not in the table")
-        path = option(self.config, "report")
-        if path:
-            terminalreporter.write_line(f"conformance report: {path}")
+        self._baseline_summary(terminalreporter, results)
+        for name, what in (("report", "conformance report"), ("html", "HTML report"), ("badge", "badge")):
+            path = option(self.config, name)
+            if path:
+                terminalreporter.write_line(f"{what}: {path}")
+
+    def _baseline_summary(self, terminalreporter: Any, results: list[Any]) -> None:
+        baseline: Baseline | None = self.config.stash.get(_BASELINE_KEY, None)
+        if baseline is None:
+            return
+        accepted = sum(r.outcome == "accepted" for r in results)
+        new = sum(r.outcome in ("failed", "warned", "error") for r in results)
+        terminalreporter.write_line(
+            f"baseline {baseline.path}: {accepted} accepted, {new} new, {len(self.fixed)} fixed", bold=True
+        )
+        strict = bool(option(self.config, "strict_baseline"))
+        for entry in self.fixed:
+            terminalreporter.write_line(
+                f"  fixed: {entry.rule} [{entry.target}] {entry.fingerprint} no longer occurs: remove it from the "
+                f"baseline{' (--conformance-baseline-strict fails the run until then)' if strict else ''}",
+                red=strict, green=not strict,
+            )
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
@@ -454,8 +553,11 @@ class _Reporter:
         if conformance is not None:
             conformance.close()
         self._unfinished("the run ended before it finished")
+        if self._worker() or (conformance is None and not self.records):
+            return
+        self._outputs(session)
         path = option(self.config, "report")
-        if not path or self._worker() or (conformance is None and not self.records):
+        if not path:
             return
         from conformance._engine.report import write_report
 
@@ -473,3 +575,104 @@ class _Reporter:
             reporter = self.config.pluginmanager.get_plugin("terminalreporter")
             if reporter is not None:
                 reporter.write_line(f"conformance report not written to {path}: {exc}", red=True)
+
+    def _outputs(self, session: pytest.Session) -> None:
+        """The HTML report, the badge and a written baseline; a strict baseline with fixed entries fails the run."""
+        results = list(self.records.values())
+        baseline: Baseline | None = self.config.stash.get(_BASELINE_KEY, None)
+        if baseline is not None:
+            from conformance._engine.baseline import fingerprint
+
+            found = [(r.target, r.rule, fingerprint(r.rule, r.target, r.message)) for r in results
+                     if r.outcome in ("failed", "warned", "error", "accepted")]
+            self.fixed = baseline.fixed([(r.target, r.rule) for r in results if r.outcome != "skipped"], found)
+        writers: list[tuple[str, Callable[[], object]]] = []
+        html, badge, written = option(self.config, "html"), option(self.config, "badge"), option(self.config,
+                                                                                                  "write_baseline")
+        if html:
+            from conformance._engine.html import write_html
+
+            meta = {"profile": option(self.config, "profile") or "default", "rules": option(self.config, "rules")}
+            writers.append((html, lambda: write_html(html, results, meta)))
+        if badge:
+            from conformance._engine.badge import write_badge
+
+            writers.append((badge, lambda: write_badge(badge, results)))
+        if written:
+            from conformance._engine.baseline import write_baseline
+
+            records = [dataclasses.asdict(r) for r in results]
+            writers.append((written, lambda: write_baseline(written, records, baseline)))
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        for path, write in writers:
+            try:
+                write()
+            except OSError as exc:
+                if reporter is not None:
+                    reporter.write_line(f"conformance: {path} not written: {exc}", red=True)
+        if self.fixed and option(self.config, "strict_baseline") and session.exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def _accept(baseline: Baseline | None, report: pytest.TestReport, record: dict[str, Any]) -> None:
+    """Mark a finding the baseline accepts: the record's outcome ``accepted``, the report an xfail with the reason."""
+    if baseline is None or record.get("outcome") not in ("failed", "warned", "error"):
+        return
+    entry = baseline.accepting(str(record["target"]), str(record["rule"]), str(record.get("message", "")))
+    if entry is None:
+        return
+    record["outcome"] = "accepted"
+    record["message"] = f"{record.get('message', '')}\n  accepted by the baseline {baseline.path}: {entry.reason}"
+    report.outcome = "skipped"
+    report.wasxfail = f"{record['rule']} accepted by the baseline: {entry.reason}"
+
+
+class _Progress:
+    """Per target, items done of total and the time since its first item, on the terminal of long runs.
+
+    A line is written when a target finishes and, while one runs, at most every :attr:`EVERY` seconds; nothing in
+    the first few seconds (short runs stay as pytest prints them) and nothing under ``-q``.
+    """
+
+    EVERY = 10.0
+    QUIET_FOR = 5.0
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+        self.totals: dict[str, int] = {}
+        self.done: dict[str, set[str]] = {}
+        self.started: dict[str, float] = {}
+        self.announced: set[str] = set()
+        self.began = time.monotonic()
+        self.last = self.began
+
+    def expect(self, nodeids: Iterable[str]) -> None:
+        if self.totals:
+            return
+        for nodeid in nodeids:
+            parsed = _rule_and_target(nodeid)
+            if parsed is not None:
+                self.totals[parsed[1]] = self.totals.get(parsed[1], 0) + 1
+
+    def reported(self, report: pytest.TestReport, record: dict[str, Any]) -> None:
+        target = str(record.get("target", ""))
+        now = time.monotonic()
+        self.started.setdefault(target, now)
+        done = self.done.setdefault(target, set())
+        done.add(report.nodeid)
+        total = self.totals.get(target)
+        if self.config.get_verbosity() < 0 or total is None or now - self.began < self.QUIET_FOR:
+            return
+        finished = len(done) >= total
+        if finished:
+            if target in self.announced:  # the item's later phases
+                return
+            self.announced.add(target)
+        elif now - self.last < self.EVERY or now - self.started[target] < self.QUIET_FOR:
+            return
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is None:
+            return
+        self.last = now
+        state = "done" if finished else "running"
+        reporter.write_line(f"conformance: {target} {len(done)}/{total} items {state}, {now - self.started[target]:.1f} s")

@@ -18,8 +18,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ConformanceError", "Outcome", "RaiseOn", "Report", "RuleResult"]
 
-Outcome: TypeAlias = Literal["passed", "failed", "warned", "skipped", "error"]
-"""An item's outcome; ``warned`` is a passed item whose SHOULD-level rule was violated."""
+Outcome: TypeAlias = Literal["passed", "failed", "warned", "skipped", "error", "accepted"]
+"""An item's outcome; ``warned`` is a passed item whose SHOULD-level rule was violated, ``accepted`` a finding the
+project's baseline accepts."""
 
 RaiseOn: TypeAlias = Literal["must", "should", "never"]
 """Which violations raise :class:`ConformanceError`: MUST ones (and errors), SHOULD ones too, or none."""
@@ -40,7 +41,9 @@ class RuleResult:
         target: The target id, e.g. ``"mypkg.envs:MyEnv"``.
         level: The rule's level: ``"MUST"``, ``"MUST NOT"``, ``"SHOULD"``, ``"SHOULD NOT"`` or ``"MAY"``.
         outcome: ``"passed"``, ``"failed"``, ``"warned"`` (a SHOULD rule violated), ``"skipped"`` (not applicable
-            or not checkable, with the reason in ``message``) or ``"error"`` (the check itself could not run).
+            or not checkable, with the reason in ``message``), ``"error"`` (the check itself could not run) or
+            ``"accepted"`` (a finding that ``--conformance-baseline`` accepts; ``message`` is the finding's, after
+            the line naming the baseline and its reason).
         message: Why it failed, warned or skipped: the rule, what was expected and what happened.
         reproducer: A script that replays the violation (empty unless failed or warned).
         nodeid: The pytest node id of the item (``pytest --pyargs conformance "<nodeid>"`` reruns it alone).
@@ -197,6 +200,11 @@ class Report:
         return self._with("skipped")
 
     @property
+    def accepted(self) -> tuple[RuleResult, ...]:
+        """The findings the baseline accepted (``--conformance-baseline``): known, not failures."""
+        return self._with("accepted")
+
+    @property
     def errors(self) -> tuple[RuleResult, ...]:
         """The items whose check could not run (a crash of the suite around the target, say)."""
         return self._with("error")
@@ -320,12 +328,15 @@ class Report:
         lines += [str(result) for result in noteworthy[:_DETAILS]]
         if len(noteworthy) > _DETAILS:
             lines.append(f"... and {len(noteworthy) - _DETAILS} more (report.failed, report.warned, report.errors)")
-        tally = ", ".join(f"{count} {outcome}" for outcome, count in self.counts.items())
+        # "accepted" only where a baseline accepted something: most runs have none.
+        tally = ", ".join(f"{count} {outcome}" for outcome, count in self.counts.items()
+                          if count or outcome != "accepted")
         lines.append(f"{tally} in {self.seconds:.1f} s")
         return "\n".join(lines)
 
     def __repr__(self) -> str:
-        counts = ", ".join(f"{outcome}={count}" for outcome, count in self.counts.items())
+        counts = ", ".join(f"{outcome}={count}" for outcome, count in self.counts.items()
+                           if count or outcome != "accepted")
         return f"<Report {', '.join(self.targets) or 'no targets'}: {counts}>"
 
     def _repr_pretty_(self, printer: _Printer, cycle: bool) -> None:

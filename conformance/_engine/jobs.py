@@ -178,6 +178,7 @@ def run_trace(payload: Mapping[str, JSON]) -> JSON:
             costs, result["observation_bytes"] = measured
             session.profile = case.profile = scaled(session.profile, costs, int(payload["items"]))
             result["costs"] = dataclasses.asdict(costs)
+            _capture_frames(config, case)
         result["profile"] = dataclasses.asdict(session.profile)
         if rules:
             case.examples = 0
@@ -186,6 +187,21 @@ def run_trace(payload: Mapping[str, JSON]) -> JSON:
     except BaseException as exc:  # noqa: BLE001 - no shared verdicts: each observer runs on its own
         result["error"] = f"{type(exc).__name__}: {exc}"
     return result
+
+
+def _capture_frames(config: pytest.Config, case: Case) -> None:
+    """For ``--conformance-html``: the frames of the target's image modes, beside its first shared run."""
+    from conformance._engine.options import option
+
+    html = option(config, "html")
+    if not html:
+        return
+    from conformance._engine.gallery import capture, frames_folder
+
+    try:
+        capture(case, frames_folder(html, case.target.id))
+    except Exception:  # noqa: BLE001, S110 - best effort: the RENDER rules report what is wrong with rendering
+        pass
 
 
 _MEASURE_STEPS = 16

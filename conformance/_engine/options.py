@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import fnmatch
 import importlib
+import os
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -14,14 +15,17 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    from conformance._engine.project import ProjectTable
     from conformance._engine.targets import Target
 
 __all__ = [
     "CaseParam",
     "ENV_VAR",
+    "FLAG_OPTIONS",
     "LIST_OPTIONS",
     "OPTION_HELP",
     "OPTION_NAMES",
+    "PROJECT_KEY",
     "TARGET_OPTIONS",
     "classify",
     "flag",
@@ -30,6 +34,7 @@ __all__ = [
     "rule_selected",
     "rules_match",
     "rules_select_any",
+    "targets_given",
 ]
 
 ENV_VAR = "CONFORMANCE_ENV"
@@ -53,10 +58,18 @@ OPTION_NAMES: dict[str, str] = {
     "isolation": "conformance_isolation",
     "jobs": "conformance_jobs",
     "shard": "conformance_shard",
+    "project": "conformance_project",
+    "baseline": "conformance_baseline",
+    "write_baseline": "conformance_write_baseline",
+    "strict_baseline": "conformance_baseline_strict",
+    "html": "conformance_html",
+    "badge": "conformance_badge",
 }
 """Option name → its destination and ini key (they are the same string)."""
 
 LIST_OPTIONS = frozenset({"env", "env_id", "vector_env", "vector_env_id", "func_env"})
+FLAG_OPTIONS = frozenset({"strict_baseline"})
+"""Options that take no value (``store_true``)."""
 
 TARGET_OPTIONS: tuple[str, ...] = (
     "env",
@@ -105,6 +118,16 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
         "how many supervised processes run items at once (default auto: the usable CPUs shared among the "
         "pytest-xdist workers that have a target, at most 4; each process has its own --conformance-memory cap)",
     ),
+    "project": (
+        "PATH|none",
+        "the pyproject.toml whose [tool.conformance] table configures the run (default: the nearest one at or above "
+        "the current directory; none: no table)",
+    ),
+    "baseline": ("FILE", "accepted findings (JSON, each with a reason): they are reported as accepted, not failed"),
+    "write_baseline": ("FILE", "write the run's findings as a baseline to FILE (fill in each reason before use)"),
+    "strict_baseline": ("", "fail the run when a baseline entry's finding no longer occurs (keeps the baseline tight)"),
+    "html": ("PATH", "write a self-contained HTML report (rule tables, failures, reproducers, rendered frames)"),
+    "badge": ("PATH", "write an SVG status badge of the run"),
     "isolation": (
         "process|thread",
         "run each item in a supervised process (default where fork exists: crashes, hangs and leaks of the target "
@@ -121,6 +144,12 @@ _FLAGS = {
     "isolation": "--conformance-isolation",
     "jobs": "--conformance-jobs",
     "shard": "--conformance-shard",
+    "project": "--conformance-project",
+    "baseline": "--conformance-baseline",
+    "write_baseline": "--conformance-write-baseline",
+    "strict_baseline": "--conformance-baseline-strict",
+    "html": "--conformance-html",
+    "badge": "--conformance-badge",
 }
 
 
@@ -150,13 +179,31 @@ def classify(target: str) -> tuple[str, str]:
     return ("--env", target) if callable(obj) else ("--env-id", target)
 
 
+PROJECT_KEY = pytest.StashKey["ProjectTable | None"]()
+"""Where the plugin keeps the run's ``[tool.conformance]`` table (:mod:`conformance._engine.project`)."""
+
+
+def targets_given(config: pytest.Config) -> bool:
+    """Whether a target was named on the command line or in ``CONFORMANCE_ENV`` (they replace the table's)."""
+    named = (config.getoption(OPTION_NAMES[name], default=None) for name in LIST_OPTIONS)
+    return any(value not in (None, []) for value in named) or bool(os.environ.get(ENV_VAR))
+
+
 def option(config: pytest.Config, name: str) -> Any:
-    """An option's value: the command line wins over the ini file; ``None``/``[]`` when neither sets it."""
+    """An option's value: the command line wins over the project's ``[tool.conformance]`` table, which wins over the
+    ini file; ``None``/``[]`` when none sets it."""
     key = OPTION_NAMES[name]
     value = config.getoption(key, default=None)
-    if value not in (None, []):
+    if value not in (None, [], False):
         return value
+    table = config.stash.get(PROJECT_KEY, None)
+    if table is not None:
+        from_table = table.get(name, targets_given=targets_given(config))
+        if from_table is not None:
+            return from_table
     ini = config.getini(key)
+    if name in FLAG_OPTIONS:
+        return bool(ini)
     if name in LIST_OPTIONS:
         return list(ini or [])
     return ini or None

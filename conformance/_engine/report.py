@@ -24,6 +24,7 @@ __all__ = [
     "build_report",
     "format_effort",
     "format_table",
+    "replace_file",
     "write_report",
 ]
 
@@ -31,11 +32,12 @@ SCHEMA = 1
 PROPERTY = "conformance"
 """The ``user_properties`` key carrying an item's record."""
 
-OUTCOMES: tuple[str, ...] = ("passed", "failed", "warned", "skipped", "error")
-"""Every outcome; ``warned`` is a passed item whose SHOULD-level rule was violated."""
+OUTCOMES: tuple[str, ...] = ("passed", "failed", "warned", "skipped", "error", "accepted")
+"""Every outcome; ``warned`` is a passed item whose SHOULD-level rule was violated, ``accepted`` a finding the
+project's baseline accepts (``--conformance-baseline``)."""
 
 _AREA_ORDER = ("CONSTRUCT", "SPACE", "ENV", "SEED", "RENDER", "WRAP", "VEC", "AUTORESET", "FUNC", "REG")
-_SEVERITY = {"passed": 0, "skipped": 1, "warned": 2, "failed": 3, "error": 4}
+_SEVERITY = {"passed": 0, "skipped": 1, "accepted": 2, "warned": 3, "failed": 4, "error": 5}
 
 
 @dataclass
@@ -98,7 +100,7 @@ def _pytest_counts(results: Iterable[Result]) -> dict[str, int]:
     """The same items as pytest counts them: a warned item is a passed one."""
     counts = _counts(results)
     return {"passed": counts["passed"] + counts["warned"], "failed": counts["failed"],
-            "skipped": counts["skipped"], "error": counts["error"]}
+            "skipped": counts["skipped"], "error": counts["error"], "xfailed": counts["accepted"]}
 
 
 def build_report(results: Sequence[Result], meta: Mapping[str, Any]) -> dict[str, Any]:
@@ -136,9 +138,13 @@ def write_report(path: str | Path, results: Sequence[Result], meta: Mapping[str,
 
     A reader never sees a half-written report, and an existing report is replaced only by a complete one.
     """
+    return replace_file(path, json.dumps(build_report(results, meta), indent=2) + "\n")
+
+
+def replace_file(path: str | Path, text: str) -> Path:
+    """Write ``text`` to ``path`` atomically: a temporary file beside it renamed into place (parents created)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(build_report(results, meta), indent=2) + "\n"
     handle, scratch = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
@@ -170,13 +176,15 @@ def format_table(results: Sequence[Result]) -> list[str]:
     by_target: dict[str, list[Result]] = {}
     for result in results:
         by_target.setdefault(result.target, []).append(result)
-    table = [["target", *OUTCOMES, "examples", "steps", "seconds", "peak MiB"]]
+    # The accepted column only where a baseline accepted something: most runs have none.
+    outcomes = OUTCOMES if any(r.outcome == "accepted" for r in results) else OUTCOMES[:-1]
+    table = [["target", *outcomes, "examples", "steps", "seconds", "peak MiB"]]
     for target in sorted(by_target):
         items = by_target[target]
         counts = _counts(items)
         table.append([
             target,
-            *(str(counts[outcome]) for outcome in OUTCOMES),
+            *(str(counts[outcome]) for outcome in outcomes),
             str(sum(r.examples for r in items)),
             str(sum(r.steps for r in items)),
             f"{sum(r.seconds for r in items):.1f}",

@@ -10,8 +10,9 @@ item's outcome from what the last (shrunk) program did, through :class:`~conform
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from contextlib import contextmanager
+from typing import cast
 
 from hypothesis import Phase, settings
 from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
@@ -19,6 +20,9 @@ from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
 from conformance._engine.case import Case
 from conformance._engine.handles import TargetError
 from conformance._engine.profiles import hypothesis_settings
+
+# Hypothesis 6.15x dropped this function's annotations; its signature is unchanged (factory, *, settings).
+_run_machine = cast(Callable[..., None], run_state_machine_as_test)
 
 __all__ = ["begin_program", "end_program", "program_length", "run_machine", "target_errors"]
 
@@ -74,4 +78,4 @@ def run_machine(
     phases = base.phases if shrink else tuple(phase for phase in base.phases if phase is not Phase.shrink)
     steps = program_length(case) if calls is None else calls
     chosen = settings(base, stateful_step_count=steps, phases=phases)
-    case.conclude(lambda: run_state_machine_as_test(machine, settings=chosen))
+    case.conclude(lambda: _run_machine(machine, settings=chosen))

@@ -27,7 +27,7 @@ def test_report_schema(tmp_path: Path) -> None:
         assert {"target", "rule", "level", "outcome", "message", "reproducer"} <= set(record)
         assert record["outcome"] in OUTCOMES
     summary = report["summary"]
-    assert [summary[outcome] for outcome in OUTCOMES] == [1, 1, 1, 1, 1]
+    assert [summary[outcome] for outcome in OUTCOMES] == [1, 1, 1, 1, 1, 0]  # nothing accepted: no baseline
     assert summary["by_target"]["env-a"]["failed"] == 1
     assert summary["failing"] == ["CONSTRUCT@env-b", "ENV-009@env-a"]
     assert summary["run"] == {"profile": "quick"}
@@ -43,7 +43,10 @@ def test_merge_keeps_the_most_severe_phase() -> None:
 
 def test_table_has_one_sorted_row_per_target() -> None:
     lines = format_table(list(reversed(_results())))
-    assert lines[0].split() == ["target", *OUTCOMES, "examples", "steps", "seconds", "peak", "MiB"]
+    # The accepted column shows only where a baseline accepted a finding.
+    assert lines[0].split() == ["target", *OUTCOMES[:-1], "examples", "steps", "seconds", "peak", "MiB"]
+    accepted = format_table([*_results(), Result("env-b", "ENV-009", "MUST", "accepted")])
+    assert accepted[0].split()[1:7] == list(OUTCOMES)
     rows = [line.split() for line in lines[1:]]
     assert [row[0] for row in rows] == ["env-a", "env-b"]
     assert rows[0][1:6] == ["1", "1", "1", "0", "0"]

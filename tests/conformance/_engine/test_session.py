@@ -16,6 +16,7 @@ class _Config:
 
     def __init__(self, jobs: str | None = None, workers: int | None = None) -> None:
         self.jobs = jobs
+        self.stash = pytest.Stash()  # no [tool.conformance] table
         if workers is not None:
             self.workerinput = {"workercount": workers}
 
