@@ -1,7 +1,9 @@
 """Type variables and public aliases shared by the protocols.
 
 Variance is fixed by how a parameter is used; mypy and pyright both check the declared variance of a protocol's
-type variables against its members and reject a mismatch, so the declarations below are what both checkers infer:
+type variables against its members and reject a mismatch, so the declarations below are what both checkers infer
+(one exception, explained in :mod:`gymspec.env`: pyright reads ``Env``'s action parameter as invariant because of
+the ``self`` annotations that tie ``action_space`` to ``step``):
 
 * observations only flow *out* of an env (``reset``/``step`` results, ``observation_space``), so the observation
   parameter is covariant: an ``Env[bool, A]`` is usable where an ``Env[int, A]`` is expected;

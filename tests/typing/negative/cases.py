@@ -430,3 +430,5 @@ gym_wrapper_claims_u8: gymspec.Env[U8, np.int64] = GymToFloat(GymFrames())  # re
 float_actions: gymspec.Env[F32, np.float32] = GymToFloat(GymFrames())  # rejects: step
 frames_into_u8_policy = collect(ToFloat(Frames()), frames_policy, 3)  # rejects: policy [mypy names none]
 lake_into_str_policy = collect(FrozenLakeEnv(), str_policy, 3)  # rejects: policy [mypy names none]
+typed_env: gymspec.Env[int, int] = DuckEnv()
+typed_env.step("0")  # rejects: action [mypy names none]

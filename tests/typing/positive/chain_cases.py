@@ -164,3 +164,11 @@ def consumer_loops_type_the_flags_bool() -> None:
     env: gymspec.Env[int, int] = FrozenLakeEnv()
     _, _, terminated, truncated, _ = env.step(0)
     keep_going(terminated, truncated)
+
+
+def action_space_is_typed_by_the_action_parameter(env: gymspec.Env[int, int]) -> int:
+    """Seen through ``Env[O, A]``, ``action_space`` is a ``Space[A]``: its samples go straight into ``step``."""
+    space: gymspec.Space[int] = env.action_space
+    action: int = space.sample()
+    env.step(action)
+    return action
