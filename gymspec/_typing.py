@@ -1,20 +1,20 @@
 """Type variables and public aliases shared by the protocols.
 
 Variance is fixed by how a parameter is used; mypy and pyright both check the declared variance of a protocol's
-type variables against its members and reject a mismatch, so the declarations below are what both checkers infer:
+type variables against its members and reject a mismatch, so the declarations below are what both checkers infer
+(one exception, explained in :mod:`gymspec.env`: pyright reads ``Env``'s action parameter as invariant because of
+the ``self`` annotations that tie ``action_space`` to ``step``):
 
 * observations only flow *out* of an env (``reset``/``step`` results, ``observation_space``), so the observation
   parameter is covariant: an ``Env[bool, A]`` is usable where an ``Env[int, A]`` is expected;
 * actions only flow *in* (``step``), so the action parameter is contravariant: an env that accepts
   ``int | NDArray`` actions (Gymnasium's ``CartPoleEnv``) is usable where an ``Env[Value, int]`` is expected. The
-  ``action_space`` is therefore typed ``Space[Value]`` rather than ``Space[ActT]``: a space's element type is
-  covariant, and one parameter cannot be both; the rule that ties them together (ENV-016: every element of
-  ``action_space`` is a valid action) is checked by the conformance suite;
+  ``action_space`` is tied to ``step`` through ``self`` annotations instead of the class's parameter (see
+  :mod:`gymspec.env`): the checkers solve its element type per env from what that env's ``step`` takes;
 * a ``Space`` only produces elements (``sample``), so its element type is covariant.
 
 ``Any`` appears only behind the named aliases below: an info dict's values, an options dict's values, metadata
-values and the element type of an action space seen through a contravariant env are open-ended by design of the
-Gymnasium API.
+values and the element type of an env's observation space are open-ended by design of the Gymnasium API.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ ActT_contra = TypeVar("ActT_contra", contravariant=True)
 
 Value: TypeAlias = Any
 """A value of unknown type: what ``Space.contains`` must accept (and answer ``False`` for when foreign), an element
-of an env's ``action_space`` (see the module docstring) and a keyword argument a registry passes on to a
+of an env's ``observation_space`` (see :mod:`gymspec.env`) and a keyword argument a registry passes on to a
 constructor."""
 
 InfoDict: TypeAlias = dict[str, Any]
@@ -92,7 +92,8 @@ RenderResult: TypeAlias = RenderFrame | RenderFrameList | None
 """What ``Env.render`` returns: one frame, a list of frames, or ``None``."""
 
 Flag: TypeAlias = bool | np.bool_
-"""``terminated`` or ``truncated``: a Python ``bool`` or a NumPy ``bool_`` (rules ENV-013 and ENV-014)."""
+"""``terminated`` or ``truncated`` as rules ENV-013 and ENV-014 accept them at run time: a Python ``bool`` or a NumPy
+``bool_``. The protocols type the flags ``bool`` (see :mod:`gymspec.env` and README.md's typing trade-offs)."""
 
 RenderMode: TypeAlias = Literal[
     "human", "rgb_array", "ansi", "depth_array", "rgbd_tuple", "rgb_array_list", "ansi_list", "depth_array_list"

@@ -6,8 +6,27 @@ are more of them (``HasMetadata``, ``HasNpRandom``, ``HasSpec``, ``HasUnwrapped`
 can ask for exactly what it uses. Gymnasium's ``gymnasium.Env`` and a class with no base class at all both satisfy
 ``Env`` when their signatures match.
 
-Variance (declared, and what mypy and pyright both infer): observations are covariant (they only flow out); actions
-are contravariant (they only flow into ``step``; ``action_space`` is a ``Space[Value]``, see :mod:`gymspec._typing`).
+Variance (declared): observations are covariant (they only flow out); actions are contravariant (they only flow
+into ``step``). See :mod:`gymspec._typing` for how ``action_space`` is tied to ``step`` without giving that up.
+
+How the types are solved, and why (issue 27):
+
+* the observation type is solved from ``reset`` and ``step`` alone; ``observation_space`` is a ``Space[Value]``.
+  Joining it in made a ``FrozenLakeEnv`` (``int`` observations, a ``Discrete`` space of ``np.int64``) an
+  ``Env[int | np.int64, ...]``, which no ``Callable[[int], ...]`` policy fits, and rejected Gymnasium's wrappers,
+  whose ``observation_space`` is typed ``Space[ObsType] | Space[WrapperObsType]``;
+* ``action_space`` and ``step`` are tied statically (rule ENV-016: every element of the action space is an action
+  ``step`` accepts) through ``self`` annotations on ``Env``'s own ``step`` and ``action_space``: the checker binds
+  ``self`` to the object being checked, so the element type of *its* ``action_space`` must be a type *its* ``step``
+  takes. An env with a float ``Box`` action space and a ``step(action: int)`` is no ``Env`` of any type. pyright
+  checks the tie on ``step`` (``_ActionsFit``), mypy on ``action_space`` (``_StepTakes``); each ignores the other's
+  form. Seen from a value typed ``Env[O, A]``, ``action_space`` is a ``Space[A]``. pyright infers the action
+  parameter invariant because of that, mypy contravariant; it is declared contravariant (an env that takes ``int``
+  is an ``Env[..., bool]``), and pyright's report is silenced on the class line;
+* ``terminated`` and ``truncated`` are typed ``bool``, not ``bool | np.bool_`` (what rules ENV-013/ENV-014 accept
+  at run time, :data:`gymspec.Flag`): consumer code written as Gymnasium's docs write it (``done = False`` ...
+  ``done = terminated or truncated``) type-checks, and an implementation annotated ``np.bool_`` must convert with
+  ``bool(...)`` (README.md, "Typing trade-offs").
 
 How the two checkers agree (each point below is a place where they would otherwise differ or mislead):
 
@@ -24,12 +43,12 @@ How the two checkers agree (each point below is a place where they would otherwi
 
 from __future__ import annotations
 
-from typing import Any, Protocol, SupportsFloat, runtime_checkable
+from typing import Any, Protocol, SupportsFloat, TypeVar, runtime_checkable
 
 import numpy as np
 from typing_extensions import TypeAlias
 
-from gymspec._typing import ActT_contra, Flag, InfoDict, Metadata, ObsT_co, Options, RenderResult, Value
+from gymspec._typing import ActT_contra, InfoDict, Metadata, ObsT_co, Options, RenderResult, Value
 from gymspec.registry import EnvSpecLike
 from gymspec.space import Space
 
@@ -49,7 +68,10 @@ __all__ = [
     "SupportsWrapperAttrs",
 ]
 
-StepResult: TypeAlias = tuple[ObsT_co, SupportsFloat, Flag, Flag, InfoDict]
+_SpaceActT = TypeVar("_SpaceActT")
+"""The element type of an env's ``action_space``, solved per env from its ``step`` (see :class:`Env`)."""
+
+StepResult: TypeAlias = tuple[ObsT_co, SupportsFloat, bool, bool, InfoDict]
 """``(observation, reward, terminated, truncated, info)``, generic in the observation type."""
 
 
@@ -57,7 +79,7 @@ StepResult: TypeAlias = tuple[ObsT_co, SupportsFloat, Flag, Flag, InfoDict]
 class SupportsStep(Protocol[ObsT_co, ActT_contra]):
     """An env that advances by one step per action."""
 
-    def step(self, action: ActT_contra, /) -> tuple[ObsT_co, SupportsFloat, Flag, Flag, InfoDict]:
+    def step(self, action: ActT_contra, /) -> tuple[ObsT_co, SupportsFloat, bool, bool, InfoDict]:
         """Advance the environment by one step.
 
         Args:
@@ -264,15 +286,11 @@ class SupportsClose(Protocol):
 
 
 @runtime_checkable
-class HasSpaces(Protocol[ObsT_co]):
-    """An env that declares the spaces its observations and actions belong to.
-
-    ``action_space`` is a ``Space[Value]``: the action parameter of ``Env`` is contravariant, and a space's element
-    type is covariant, so the two cannot be tied statically (rule ENV-016 ties them at run time).
-    """
+class HasSpaces(Protocol):
+    """An env that declares the spaces its observations and actions belong to."""
 
     @property
-    def observation_space(self) -> Space[ObsT_co]:
+    def observation_space(self) -> Space[Value]:
         """The space every observation belongs to."""
         ...
 
@@ -282,13 +300,28 @@ class HasSpaces(Protocol[ObsT_co]):
         ...
 
 
+class _StepTakes(Protocol[ActT_contra]):
+    """What ``Env.action_space`` binds ``self`` to: an object whose ``step`` takes ``ActT_contra`` actions."""
+
+    def step(self, action: ActT_contra, /) -> object: ...
+
+
+class _ActionsFit(Protocol[_SpaceActT]):
+    """What ``Env.step`` binds ``self`` to: an object whose ``step`` takes every element of its ``action_space``."""
+
+    @property
+    def action_space(self) -> Space[_SpaceActT]: ...
+
+    def step(self, action: _SpaceActT, /) -> object: ...
+
+
 @runtime_checkable
-class Env(
+class Env(  # pyright: ignore[reportInvalidTypeVarUse]  (action_space's self binding; see the module docstring)
     SupportsStep[ObsT_co, ActT_contra],
     SupportsReset[ObsT_co],
     SupportsRender,
     SupportsClose,
-    HasSpaces[ObsT_co],
+    HasSpaces,
     Protocol[ObsT_co, ActT_contra],
 ):
     """A single-agent environment with seeded resets and a fixed render mode.
@@ -303,6 +336,23 @@ class Env(
             unmodified objects).
         [ENV-003] MUST expose ``metadata`` as a mapping with string keys.
     """
+
+    def step(
+        self: _ActionsFit[_SpaceActT], action: ActT_contra, /
+    ) -> tuple[ObsT_co, SupportsFloat, bool, bool, InfoDict]:
+        """Advance the environment by one step (see :meth:`SupportsStep.step`).
+
+        The ``self`` annotation ties ``step`` to ``action_space`` for pyright (see the module docstring).
+        """
+        ...
+
+    @property
+    def action_space(self: _StepTakes[_SpaceActT]) -> Space[_SpaceActT]:
+        """The space every valid action belongs to: each element is an action ``step`` accepts.
+
+        The ``self`` annotation ties ``action_space`` to ``step`` for mypy (see the module docstring).
+        """
+        ...
 
 
 AnyEnv: TypeAlias = "Env[Any, Any]"

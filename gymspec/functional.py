@@ -7,7 +7,8 @@ turn one into an ``Env`` (one state) or a ``VectorEnv`` (a batch of states with 
 Type parameters, in Gymnasium's order: ``StateT``, ``ObsT``, ``ActT``, ``RewardT``, ``TerminalT``,
 ``RenderStateT``, ``ParamsT``. Variance as mypy and pyright both infer it from the signatures: the state and render
 state flow both ways (invariant); observations, rewards and terminal flags only flow out (covariant); actions and
-params only flow in (contravariant), so ``action_space`` is a ``Space[Value]`` as on ``Env``.
+params only flow in (contravariant), so ``action_space`` is a ``Space[Value]`` (it is not tied to ``transition``
+as ``Env``'s is tied to ``step``, see :mod:`gymspec.env`).
 
 Every ``params`` parameter is only required to have *some* default (``params: ParamsT = ...``), not ``None``:
 Gymnasium's ``CartPoleFunctional`` defaults it to its params class and does not accept ``None``. Callers that have

@@ -9,7 +9,7 @@ The autoreset mode (``metadata["autoreset_mode"]``, an :class:`~gymspec.Autorese
 what happens to a sub-env whose episode ended; its rules are on :class:`AutoresettingVectorEnv`.
 
 Variance: as for ``Env``, observations are covariant and actions contravariant (``action_space`` is a
-``Space[Value]``). As for ``Env`` too, ``step``'s parameter is positional-only (Gymnasium's ``CartPoleVectorEnv``
+``Space[Value]``: the batched spaces are not tied to ``step`` as ``Env``'s are, see :mod:`gymspec.env`). As for ``Env`` too, ``step``'s parameter is positional-only (Gymnasium's ``CartPoleVectorEnv``
 names it ``action``), ``metadata`` is left to :class:`~gymspec.HasMetadata` (pyright cannot accept both a
 ``ClassVar`` and a property for one member) and the methods are declared before the properties, so pyright's
 truncated explanation starts with the member that does not match.

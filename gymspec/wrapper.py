@@ -2,15 +2,20 @@
 
 ``Wrapper[WrapperObsT_co, WrapperActT_contra, ObsT_co, ActT_contra]`` is an
 ``Env[WrapperObsT_co, WrapperActT_contra]`` around an ``Env[ObsT_co, ActT_contra]``. Variance follows ``Env``: both
-observation parameters are covariant, both action parameters contravariant (declared, and what mypy and pyright
-infer: ``env`` returns an ``Env`` whose action parameter is itself contravariant).
+observation parameters are covariant, both action parameters contravariant (declared; see :mod:`gymspec.env` for
+what pyright infers).
+
+``env`` is an ``Env[ObsT_co | Value, ActT_contra]``: Gymnasium types its wrappers' ``env`` with the wrapper's
+*outer* types (``gymnasium.Wrapper.env: Env[WrapperObsType, WrapperActType]``), so an ``ObservationWrapper`` from
+``uint8`` to ``float32`` frames claims a ``float32`` inner env. The inner observation type is therefore not held
+against ``env``; it documents the chain for the reader and is what ``env.reset()`` gives back alongside ``Any``.
 """
 
 from __future__ import annotations
 
 from typing import Protocol, TypeVar, runtime_checkable
 
-from gymspec._typing import ActT_contra, ObsT_co
+from gymspec._typing import ActT_contra, ObsT_co, Value
 from gymspec.env import AnyEnv, Env, HasUnwrapped, SupportsWrapperAttrs
 
 __all__ = ["Wrapper", "WrapperActT_contra", "WrapperObsT_co"]
@@ -20,7 +25,7 @@ WrapperActT_contra = TypeVar("WrapperActT_contra", contravariant=True)
 
 
 @runtime_checkable
-class Wrapper(
+class Wrapper(  # pyright: ignore[reportInvalidTypeVarUse]  (as Env: see gymspec.env)
     Env[WrapperObsT_co, WrapperActT_contra],
     HasUnwrapped,
     SupportsWrapperAttrs,
@@ -43,7 +48,7 @@ class Wrapper(
     """
 
     @property
-    def env(self) -> Env[ObsT_co, ActT_contra]:
+    def env(self) -> Env[ObsT_co | Value, ActT_contra]:
         """The next inner env.
 
         Rules:

@@ -11,7 +11,7 @@ import numpy as np
 from typing_extensions import Self, TypeVar
 
 import gymspec
-from gymspec import Flag, RenderResult
+from gymspec import RenderResult
 from reference.utils import seeding
 
 if TYPE_CHECKING:
@@ -76,7 +76,7 @@ class Env(Generic[ObsType, ActType]):
     # -1 once a generator of unknown origin has been assigned to np_random.
     _np_random_seed: int | None = None
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
         """Advance the environment by one step.
 
         Args:

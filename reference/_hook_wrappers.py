@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any, SupportsFloat, TypeAlias
 
 import gymspec
-from gymspec import Flag
 from reference._env import ActType, ObsType, WrapperActType, WrapperObsType
 from reference._wrapper import Wrapper
 
@@ -59,7 +58,7 @@ class ObservationWrapper(Wrapper[WrapperObsType, ActType, ObsType, ActType]):
         obs, info = self.env.reset(seed=seed, options=options)
         return self.observation(obs), info
 
-    def step(self, action: ActType) -> tuple[WrapperObsType, SupportsFloat, Flag, Flag, _Info]:
+    def step(self, action: ActType) -> tuple[WrapperObsType, SupportsFloat, bool, bool, _Info]:
         """Step the inner environment and transform its observation.
 
         Args:
@@ -103,7 +102,7 @@ class RewardWrapper(Wrapper[ObsType, ActType, ObsType, ActType]):
     def __init__(self, env: gymspec.Env[ObsType, ActType]) -> None:
         Wrapper.__init__(self, env)
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
         """Step the inner environment and transform its reward.
 
         Args:
@@ -149,7 +148,7 @@ class ActionWrapper(Wrapper[ObsType, WrapperActType, ObsType, ActType]):
     def __init__(self, env: gymspec.Env[ObsType, ActType]) -> None:
         Wrapper.__init__(self, env)
 
-    def step(self, action: WrapperActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
+    def step(self, action: WrapperActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
         """Transform the action and step the inner environment.
 
         Args:

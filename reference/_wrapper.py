@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Generic, SupportsFloat, TypeAlias, cast
 import numpy as np
 
 import gymspec
-from gymspec import Flag, RenderResult
+from gymspec import RenderResult
 from reference import logger
 from reference._env import ActType, Env, ObsType, WrapperActType, WrapperObsType
 from reference.utils._format import describe
@@ -104,7 +104,7 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
         self._metadata: _Metadata | None = None
         self._cached_spec: EnvSpec | None = None
 
-    def step(self, action: WrapperActType) -> tuple[WrapperObsType, SupportsFloat, Flag, Flag, _Info]:
+    def step(self, action: WrapperActType) -> tuple[WrapperObsType, SupportsFloat, bool, bool, _Info]:
         """Step the inner environment (override to transform).
 
         Args:
@@ -113,7 +113,7 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
         Returns:
             The inner environment's step result.
         """
-        return cast("tuple[WrapperObsType, SupportsFloat, Flag, Flag, _Info]", self.env.step(cast(ActType, action)))
+        return cast("tuple[WrapperObsType, SupportsFloat, bool, bool, _Info]", self.env.step(cast(ActType, action)))
 
     def reset(self, *, seed: int | None = None, options: _Options | None = None) -> tuple[WrapperObsType, _Info]:
         """Reset the inner environment (override to transform).

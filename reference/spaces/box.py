@@ -11,6 +11,7 @@ from typing_extensions import TypeVar  # takes ``default`` before Python 3.13, u
 
 from reference import logger
 from reference.spaces._array_space import ArraySpace
+from reference.spaces._limits import check_array_size
 from reference.spaces._box_bounds import array_short_repr, can_cast, cast_bound, dtype_limits, resolve_shape
 from reference.spaces._box_sampling import SamplePlan, plan_sampling
 from reference.spaces._validation import MaskError, describe
@@ -66,7 +67,8 @@ class Box(ArraySpace[NDArray[_ScalarT_co]]):
     Raises:
         TypeError: ``shape`` is not a sequence of ints, or ``dtype`` is not a dtype.
         ValueError: Bounds are NaN, outside the dtype's range, of the wrong shape or type, or ``low > high``
-            somewhere; ``dtype`` is not int/float/bool.
+            somewhere; ``dtype`` is not int/float/bool; ``shape`` is past NumPy's limits (more than 32
+            dimensions, more than ``2**63 - 1`` bytes) or its bounds do not fit in memory.
     """
 
     dtype: np.dtype[_ScalarT_co]
@@ -135,6 +137,7 @@ class Box(ArraySpace[NDArray[_ScalarT_co]]):
             raise ValueError(f"Box dtype must be an integer, floating or bool dtype, got {self.dtype}")
 
         self._shape = resolve_shape(low, high, shape)
+        check_array_size("Box", "shape", self._shape, self.dtype.itemsize, self._shape)
         dtype_min, dtype_max = dtype_limits(self.dtype)
         try:
             self.low, self.bounded_below = cast_bound("low", low, self.dtype, self._shape, dtype_min, dtype_max)

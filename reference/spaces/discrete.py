@@ -47,7 +47,7 @@ class Discrete(Space[_IntegerT_co]):
 
     Raises:
         TypeError: ``n`` or ``start`` is not an integer, or ``dtype`` is not an integer dtype.
-        ValueError: ``n <= 0``, or ``start``/``start + n - 1`` do not fit ``dtype``.
+        ValueError: ``n <= 0``, or ``n``, ``start`` or ``start + n - 1`` does not fit ``dtype``.
     """
 
     dtype: np.dtype[_IntegerT_co]
@@ -102,6 +102,8 @@ class Discrete(Space[_IntegerT_co]):
         if resolved.kind not in "iu":
             raise TypeError(f"Discrete dtype must be an integer dtype, got {resolved}")
         iinfo = np.iinfo(resolved)
+        if int(n) > iinfo.max:  # n is stored in the dtype too, so it must fit whatever the start
+            raise ValueError(f"Discrete n must fit dtype {resolved} (at most {iinfo.max}), got {int(n)}")
         if not iinfo.min <= int(start) or not int(start) + int(n) - 1 <= iinfo.max:
             raise ValueError(
                 f"Discrete start and start + n - 1 must fit dtype {resolved} [{iinfo.min}, {iinfo.max}], "

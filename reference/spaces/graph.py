@@ -11,11 +11,14 @@ from numpy.typing import NDArray
 from reference import logger
 from reference._narrowing import is_list_or_tuple, is_tuple
 from reference.spaces import _batching
+from reference.spaces._limits import check_array_size
 from reference.spaces._validation import MaskError, MaskTypeError, describe, pick_sample_arg
 from reference.spaces.space import Jsonable, Space, SpaceArg
 from reference.spaces.tuple import INT32_MAX
 
 _INT64_MAX = 2**63 - 1
+_EDGE_LINK_NODES = 2**31
+"""The most nodes a graph with edges may have: edge links are int32 node indices."""
 
 __all__ = ["Graph", "GraphInstance"]
 
@@ -129,7 +132,9 @@ class Graph(Space[GraphInstance]):
             The graph; ``edges``/``edge_links`` are ``None`` when there is no edge space or no edge.
 
         Raises:
-            ValueError: ``num_nodes <= 0``, ``num_edges < 0``, or both masks given (also Gymnasium's ``Error``).
+            ValueError: ``num_nodes <= 0``, ``num_edges < 0``, or both masks given (also Gymnasium's ``Error``);
+                ``num_nodes`` or ``num_edges`` past NumPy's array limits or this machine's memory, or ``num_nodes``
+                past ``2**31`` (edge links are int32) when edges are sampled.
             TypeError: A mask is not a pair (also Gymnasium's ``Error``).
         """
         if not isinstance(num_nodes, (int, np.integer)) or num_nodes <= 0:
@@ -160,6 +165,7 @@ class Graph(Space[GraphInstance]):
             if num_edges < 0:
                 raise MaskError(f"Graph.sample num_edges must be >= 0, got {describe(num_edges)}")
 
+        self._check_sizes(num_nodes, num_edges)
         node_kwargs = {} if mask_type is None else {mask_type: node_mask}
         edge_kwargs = {} if mask_type is None else {mask_type: edge_mask}
         # The batched spaces sample from a copy of the node/edge generator; advancing the original once
@@ -180,6 +186,23 @@ class Graph(Space[GraphInstance]):
         if edges is not None:
             edge_links = self.np_random.integers(low=0, high=num_nodes, size=(num_edges, 2), dtype=np.int32)
         return GraphInstance(nodes, edges, edge_links)
+
+    def _check_sizes(self, num_nodes: int, num_edges: int) -> None:
+        """Reject node and edge counts whose arrays NumPy cannot allocate on this platform, whatever the memory."""
+        node_shape = (int(num_nodes), *(self.node_space.shape or ()))
+        node_bytes = self.node_space.dtype.itemsize if self.node_space.dtype is not None else 8
+        check_array_size("Graph.sample", "num_nodes", node_shape, node_bytes, int(num_nodes), MaskError)
+        if num_edges < 1 or self.edge_space is None:
+            return
+        edge_shape = (int(num_edges), *(self.edge_space.shape or ()))
+        edge_bytes = self.edge_space.dtype.itemsize if self.edge_space.dtype is not None else 8
+        check_array_size("Graph.sample", "num_edges", edge_shape, edge_bytes, int(num_edges), MaskError)
+        check_array_size("Graph.sample", "num_edges", (int(num_edges), 2), 4, int(num_edges), MaskError)
+        if num_nodes > _EDGE_LINK_NODES:
+            raise MaskError(
+                f"Graph.sample num_nodes must be at most {_EDGE_LINK_NODES} when edges are sampled (edge links are "
+                f"int32), got {num_nodes!r}"
+            )
 
     def contains(self, x: object) -> bool:
         """Tell whether ``x`` is a :class:`GraphInstance` whose features and links are valid.

@@ -10,6 +10,7 @@ from numpy.typing import NDArray
 
 from reference._narrowing import is_array
 from reference.spaces._array_space import ArraySpace
+from reference.spaces._limits import check_array_size
 from reference.spaces._validation import (
     both_given_error,
     check_binary_mask,
@@ -39,7 +40,8 @@ class MultiBinary(ArraySpace[NDArray[np.int8]]):
         seed: Seed or generator for :meth:`sample`.
 
     Raises:
-        ValueError: ``n`` is not an int or a sequence of ints, or some dimension is not positive.
+        ValueError: ``n`` is not an int or a non-empty sequence of ints, some dimension is not positive, or the
+            shape is past NumPy's limits (more than 32 dimensions, more than ``2**63 - 1`` entries).
     """
 
     dtype: np.dtype[np.int8]
@@ -57,8 +59,11 @@ class MultiBinary(ArraySpace[NDArray[np.int8]]):
             self.n = shape
         else:
             raise ValueError(f"MultiBinary n must be an int or a sequence of ints, got {describe(n)}")
+        if not shape:
+            raise ValueError(f"MultiBinary n must be a positive int or a non-empty sequence of them, got {describe(n)}")  # pyright: ignore[reportUnknownArgumentType]
         if not all(d > 0 for d in shape):
             raise ValueError(f"MultiBinary n must have positive dimensions, got {self.n!r}")
+        check_array_size("MultiBinary", "n", shape, 1, self.n)
         super().__init__(shape, np.int8, seed)
 
     def sample(self, mask: SpaceArg | None = None, probability: SpaceArg | None = None) -> NDArray[np.int8]:
@@ -72,14 +77,20 @@ class MultiBinary(ArraySpace[NDArray[np.int8]]):
             A new ``int8`` array.
 
         Raises:
-            ValueError: Both arguments were given or one is malformed (also Gymnasium's ``Error``).
+            ValueError: Both arguments were given or one is malformed (also Gymnasium's ``Error``), or the space
+                is too large for this machine's memory.
             TypeError: ``mask``/``probability`` is not an ndarray (also Gymnasium's ``Error``).
         """
         rng = self._np_random
         if rng is None:
             rng = self.np_random
         if mask is None and probability is None:
-            return rng.integers(low=0, high=2, size=self._shape, dtype=np.int8)
+            try:
+                return rng.integers(low=0, high=2, size=self._shape, dtype=np.int8)
+            except MemoryError:
+                raise ValueError(
+                    f"MultiBinary n must describe an array that fits in memory to be sampled, got {self.n!r}"
+                ) from None
         if mask is not None and probability is not None:
             raise both_given_error("MultiBinary.sample", mask, probability)
         if mask is not None:

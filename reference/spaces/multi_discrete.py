@@ -12,6 +12,7 @@ from typing_extensions import TypeVar  # takes ``default`` before Python 3.13, u
 from reference import logger
 from reference._narrowing import is_tuple
 from reference.spaces._array_space import ArraySpace
+from reference.spaces._limits import MAX_DIMS
 from reference.spaces._validation import (
     MaskError,
     MaskTypeError,
@@ -37,8 +38,18 @@ def _as_int_array(owner: str, param: str, value: _IntArrayLike, dtype: np.dtype[
     """Convert ``value`` to an owned integer array of ``dtype``, rejecting ragged, non-numeric or fractional input."""
     try:
         raw = np.asarray(value)
+    except OverflowError:  # a Python int past 2**64 - 1
+        raise ValueError(f"{owner} {param} must fit dtype {dtype}, got {describe(value)}") from None
     except (ValueError, TypeError):
-        raise ValueError(f"{owner} {param} must be a (nested) sequence of ints, got {describe(value)}") from None
+        # NumPy refuses nesting past its dimension limit with a ValueError of its own
+        raise ValueError(
+            f"{owner} {param} must be a (nested) sequence of ints of at most {MAX_DIMS} dimensions, "
+            f"got {describe(value)}"
+        ) from None
+    if raw.ndim > MAX_DIMS:
+        raise ValueError(f"{owner} {param} must have at most {MAX_DIMS} dimensions (NumPy's limit), got {raw.ndim}")
+    if raw.dtype.kind == "O" and all(isinstance(item, int) for item in raw.flat):
+        raise ValueError(f"{owner} {param} must fit dtype {dtype}, got {describe(value)}")
     if raw.dtype.kind == "f":
         if not np.all(np.isfinite(raw)) or not np.all(raw == np.round(raw)):
             raise ValueError(f"{owner} {param} must contain whole numbers, got {describe(raw)}")
@@ -67,7 +78,8 @@ class MultiDiscrete(ArraySpace[NDArray[_IntegerT_co]]):
     Raises:
         TypeError: ``dtype`` is not a dtype.
         ValueError: ``dtype`` is not an integer dtype; ``nvec``/``start`` are not whole numbers, differ in
-            shape or do not fit ``dtype``; some ``nvec`` entry is not positive.
+            shape, do not fit ``dtype`` or have more than 32 dimensions; ``nvec`` is empty or some entry is not
+            positive.
     """
 
     dtype: np.dtype[_IntegerT_co]
@@ -118,6 +130,11 @@ class MultiDiscrete(ArraySpace[NDArray[_IntegerT_co]]):
             raise ValueError(f"MultiDiscrete dtype must be an integer dtype, got {resolved}")
         self.dtype = resolved
         self.nvec = _as_int_array("MultiDiscrete", "nvec", nvec, resolved)
+        if self.nvec.size == 0:
+            raise ValueError(
+                f"MultiDiscrete nvec must hold at least one entry, got {describe(nvec)} of shape {self.nvec.shape}; "
+                "an empty space has no elements to sample"
+            )
         if start is None:
             self.start = np.zeros(self.nvec.shape, dtype=resolved)
         else:

@@ -9,11 +9,15 @@ import numpy as np
 
 from reference._narrowing import is_array, is_list_or_tuple, is_tuple
 from reference.spaces import _batching
+from reference.spaces._limits import check_fits_memory
 from reference.spaces._validation import MaskError, MaskTypeError, describe, pick_sample_arg
 from reference.spaces.space import Jsonable, Space, SpaceArg
 from reference.spaces.tuple import INT32_MAX
 
 __all__ = ["Sequence"]
+
+_ITEM_BYTES = 8
+"""The fewest bytes one item of a sample takes (its slot in the tuple): a length past memory / 8 cannot be sampled."""
 
 _Seed: TypeAlias = int | np.random.Generator | None
 _SequenceSample: TypeAlias = Any  # a tuple of feature samples, or their stacked batch when ``stack=True``
@@ -95,8 +99,8 @@ class Sequence(Space[_SequenceSample]):
             A tuple of feature samples, or their stacked batch when ``stack=True``.
 
         Raises:
-            ValueError: Both arguments were given, or a length mask is negative or malformed (also Gymnasium's
-                ``Error``).
+            ValueError: Both arguments were given, or a length mask is negative, malformed or too long for this
+                machine's memory (also Gymnasium's ``Error``).
             TypeError: A mask is not a pair, or the length mask has the wrong type (also Gymnasium's ``Error``).
         """
         if mask is None and probability is None:
@@ -127,7 +131,8 @@ class Sequence(Space[_SequenceSample]):
             The length.
 
         Raises:
-            ValueError: The length mask is negative or not 1-D integers (also Gymnasium's ``Error``).
+            ValueError: The length mask is negative, not 1-D integers, or a length too long for this machine's
+                memory (also Gymnasium's ``Error``).
             TypeError: The length mask has another type (also Gymnasium's ``Error``).
         """
         owner = "Sequence.sample"
@@ -136,12 +141,15 @@ class Sequence(Space[_SequenceSample]):
         if isinstance(length_mask, (int, np.integer)) and not isinstance(length_mask, bool):
             if length_mask < 0:
                 raise MaskError(f"{owner} {mask_type} length must be >= 0, got {describe(length_mask)}")  # pyright: ignore[reportUnknownArgumentType]
+            check_fits_memory(owner, f"{mask_type} length", int(length_mask), _ITEM_BYTES, "items", MaskError)  # pyright: ignore[reportUnknownArgumentType]
             return int(length_mask)  # pyright: ignore[reportUnknownArgumentType]
         if is_array(length_mask):
             if length_mask.ndim != 1 or length_mask.dtype.kind not in "iu":
                 raise MaskError(f"{owner} {mask_type} lengths must be a 1-D integer array, got {describe(length_mask)}")
             if not (length_mask >= 0).all():
                 raise MaskError(f"{owner} {mask_type} lengths must all be >= 0, got {length_mask.tolist()!r}")
+            if length_mask.size:
+                check_fits_memory(owner, f"{mask_type} lengths", int(length_mask.max()), _ITEM_BYTES, "items", MaskError)
             return int(self.np_random.choice(length_mask))
         raise MaskTypeError(f"{owner} {mask_type} length must be None, an int or an int array, got {describe(length_mask)}")
 

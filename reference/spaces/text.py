@@ -9,6 +9,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from reference._narrowing import is_tuple
+from reference.spaces._limits import check_fits_memory
 from reference.spaces._validation import (
     MaskError,
     MaskTypeError,
@@ -50,7 +51,8 @@ class Text(Space[str]):
     Raises:
         TypeError: A length is not an integer, or ``charset`` is not an iterable of strings.
         ValueError: ``min_length < 0``, ``min_length > max_length``, an element of ``charset`` is not a single
-            character, or ``charset`` is empty while non-empty strings are required.
+            character, ``charset`` is empty while non-empty strings are required, or ``max_length`` characters
+            could never be sampled in this machine's memory.
     """
 
     # Built by ``_init_cache``; rebuilt after unpickling, never pickled.
@@ -72,6 +74,8 @@ class Text(Space[str]):
             raise ValueError(f"Text min_length must be non-negative, got {min_length!r}")
         if min_length > max_length:
             raise ValueError(f"Text min_length must be <= max_length, got min_length={min_length} max_length={max_length}")
+        # A sample draws one float64 per character: a length whose draws cannot fit in memory can never be sampled.
+        check_fits_memory("Text", "max_length", int(max_length), 8, "characters")
         self.min_length: int = int(min_length)
         self.max_length: int = int(max_length)
 

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, SupportsFloat, TypeAlias, TypeVar, cast
 
 import numpy as np
 
-from gymspec import Flag, RenderResult
+from gymspec import RenderResult
 from reference import logger
 from reference._narrowing import is_tuple
 from reference.utils._result_checks import (
@@ -96,7 +96,7 @@ def env_reset_passive_checker(env: Env[_ObsT, Any], **kwargs: _ResetKwargs) -> t
 
 def env_step_passive_checker(
     env: Env[_ObsT, _ActT], action: _ActT
-) -> tuple[_ObsT, SupportsFloat, Flag, Flag, _Info]:
+) -> tuple[_ObsT, SupportsFloat, bool, bool, _Info]:
     """Call ``env.step(action)``, check the result, and return it unchanged.
 
     The action is not checked: some environments accept actions outside their space on purpose. A pre-0.26

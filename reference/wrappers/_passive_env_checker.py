@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, SupportsFloat, TypeAlias
 
 
 import gymspec
-from gymspec import Flag, RenderResult
+from gymspec import RenderResult
 from reference import logger
 from reference.core import ActType, ObsType, Wrapper
 from reference.utils._format import describe
@@ -124,7 +124,7 @@ class PassiveEnvChecker(Wrapper[ObsType, ActType, ObsType, ActType], RecordConst
         else:  # done checking: do not keep the env's data alive
             self._last_obs = self._last_info = None
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
         """Step the inner environment and check the result.
 
         Args:

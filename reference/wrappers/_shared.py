@@ -13,7 +13,6 @@ from typing import Any, SupportsFloat, TypeAlias
 
 import numpy as np
 
-from gymspec import Flag
 from reference.core import ActType, ObsType, Wrapper
 from reference.utils._format import describe
 
@@ -103,7 +102,7 @@ class AfterCallWrapper(Wrapper[ObsType, ActType, ObsType, ActType]):
         self._after_reset()
         return result
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
         """Step the inner environment, then run the wrapper's step hook.
 
         Args:

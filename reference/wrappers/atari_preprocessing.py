@@ -7,7 +7,6 @@ from typing import Any, Protocol, SupportsFloat, TypeAlias, cast
 
 import numpy as np
 
-from gymspec import Flag
 from reference._framework import require_bool
 from reference.core import Env, Wrapper
 from reference.spaces.box import Box
@@ -140,7 +139,7 @@ class AtariPreprocessing(Wrapper[_Array, _Action, _Array, _Action], RecordConstr
         frame_shape = inner.shape[:2] if grayscale_obs else inner.shape
         self.obs_buffer = [np.empty(frame_shape, dtype=np.uint8), np.empty(frame_shape, dtype=np.uint8)]
         self.lives = 0
-        self.game_over: Flag = False
+        self.game_over: bool = False
         width, height = self.screen_size
         shape: tuple[int, ...] = (height, width) if grayscale_obs and not grayscale_newaxis else (
             height, width, 1 if grayscale_obs else 3
@@ -162,7 +161,7 @@ class AtariPreprocessing(Wrapper[_Array, _Action, _Array, _Action], RecordConstr
         else:
             self.ale.getScreenRGB(self.obs_buffer[index])
 
-    def step(self, action: _Action) -> tuple[_Array, SupportsFloat, Flag, Flag, _Info]:
+    def step(self, action: _Action) -> tuple[_Array, SupportsFloat, bool, bool, _Info]:
         """Repeat ``action`` for ``frame_skip`` frames (stopping at an episode end), summing the rewards.
 
         Args:
@@ -172,8 +171,8 @@ class AtariPreprocessing(Wrapper[_Array, _Action, _Array, _Action], RecordConstr
             The preprocessed frame, the summed reward, the flags and the last frame's info.
         """
         total_reward = 0.0
-        terminated: Flag = False
-        truncated: Flag = False
+        terminated: bool = False
+        truncated: bool = False
         info: _Info = {}
         for frame in range(self.frame_skip):
             _, reward, terminated, truncated, info = self.env.step(action)

@@ -18,7 +18,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, SupportsFloat, TypeAlias
 
 import gymspec
-from gymspec import Flag, RenderResult
+from gymspec import RenderResult
 from reference._framework import require_bool
 from reference import error
 from reference.core import ActType, ObsType, Wrapper
@@ -76,7 +76,7 @@ class TimeLimit(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorAr
         """The step on which episodes are truncated."""
         return self._max_episode_steps
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
         """Step the inner environment and truncate once the limit is reached.
 
         Args:
@@ -148,7 +148,7 @@ class OrderEnforcing(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruc
         self._has_reset = False
         self._disable_render_order_enforcing = bool(disable_render_order_enforcing)
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
         """Step the inner environment, once it has been reset.
 
         Args:
@@ -249,7 +249,7 @@ class Autoreset(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorAr
         self.autoreset = False
         return self.env.reset(seed=seed, options=options)
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
         """Step the inner environment, or reset it if the previous step ended the episode.
 
         Args:
@@ -261,8 +261,8 @@ class Autoreset(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorAr
         if self.autoreset:
             obs, info = self.env.reset()
             reward: SupportsFloat = 0.0
-            terminated: Flag = False
-            truncated: Flag = False
+            terminated: bool = False
+            truncated: bool = False
         else:
             obs, reward, terminated, truncated, info = self.env.step(action)
         self.autoreset = bool(terminated or truncated)
@@ -313,7 +313,7 @@ class RecordEpisodeStatistics(Wrapper[ObsType, ActType, ObsType, ActType], Recor
         self.return_queue: deque[float] = deque(maxlen=int(buffer_length))
         self.length_queue: deque[int] = deque(maxlen=int(buffer_length))
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
         """Step the inner environment and record the statistics when the episode ends.
 
         Args:

@@ -10,7 +10,6 @@ from typing import Any, SupportsFloat, TypeAlias, cast
 import numpy as np
 
 import gymspec
-from gymspec import Flag
 from reference.core import ActType, ObsType, Wrapper
 from reference.spaces._guards import is_box
 from reference.spaces.box import Box
@@ -105,7 +104,7 @@ class FrameStackObservation(Wrapper[_Value, ActType, ObsType, ActType], RecordCo
         self.stack_size = int(stack_size)
         self.padding_type = mode
 
-    def step(self, action: ActType) -> tuple[_Value, SupportsFloat, Flag, Flag, _Info]:
+    def step(self, action: ActType) -> tuple[_Value, SupportsFloat, bool, bool, _Info]:
         """Step the inner environment and push its observation onto the stack.
 
         Args:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any, SupportsFloat, TypeAlias
 
 import gymspec
-from gymspec import Flag
 from reference._narrowing import is_tuple
 from reference.core import ActionWrapper, ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
@@ -161,7 +160,7 @@ class RepeatAction(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructo
         Wrapper.__init__(self, env)
         self.num_repeats = num_repeats
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
         """Step the inner environment up to ``num_repeats`` times.
 
         Args:

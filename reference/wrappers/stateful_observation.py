@@ -16,7 +16,6 @@ from typing import Any, SupportsFloat, TypeAlias, cast
 import numpy as np
 
 import gymspec
-from gymspec import Flag
 from reference._framework import require_bool
 from reference.core import ActType, ObservationWrapper, ObsType, Wrapper
 from reference.spaces.box import Box
@@ -204,7 +203,7 @@ class TimeAwareObservation(ObservationWrapper[_Value, ActType, ObsType], RecordC
         """
         return self._obs_postprocess_func(self._append_data_func(observation, self._time_preprocess_func(self.timesteps)))
 
-    def step(self, action: ActType) -> tuple[_Value, SupportsFloat, Flag, Flag, _Info]:
+    def step(self, action: ActType) -> tuple[_Value, SupportsFloat, bool, bool, _Info]:
         """Count the step, then step the inner environment.
 
         Args:
@@ -316,7 +315,7 @@ class MaxAndSkipObservation(Wrapper[_Array, ActType, ObsType, ActType], RecordCo
         self._skip = int(skip)
         self._obs_buffer: _Array = np.zeros((2, *space.shape), dtype=space.dtype)
 
-    def step(self, action: ActType) -> tuple[_Array, SupportsFloat, Flag, Flag, _Info]:
+    def step(self, action: ActType) -> tuple[_Array, SupportsFloat, bool, bool, _Info]:
         """Step the inner environment up to ``skip`` times with the same action.
 
         Args:
@@ -326,8 +325,8 @@ class MaxAndSkipObservation(Wrapper[_Array, ActType, ObsType, ActType], RecordCo
             ``(max of the last two observations, summed reward, terminated, truncated, last info)``.
         """
         total_reward = 0.0
-        terminated: Flag = False
-        truncated: Flag = False
+        terminated: bool = False
+        truncated: bool = False
         info: _Info = {}
         for i in range(self._skip):
             obs, reward, terminated, truncated, info = self.env.step(action)

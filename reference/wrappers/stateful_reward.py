@@ -10,7 +10,6 @@ from typing import Any, SupportsFloat, TypeAlias
 import numpy as np
 
 import gymspec
-from gymspec import Flag
 from reference.core import ActType, ObsType, Wrapper
 from reference.utils.record_constructor import RecordConstructorArgs
 from reference.wrappers._shared import StatisticsToggle, require_real
@@ -58,7 +57,7 @@ class NormalizeReward(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstru
         self.epsilon = epsilon
         self._update_running_mean = True
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, Flag, Flag, _Info]:
+    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, _Info]:
         """Step the inner environment and normalise its reward.
 
         Args:

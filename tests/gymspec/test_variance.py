@@ -5,6 +5,12 @@ when the two differ. This test copies ``gymspec`` with every type variable made 
 checker asks for; the answer must be exactly the declared variance (``*_co`` covariant, ``*_contra``
 contravariant, the rest invariant). pyright reports one type variable per protocol at a time, so its run repeats
 with the reported ones restored until it reports none.
+
+One documented exception: ``Env`` ties ``action_space`` to ``step`` through ``self`` annotations (issue 27, see
+``gymspec.env``), from which pyright infers the action parameter invariant while mypy infers it contravariant. It is
+declared contravariant and pyright's report is silenced on the two class lines (``Env``, ``Wrapper``); the copy here
+drops those silencers, and pyright must name every type variable but ``_PYRIGHT_INVARIANT`` with its declared
+variance.
 """
 
 from __future__ import annotations
@@ -22,6 +28,9 @@ from tests.typing._checkers import ROOT, pyright_executable
 _TYPEVAR = re.compile(r'(?P<name>\w+) = TypeVar\("(?P=name)"(?P<variance>, (?:co|contra)variant=True)?')
 _MYPY = re.compile(r'Invariant type variable "(?P<name>\w+)" used in protocol where (?P<variance>\w+) one is expected')
 _PYRIGHT = re.compile(r'Type variable "(?P<name>\w+)" used in generic Protocol "\w+" should be (?P<variance>\w+)')
+_SILENCER = re.compile(r"  # pyright: ignore\[reportInvalidTypeVarUse\].*$", re.MULTILINE)
+_PYRIGHT_INVARIANT = frozenset({"WrapperActT_contra"})
+"""Declared contravariant, inferred invariant by pyright (and only used where pyright infers so): see above."""
 
 
 def _declared() -> dict[str, str]:
@@ -43,7 +52,7 @@ def _copy_invariant(tmp_path: Path, keep: set[str]) -> Path:
         def strip(match: re.Match[str]) -> str:
             return match[0] if match["name"] in keep else f'{match["name"]} = TypeVar("{match["name"]}"'
 
-        path.write_text(_TYPEVAR.sub(strip, path.read_text()))
+        path.write_text(_SILENCER.sub("", _TYPEVAR.sub(strip, path.read_text())))
     return package
 
 
@@ -73,7 +82,11 @@ def test_pyright_infers_the_declared_variance(tmp_path: Path) -> None:
         command = [executable, "--pythonpath", sys.executable, "gymspec"]
         output = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, check=False).stdout
         found = {m["name"]: m["variance"] for m in _PYRIGHT.finditer(output)}
-        if not found:
+        # A restored variable is reported again where pyright infers it invariant (Env's action parameter, see
+        # above): the first report, from the protocols that use it plainly, is its variance.
+        new = {name: variance for name, variance in found.items() if name not in inferred}
+        if not new:
             break
-        inferred.update(found)
-    assert inferred == _declared()
+        inferred.update(new)
+    expected = {name: variance for name, variance in _declared().items() if name not in _PYRIGHT_INVARIANT}
+    assert inferred == expected

@@ -187,7 +187,16 @@ _junk_values = st.recursive(
     ),
     max_leaves=4,
 )
-_junk = st.one_of(_junk_values, _junk_values.map(_returning), st.builds(_box_env), st.builds(_sync))
+# Lengths for the (length, feature mask) pairs of Sequence.sample and Text.sample, past the space's limits and past
+# the platform's: huge ints, and 1-D arrays of them (Sequence draws a length from an array). As for _HUGE, lengths
+# this machine could hold (2**31 items) are left out: accepting one is not wrong, but sampling it takes an hour.
+_huge_length_arrays = st.sampled_from(
+    [np.array([10**12]), np.array([2**62], dtype=np.int64), np.array([2**64 - 1], dtype=np.uint64)]
+).map(np.copy)
+_length_masks = st.tuples(st.one_of(_ints, st.just(10**12), _huge_length_arrays), st.none())
+_junk = st.one_of(
+    _junk_values, _junk_values.map(_returning), _length_masks, st.builds(_box_env), st.builds(_sync)
+)
 
 
 # --- targets -----------------------------------------------------------------------------------------------------
@@ -232,6 +241,8 @@ class _Target:
             drawing valid values.
         examples: The Hypothesis budget (expensive callables get fewer).
         fixed: Parameters never replaced (the receiver of a method).
+        pinned: Junk every run tries, before Hypothesis draws: one dict per example, giving the junk parameters
+            (and a value for each parameter drawn from a strategy, such as the receiver of a method).
     """
 
     name: str
@@ -239,6 +250,7 @@ class _Target:
     valid: dict[str, _Valid] = field(default_factory=dict)
     examples: int = 25
     fixed: frozenset[str] = frozenset()
+    pinned: tuple[_Kwargs, ...] = ()
 
     @property
     def fuzzed(self) -> list[str]:
@@ -278,17 +290,66 @@ _W = wrappers
 _V = vector_wrappers
 _TARGETS: tuple[_Target, ...] = (
     # spaces
-    _Target("Box", spaces.Box, {"low": _const(0.0), "high": _const(1.0), "shape": _const((2,)), "dtype": _omit, "seed": _omit}),
-    _Target("Discrete", spaces.Discrete, {"n": _const(3), "seed": _omit, "start": _omit, "dtype": _omit}),
-    _Target("MultiDiscrete", spaces.MultiDiscrete, {"nvec": _const([2, 3]), "dtype": _omit, "seed": _omit, "start": _omit}),
-    _Target("MultiBinary", spaces.MultiBinary, {"n": _const(3), "seed": _omit}),
-    _Target("Text", spaces.Text, {"max_length": _const(4), "min_length": _omit, "charset": _omit, "seed": _omit}),
+    _Target(
+        "Box",
+        spaces.Box,
+        {"low": _const(0.0), "high": _const(1.0), "shape": _const((2,)), "dtype": _omit, "seed": _omit},
+        pinned=({"shape": (1,) * 40}, {"shape": (2**62, 4)}, {"shape": (2**61,)}, {"shape": (2**40,)}),
+    ),
+    _Target(
+        "Discrete",
+        spaces.Discrete,
+        {"n": _const(3), "seed": _omit, "start": _omit, "dtype": _omit},
+        pinned=({"n": 2**63}, {"n": 2**70}, {"n": 2**64, "start": -(2**63)}),
+    ),
+    _Target(
+        "MultiDiscrete",
+        spaces.MultiDiscrete,
+        {"nvec": _const([2, 3]), "dtype": _omit, "seed": _omit, "start": _omit},
+        pinned=({"nvec": [[]]}, {"nvec": []}, {"nvec": [2**70]}, {"nvec": np.full((1,) * 40, 2)}),
+    ),
+    _Target(
+        "MultiBinary",
+        spaces.MultiBinary,
+        {"n": _const(3), "seed": _omit},
+        pinned=({"n": 2**70}, {"n": []}, {"n": [2**40, 2**40]}, {"n": [1] * 40}, {"n": 2**63}),
+    ),
+    _Target(
+        "Text",
+        spaces.Text,
+        {"max_length": _const(4), "min_length": _omit, "charset": _omit, "seed": _omit},
+        pinned=({"max_length": 2**40}, {"max_length": 2**70}, {"max_length": 2**70, "min_length": 2**69}),
+    ),
     _Target("Tuple", spaces.Tuple, {"spaces": _const([spaces.Discrete(2)]), "seed": _omit}),
     _Target("Dict", spaces.Dict, {"spaces": _const({"a": spaces.Discrete(2)}), "seed": _omit, "sort_keys": _omit}),
     _Target("Sequence", spaces.Sequence, {"space": _space, "seed": _omit, "stack": _omit}),
     _Target("Graph", spaces.Graph, {"node_space": _space, "edge_space": _const(None), "seed": _omit}),
     _Target("OneOf", spaces.OneOf, {"spaces": _const([spaces.Discrete(2), spaces.Discrete(3)]), "seed": _omit}),
-    _Target("Space.sample", _method("sample"), {"space": _any_space, "mask": _omit, "probability": _omit}, 40, _SELF),
+    _Target(
+        "Space.sample",
+        _method("sample"),
+        {"space": _any_space, "mask": _omit, "probability": _omit},
+        40,
+        _SELF,
+        pinned=(
+            # mask and length arguments beyond the space's limits
+            {"space": spaces.Tuple([spaces.Discrete(2)] * 2), "mask": (None,) * 5},
+            {"space": spaces.Dict({"a": spaces.Discrete(2)}), "mask": {"a": None, "b": None}},
+            {"space": spaces.OneOf([spaces.Discrete(2), spaces.Discrete(3)]), "mask": (None, None, None)},
+            {"space": spaces.MultiDiscrete([2, 3]), "mask": (None,) * 9},
+            {"space": spaces.Discrete(3), "mask": np.ones(10**6, np.int8)},
+            {"space": spaces.Text(5, charset="abc"), "mask": (3, np.ones(10**6, np.int8))},
+            {"space": spaces.Text(5), "mask": (10**12, None)},
+            {"space": spaces.Text(5), "probability": (2**70, None)},
+            # lengths beyond the platform's limits (a Sequence has no length limit of its own)
+            {"space": spaces.Sequence(spaces.Discrete(2)), "mask": (10**12, None)},
+            {"space": spaces.Sequence(spaces.Discrete(2)), "mask": (2**70, None)},
+            {"space": spaces.Sequence(spaces.Discrete(2)), "probability": (10**12, None)},
+            {"space": spaces.Sequence(spaces.Discrete(2)), "mask": (np.array([10**12]), None)},
+            {"space": spaces.Sequence(spaces.Discrete(2)), "mask": (np.array([2**64 - 1], dtype=np.uint64), None)},
+            {"space": spaces.Sequence(spaces.Box(0.0, 1.0, (2,), np.float32), stack=True), "mask": (2**40, None)},
+        ),
+    ),
     _Target(
         "Graph.sample",
         _method("sample"),
@@ -300,6 +361,16 @@ _TARGETS: tuple[_Target, ...] = (
             "num_edges": _omit,
         },
         fixed=_SELF,
+        pinned=(
+            {"num_edges": 2**70},
+            {"num_edges": 2**62},
+            {"num_edges": 2**40},
+            {"num_nodes": 2**70},
+            {"num_nodes": 2**40},
+            {"num_nodes": 2**70, "num_edges": 1},
+            {"num_nodes": 2**62, "num_edges": 1},
+            {"num_nodes": 2**40, "num_edges": 1},
+        ),
     ),
     _Target("Space.contains", _method("contains"), {"space": _any_space, "x": _sample_of}, 40, _SELF),
     _Target("Space.seed", _method("seed"), {"space": _any_space, "seed": _const(0)}, fixed=_SELF),

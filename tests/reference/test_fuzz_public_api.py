@@ -14,7 +14,9 @@ or raise
 
 never ``AttributeError``/``IndexError``/``KeyError``/``ZeroDivisionError``/``OverflowError``/``MemoryError``, never
 NumPy's own message, and never a hang (each call has a time limit). NaN bounds and absurd sizes listed in the issue
-must be rejected, not accepted: :func:`test_listed_failures_are_clean` pins every case the issue names.
+must be rejected, not accepted: :func:`test_listed_failures_are_clean` pins every case the issues name (17 and 27),
+with its message. Each target's ``pinned`` junk (sizes past the platform's limits, mask and length arguments past
+the space's) is tried on every run by :func:`test_pinned_junk_is_rejected_cleanly`, before Hypothesis draws more.
 ``_ALLOWED`` lists the exceptions to these rules, each with its reason. An error raised by the test's own
 environments (after a junk function handed them junk) is theirs, not ``reference``'s, and is not judged.
 """
@@ -218,6 +220,19 @@ def examples(draw: st.DrawFn, target: _Target) -> _Example:
     return _Example(drawn, junk)
 
 
+_PINNED = [(target, pinned) for target in ALL_TARGETS for pinned in target.pinned]
+
+
+@pytest.mark.parametrize(
+    ("target", "pinned"), _PINNED, ids=[f"{target.name}-{index}" for index, (target, _) in enumerate(_PINNED)]
+)
+def test_pinned_junk_is_rejected_cleanly(target: _Target, pinned: _Kwargs) -> None:
+    """The sizes past the platform's limits and the masks past the space's, tried on every run (issue 27)."""
+    example = _Example(dict(pinned), tuple(sorted(set(pinned) - target.fixed)))
+    problem = run_example(target, example)
+    assert problem is None, f"{target.name}({example!r}) -> {problem}"
+
+
 @pytest.mark.parametrize("target", ALL_TARGETS, ids=lambda target: target.name)
 def test_public_callables_reject_junk_cleanly(target: _Target) -> None:
     @settings(
@@ -341,6 +356,71 @@ _LISTED: dict[str, tuple[Callable[[], object], type[Exception], str]] = {
         ValueError,
         r"^register max_episode_steps must be positive and at most 2\*\*63 - 1",
     ),
+    # issue 27: sizes past the platform's limits, lengths past the space's; each raised at construction or call
+    "Sequence(Discrete(2)).sample(mask=(10**12, None))": (
+        lambda: spaces.Sequence(spaces.Discrete(2)).sample(mask=(10**12, None)),
+        ValueError,
+        r"^Sequence\.sample mask length must be at most \d+ \(a sample of that many items needs 8 bytes each of "
+        r"this machine's \d+ bytes of memory\), got 1000000000000$",
+    ),
+    "Sequence(...).sample(mask=(array([10**12]), None))": (
+        lambda: spaces.Sequence(spaces.Discrete(2)).sample(mask=(np.array([10**12]), None)),
+        ValueError,
+        r"^Sequence\.sample mask lengths must be at most \d+ ",
+    ),
+    "MultiBinary(2**70)": (
+        lambda: spaces.MultiBinary(2**70),
+        ValueError,
+        r"^MultiBinary n must describe an array of at most 2\*\*63 - 1 bytes \(NumPy's limit\), "
+        r"got 1180591620717411303424$",
+    ),
+    "MultiBinary([1] * 40)": (
+        lambda: spaces.MultiBinary([1] * 40),
+        ValueError,
+        r"^MultiBinary n must have at most 32 dimensions \(NumPy's limit\), got 40 dimensions",
+    ),
+    "Text(max_length=2**40)": (
+        lambda: spaces.Text(max_length=2**40),
+        ValueError,
+        r"^Text max_length must be at most \d+ \(a sample of that many characters needs 8 bytes each of this "
+        r"machine's \d+ bytes of memory\), got 1099511627776$",
+    ),
+    "MultiBinary([])": (
+        lambda: spaces.MultiBinary([]),
+        ValueError,
+        r"^MultiBinary n must be a positive int or a non-empty sequence of them, got \[\]$",
+    ),
+    "MultiDiscrete([[]])": (
+        lambda: spaces.MultiDiscrete([[]]),
+        ValueError,
+        r"^MultiDiscrete nvec must hold at least one entry, got \[\[\]\] of shape \(1, 0\); an empty space",
+    ),
+    "MultiDiscrete([2**70])": (
+        lambda: spaces.MultiDiscrete([2**70]),
+        ValueError,
+        r"^MultiDiscrete nvec must fit dtype int64, got \[1180591620717411303424\]$",
+    ),
+    "Graph.sample(num_edges=2**70)": (
+        lambda: spaces.Graph(spaces.Box(0.0, 1.0, (2,), np.float32), spaces.Discrete(2)).sample(num_edges=2**70),
+        ValueError,
+        r"^Graph\.sample num_edges must describe an array of at most 2\*\*63 - 1 bytes \(NumPy's limit\), "
+        r"got 1180591620717411303424$",
+    ),
+    "Graph.sample(num_nodes=2**40, num_edges=1)": (
+        lambda: spaces.Graph(spaces.Discrete(3), spaces.Discrete(2)).sample(num_nodes=2**40, num_edges=1),
+        ValueError,
+        r"^Graph\.sample num_nodes must be at most 2147483648 when edges are sampled \(edge links are int32\)",
+    ),
+    "Box(shape=(1,) * 40)": (
+        lambda: spaces.Box(0.0, 1.0, (1,) * 40),
+        ValueError,
+        r"^Box shape must have at most 32 dimensions \(NumPy's limit\), got 40 dimensions",
+    ),
+    "Discrete(2**63)": (
+        lambda: spaces.Discrete(2**63),
+        ValueError,
+        r"^Discrete n must fit dtype int64 \(at most 9223372036854775807\), got 9223372036854775808$",
+    ),
     "register(id='-v0')": (
         lambda: reference.register(id="-v0", entry_point=_box_env),
         error.Error,
@@ -352,7 +432,7 @@ _LISTED: dict[str, tuple[Callable[[], object], type[Exception], str]] = {
 @pytest.mark.parametrize("case", sorted(_LISTED))
 def test_listed_failures_are_clean(case: str) -> None:
     call, expected, message = _LISTED[case]
-    with _scratch_state(), pytest.raises(expected, match=message):
+    with _scratch_state(), pytest.raises(expected, match=message), within(_CALL_SECONDS, _Hang):
         call()
 
 

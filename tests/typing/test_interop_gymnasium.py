@@ -131,11 +131,15 @@ def test_vector_envs_are_vector_envs() -> None:
 
 
 def test_async_vector_env_class_is_vector_env() -> None:
-    # Typing only: constructing the processes is the vector suite's job.
-    def build() -> gymspec.VectorEnv[NDArrayAny, NDArrayAny]:
-        return AsyncVectorEnv([CartPoleEnv, CartPoleEnv])
-
-    assert callable(build)
+    envs = AsyncVectorEnv([CartPoleEnv, CartPoleEnv])
+    try:
+        as_vector: gymspec.VectorEnv[NDArrayAny, NDArrayAny] = envs
+        modes: gymspec.AutoresettingVectorEnv[NDArrayAny, NDArrayAny] = envs
+        assert isinstance(as_vector, gymspec.VectorEnv)
+        assert isinstance(modes, gymspec.AutoresettingVectorEnv)
+        assert as_vector.num_envs == 2
+    finally:
+        envs.close()
 
 
 def test_registry_module_supports_make() -> None:
@@ -144,12 +148,22 @@ def test_registry_module_supports_make() -> None:
     assert isinstance(registry, gymspec.SupportsMake) and isinstance(vec_registry, gymspec.SupportsMakeVec)
 
 
+class _Walk(GymFuncEnv[int, np.int64, np.int64, float, bool, None, None]):
+    """A functional env on Gymnasium's base class, written as its docs write one: the spaces are class attributes."""
+
+    observation_space = Discrete(5)
+    action_space = Discrete(2)
+
+
 def test_functional_env_base_is_func_env() -> None:
-    # Gymnasium's FuncEnv base leaves every function abstract; the protocol accepts the class structurally.
+    # The base class, structurally (checked by mypy and pyright): Gymnasium's FuncEnv leaves every function
+    # abstract and declares the spaces without setting them, so at run time a subclass that sets them is checked.
     # Its concrete CartPoleFunctional needs JAX, so positive/gymnasium_cases.py checks it without running it.
     def build(
         env: GymFuncEnv[object, object, object, object, object, object, object],
     ) -> gymspec.FuncEnv[object, object, object, object, object, object, object]:
         return env
 
-    assert callable(build)
+    del build
+    as_walk: gymspec.FuncEnv[int, np.int64, np.int64, float, bool, None, None] = _Walk()
+    assert isinstance(as_walk, gymspec.FuncEnv)

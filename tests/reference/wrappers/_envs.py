@@ -89,7 +89,7 @@ class DictEnv(Env[dict[str, Any], _Value]):
         self.t = 0
         return self._obs(), {}
 
-    def step(self, action: int) -> tuple[dict[str, Any], SupportsFloat, bool, bool, _Info]:
+    def step(self, action: _Value) -> tuple[dict[str, Any], SupportsFloat, bool, bool, _Info]:
         self.t += 1
         return self._obs(), 1.0, False, False, {}
 
@@ -110,7 +110,7 @@ class TupleEnv(Env[tuple[Any, ...], _Value]):
         self.t = 0
         return self._obs(), {}
 
-    def step(self, action: int) -> tuple[tuple[Any, ...], SupportsFloat, bool, bool, _Info]:
+    def step(self, action: _Value) -> tuple[tuple[Any, ...], SupportsFloat, bool, bool, _Info]:
         self.t += 1
         return self._obs(), 0.0, False, False, {}
 
@@ -143,7 +143,7 @@ class ScriptedEnv(Env[_Value, _Value]):
         super().reset(seed=seed)
         return self.reset_result
 
-    def step(self, action: int) -> Any:
+    def step(self, action: _Value) -> Any:
         result = self.results[self.calls % len(self.results)]
         self.calls += 1
         return result

@@ -6,7 +6,9 @@ This file is excluded from the repository-wide mypy and pyright runs (mypy.ini, 
 error. A tag may end with ``[mypy names none]``: mypy lists no member when more than two, or all, of a protocol's
 members are missing (a fixed limit of mypy's), so for such a line only pyright is held to naming them. Then the
 error itself names the protocol, and the single-member building blocks (``SupportsStep``, ``SupportsClose``, ...)
-are named after their member.
+are named after their member. A tag may end with ``[pyright names <member>]`` instead: the ``action_space``/``step``
+tie is checked by mypy on ``action_space`` and by pyright on ``step`` (see :mod:`gymspec.env`), so each names its
+own side. A case may be a call (mypy's ``[arg-type]``) as well as an assignment.
 
 Each case breaks one thing the rules forbid, so that loosening a protocol (to accept the real envs of
 ``tests/typing/positive``) cannot silently accept these too.
@@ -14,18 +16,28 @@ Each case breaks one thing the rules forbid, so that loosening a protocol (to ac
 
 from __future__ import annotations
 
-from typing import Any, SupportsFloat
+from collections.abc import Callable
+from typing import Any, SupportsFloat, TypeVar
 
+import gymnasium
 import numpy as np
+from gymnasium.wrappers import RecordEpisodeStatistics as GymRecordEpisodeStatistics
 from numpy.typing import NDArray
 
 import gymspec
+import reference
 from gymspec._typing import InfoDict, Options
-from reference.spaces import Discrete, MultiDiscrete
+from reference.envs.toy_text.frozen_lake import FrozenLakeEnv
+from reference.spaces import Box, Discrete, MultiDiscrete
+from reference.wrappers import TimeLimit
 from tests.typing._duck import DuckEnv, DuckSpace
 
+ObsT = TypeVar("ObsT")
+ActT = TypeVar("ActT")
 Frame = NDArray[np.uint8]
 Batch = NDArray[np.int64]
+U8 = NDArray[np.uint8]
+F32 = NDArray[np.float32]
 IntFuncEnv = gymspec.FuncEnv[int, int, int, float, bool, None, None]
 
 
@@ -293,6 +305,86 @@ class MakeWithPositionalName:
         return None
 
 
+class FloatBoxIntStep:
+    """ENV-016 broken statically: a float32 ``Box`` action space, a ``step`` that takes ``int``."""
+
+    metadata: InfoDict = {"render_modes": []}
+    render_mode: str | None = None
+
+    def __init__(self) -> None:
+        self.action_space = Box(-1.0, 1.0, (2,), np.float32)
+        self.observation_space = Discrete(2)
+
+    def reset(self, *, seed: int | None = None, options: Options | None = None) -> tuple[int, InfoDict]:
+        return 0, {}
+
+    def step(self, action: int) -> tuple[int, SupportsFloat, bool, bool, InfoDict]:
+        return action, 1.0, False, False, {}
+
+    def render(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+class NumpyFlags(DuckEnv):
+    """Flags annotated ``np.bool_``: the other side of the flag trade-off (README.md, "Typing trade-offs")."""
+
+    def step(self, action: int) -> tuple[int, SupportsFloat, np.bool_, np.bool_, InfoDict]:  # type: ignore[override]
+        return action, 1.0, np.bool_(False), np.bool_(False), {}
+
+
+class Frames(reference.Env[U8, np.int64]):
+    def __init__(self) -> None:
+        self.observation_space = Box(0, 255, (4, 4), np.uint8)
+        self.action_space = Discrete(2)
+
+
+class ToFloat(reference.ObservationWrapper[F32, np.int64, U8]):
+    def __init__(self, env: gymspec.Env[U8, np.int64]) -> None:
+        super().__init__(env)
+        self.observation_space = Box(0.0, 1.0, (4, 4), np.float32)
+
+    def observation(self, observation: U8) -> F32:
+        return (observation / 255).astype(np.float32)
+
+
+class GymFrames(gymnasium.Env[U8, np.int64]):
+    def __init__(self) -> None:
+        self.observation_space = gymnasium.spaces.Box(0, 255, (4, 4), np.uint8)
+        self.action_space = gymnasium.spaces.Discrete(2)
+
+
+class GymToFloat(gymnasium.ObservationWrapper[F32, np.int64, U8]):
+    def __init__(self, env: gymnasium.Env[U8, np.int64]) -> None:
+        super().__init__(env)
+        self.observation_space = gymnasium.spaces.Box(0.0, 1.0, (4, 4), np.float32)
+
+    def observation(self, observation: U8) -> F32:
+        return (observation / 255).astype(np.float32)
+
+
+def collect(env: gymspec.Env[ObsT, ActT], policy: Callable[[ObsT], ActT], steps: int) -> list[ObsT]:
+    return [env.reset(seed=0)[0] for _ in range(steps)]
+
+
+def int_policy(obs: int) -> int:
+    return obs
+
+
+def str_policy(obs: str) -> int:
+    return len(obs)
+
+
+def frames_policy(obs: U8) -> np.int64:
+    action: np.int64 = np.int64(obs.size % 2)
+    return action
+
+
+limited = TimeLimit(ToFloat(Frames()), 9)
+gym_stats = GymRecordEpisodeStatistics(GymToFloat(GymFrames()))
+
 four_tuple: gymspec.Env[int, int] = FourTupleStep()  # rejects: step
 keyword_action: gymspec.Env[int, int] = KeywordOnlyAction()  # rejects: step
 two_arguments: gymspec.Env[int, int] = StepNeedsTwoArguments()  # rejects: step
@@ -326,3 +418,17 @@ no_kwargs: gymspec.SupportsMake = MakeWithoutKwargs()  # rejects: make
 positional_name: gymspec.SupportsMake = MakeWithPositionalName()  # rejects: make
 not_a_wrapper: gymspec.Wrapper[int, int, int, int] = DuckEnv()  # rejects: env, unwrapped [mypy names none]
 no_inner_env: gymspec.Wrapper[int, int, int, int] = NoInnerEnv()  # rejects: env
+box_int_step: gymspec.Env[int, int] = FloatBoxIntStep()  # rejects: action_space [pyright names step]
+box_int_collect = collect(FloatBoxIntStep(), int_policy, 3)  # rejects: action_space [pyright names step]
+numpy_flags: gymspec.Env[int, int] = NumpyFlags()  # rejects: step
+chain_claims_u8: gymspec.Env[U8, np.int64] = ToFloat(Frames())  # rejects: step
+chain_resets_u8: gymspec.SupportsReset[U8] = ToFloat(Frames())  # rejects: reset
+limit_claims_u8: gymspec.SupportsStep[U8, np.int64] = limited  # rejects: step [mypy names none]
+gym_stats_claims_u8: gymspec.Env[U8, np.int64] = gym_stats  # rejects: step [mypy names none]
+gym_stats_resets_u8: gymspec.SupportsReset[U8] = gym_stats  # rejects: reset [mypy names none]
+gym_wrapper_claims_u8: gymspec.Env[U8, np.int64] = GymToFloat(GymFrames())  # rejects: step, reset
+float_actions: gymspec.Env[F32, np.float32] = GymToFloat(GymFrames())  # rejects: step
+frames_into_u8_policy = collect(ToFloat(Frames()), frames_policy, 3)  # rejects: policy [mypy names none]
+lake_into_str_policy = collect(FrozenLakeEnv(), str_policy, 3)  # rejects: policy [mypy names none]
+typed_env: gymspec.Env[int, int] = DuckEnv()
+typed_env.step("0")  # rejects: action [mypy names none]

@@ -1,8 +1,10 @@
 """Envs, spaces and vector envs written from scratch the way users write them: checked by mypy and pyright.
 
 Each class below differs from the protocol in a way the rules allow and at least one checker used to reject:
-``metadata`` as a ``ClassVar``, NumPy ``bool_`` flags, a ``list`` of uint8 frames, parameter names other than the
-protocol's, a ``render_init`` with its own keyword options and ``params`` without a ``None`` default.
+``metadata`` as a ``ClassVar``, flags computed with NumPy and converted with ``bool(...)``, a ``list`` of uint8
+frames, parameter names other than the protocol's, a ``render_init`` with its own keyword options and ``params``
+without a ``None`` default. (Flags typed ``numpy.bool_`` are rejected by design: see README.md's typing section and
+``negative/cases.py``.)
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ class RenamedSpace(Generic[T]):
 
 
 class RuffStyleEnv:
-    """``metadata`` as a ``ClassVar`` (ruff's RUF012), NumPy flags, list frames, an action parameter named ``a``."""
+    """``metadata`` as a ``ClassVar`` (ruff's RUF012), NumPy flags made ``bool``, list frames, an action named ``a``."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["rgb_array_list"], "render_fps": 4}
     render_mode: str | None = "rgb_array_list"
@@ -63,9 +65,9 @@ class RuffStyleEnv:
         self._frames = [np.zeros((2, 2, 3), dtype=np.uint8)]
         return 0, {}
 
-    def step(self, a: int) -> tuple[int, float, np.bool_, np.bool_, InfoDict]:
+    def step(self, a: int) -> tuple[int, float, bool, bool, InfoDict]:
         self._frames.append(np.zeros((2, 2, 3), dtype=np.uint8))
-        return a, 1.0, np.bool_(a == 1), np.bool_(False), {}
+        return a, 1.0, bool(np.equal(a, 1)), False, {}
 
     def render(self) -> list[Frame]:
         frames, self._frames = self._frames, []
