@@ -9,6 +9,8 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 
+from typing import cast
+
 import pytest
 
 from conformance._engine.case import Case
@@ -38,7 +40,9 @@ def conformance_case(request: pytest.FixtureRequest) -> Case:
     """The (rule, target) item under check."""
     param: CaseParam = request.param
     case: Case = get_session(request.config).case(param)
-    request.node.stash[CASE_KEY] = case
+    # pytest 9's FixtureRequest.node is untyped: the item is a pytest.Item.
+    item = cast(pytest.Item, request.node)  # pyright: ignore[reportUnknownMemberType]
+    item.stash[CASE_KEY] = case
     return case
 
 

@@ -10,12 +10,15 @@ item's outcome from what the last (shrunk) program did, through :class:`~conform
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Sequence
 from contextlib import contextmanager
 from typing import cast
 
 from hypothesis import Phase, settings
-from hypothesis.stateful import RuleBasedStateMachine, run_state_machine_as_test
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    run_state_machine_as_test,  # pyright: ignore[reportUnknownVariableType] - typed below, as _run_machine
+)
 
 from conformance._engine.case import Case
 from conformance._engine.handles import TargetError
@@ -75,7 +78,9 @@ def run_machine(
             itself can do without: shrinking a long program re-runs it hundreds of times).
     """
     base = hypothesis_settings(case.profile, max_examples=max_examples)
-    phases = base.phases if shrink else tuple(phase for phase in base.phases if phase is not Phase.shrink)
+    # Hypothesis 6.15x leaves settings.phases partly unannotated; it is a sequence of Phase.
+    given = cast("Sequence[Phase]", base.phases)  # pyright: ignore[reportUnknownMemberType]
+    phases = tuple(given) if shrink else tuple(phase for phase in given if phase is not Phase.shrink)
     steps = program_length(case) if calls is None else calls
     chosen = settings(base, stateful_step_count=steps, phases=phases)
     case.conclude(lambda: _run_machine(machine, settings=chosen))
