@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from conformance._engine.narrowing import is_dict
+from conformance._engine.narrowing import is_dict, is_list
 from conformance._engine.options import (
     ENV_VAR,
     LIST_OPTIONS,
@@ -60,11 +60,13 @@ _SESSION_KEY = pytest.StashKey["ConformanceSession"]()
 _RUNNER_KEY = pytest.StashKey["ItemRunner | None"]()
 _CONSTRUCT = "CONSTRUCT"
 _PROPERTY = "conformance"
+_TARGET_WARNINGS = "conformance-target-warnings"  # the same as conformance._engine.runner.TARGET_WARNINGS
 # A conformance item's node id: conformance/test_<area>.py::test_<name>[<rule id>-<target id>] (or [<target id>]).
 # Its file is one of the suite's, relative to the rootdir: the package's own directory under `--pyargs conformance`,
 # a directory above it otherwise. An "@group" suffix is pytest-xdist's, under --dist loadgroup.
 _SUITE_FILES = "|".join(sorted(re.escape(path.stem) for path in Path(__file__).parent.glob("test_*.py")))
 _NODEID = re.compile(rf"(?:^|(?:^|/)conformance/)(?:{_SUITE_FILES})\.py::test_\w+\[(?P<param>.*)\](?:@[^\]]*)?$")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # terminal colours some packages put in their warnings
 _PARAM = re.compile(r"^(?P<rule>[A-Z]+-\d{3})-(?P<target>.+)$")
 
 
@@ -158,6 +160,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     drop: list[pytest.Item] = []
     rules_given = bool(option(config, "rules"))
     selected_rules = 0
+    # The mark is pytest-xdist's (registered by it): without the plugin, --strict-markers rejects it, and there is
+    # nothing to group anyway.
+    xdist = config.pluginmanager.hasplugin("xdist")
     for item in items:
         if not _wants_suite(item):
             keep.append(item)
@@ -171,7 +176,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 drop.append(item)
                 continue
             selected_rules += 1
-        item.add_marker(pytest.mark.xdist_group(name=param.target.id))
+        if xdist:
+            item.add_marker(pytest.mark.xdist_group(name=param.target.id))
         keep.append(item)
     if rules_given and selected_rules == 0 and any(_wants_suite(item) for item in items):
         kinds = sorted({p.target.kind for p in map(_param, items) if p is not None})
@@ -363,6 +369,8 @@ class _Reporter:
         self.running: dict[str, tuple[str, int | None, str]] = {}
         self.interrupted = False
         self.internal_error = ""
+        # The targets' own warnings: (target, category, message, where) -> the number of items that raised it.
+        self.target_warnings: dict[tuple[str, str, str, str], int] = {}
 
     def _merge(self, value: dict[str, Any]) -> None:
         from conformance._engine.report import Result
@@ -384,6 +392,26 @@ class _Reporter:
             record = _orphan_record(report, str(report.longrepr))
         if record is not None:
             self._merge(record)
+        self._gather_warnings(report)
+
+    def _gather_warnings(self, report: pytest.TestReport) -> None:
+        parsed = _rule_and_target(report.nodeid)
+        for name, value in getattr(report, "user_properties", ()):
+            if name != _TARGET_WARNINGS or parsed is None or not is_list(value):
+                continue
+            seen: set[tuple[str, str, str, str]] = set()
+            for warning in value:
+                if not is_dict(warning):
+                    continue
+                key = (
+                    parsed[1],
+                    f"{warning.get('module')}.{warning.get('name')}",
+                    str(warning.get("message", "")),
+                    f"{warning.get('filename')}:{warning.get('lineno')}",
+                )
+                if key not in seen:  # counted once per item, however often the item raised it
+                    seen.add(key)
+                    self.target_warnings[key] = self.target_warnings.get(key, 0) + 1
 
     def pytest_keyboard_interrupt(self) -> None:
         self.interrupted = True
@@ -440,9 +468,21 @@ class _Reporter:
             terminalreporter.write_line("SHOULD warnings: " + ", ".join(warned), yellow=True)
         if self.interrupted:
             terminalreporter.write_line("the run was interrupted: items that did not run are not in the table")
+        self._summarize_warnings(terminalreporter)
         path = option(self.config, "report")
         if path:
             terminalreporter.write_line(f"conformance report: {path}")
+
+    def _summarize_warnings(self, terminalreporter: Any) -> None:
+        """The warnings the targets raised themselves, once per target and warning, with the number of items."""
+        if not self.target_warnings:
+            return
+        terminalreporter.write_line("warnings the targets raised (once each, with the number of items that raised it):")
+        for (target, category, message, where), count in sorted(self.target_warnings.items()):
+            text = " ".join(_ANSI.sub("", message).split())
+            if len(text) > 200:
+                text = text[:197] + "..."
+            terminalreporter.write_line(f"  [{target}] {category} ({count} item{'' if count == 1 else 's'}) at {where}: {text}")
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
