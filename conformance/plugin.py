@@ -37,6 +37,10 @@ from conformance._engine.options import (
     rule_selected,
 )
 
+# Imported when pytest loads the plugin, before any target can be: it records the process-wide state (warning
+# filters, logging, print options, signals) that each item starts from, whatever a target changes.
+from conformance._kit import pristine as _pristine  # noqa: E402, F401  # pyright: ignore[reportUnusedImport]
+
 if TYPE_CHECKING:
     from conformance._engine.runner import ItemRunner
     from conformance._engine.session import ConformanceSession

@@ -33,6 +33,7 @@ from conformance._engine.profiles import Profile, hypothesis_settings
 from conformance._engine.record import Trace
 from conformance._engine.state import Probe, TargetState
 from conformance._engine.watchdog import CallTimeout, Guard
+from conformance._kit.pristine import WarningState
 from conformance.warnings import warning_class
 from gymspec.rules import Rule
 
@@ -365,6 +366,7 @@ class Case:
         """
         self.probe()  # a target that cannot be constructed, or hung, ends the item here
         saved_random, saved_numpy = random.getstate(), np.random.get_state()
+        user_warnings = WarningState()  # the filters the user chose; the target may change them while it runs
         try:
             try:
                 run()
@@ -384,7 +386,8 @@ class Case:
             if self.mandatory:
                 raise
             self.violations.append(failure)
-            warnings.warn(warning_class(self.rule.id)(failure.render()), stacklevel=2)
+            with user_warnings.active():
+                warnings.warn(warning_class(self.rule.id)(failure.render()), stacklevel=2)
         finally:
             # The suite never changes the global generators, whatever the target does to them.
             random.setstate(saved_random)
