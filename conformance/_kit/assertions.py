@@ -186,14 +186,15 @@ def reproducibility_gate(
     pinned: list[Sequence[Comparable]] = []
     saved = random.getstate(), np.random.get_state()
     try:
-        for _ in range(2):
+        for _ in range(3):  # three, for the reason above: a chance match must not make the cause SEED-008
             np.random.seed(0)
             random.seed(0)
             pinned.append(baseline())
     finally:
         random.setstate(saved[0])
         np.random.set_state(saved[1])
-    see = "SEED-008" if first_difference(pinned[0], pinned[1]) is None else "SEED-001"
+    reproduces = all(first_difference(pinned[0], other) is None for other in pinned[1:])
+    see = "SEED-008" if reproduces else "SEED-001"
     case.not_checkable(
         f"the target is not reproducible — see {see}: the same construction and calls, made twice, differ at "
         f"position {index} ({what}), so a difference cannot be blamed on {case.rule.id}'s intervention"
