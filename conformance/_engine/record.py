@@ -50,7 +50,7 @@ class Trace:
     """
 
     def __init__(self, imports: tuple[str, ...] = ()) -> None:
-        self._imports = ["import numpy as np", *imports]
+        self._imports = ["import random", "import numpy as np", *imports]
         self._entries: list[_Entry] = []
         self._checks: list[str] = []
         self.steps = 0
@@ -112,10 +112,8 @@ class Trace:
         expectations (:meth:`expect`) when the failing check gave any.
 
         The global generators are pinned first: a target that reads them replays the same way every run."""
-        lines = list(self._imports)
-        if "import random" not in lines:
-            lines.append("import random")
-        lines += ["np.random.seed(0)", "random.seed(0)"]
+        # Pinned before the target is imported: a target that draws from them at import replays too.
+        lines = [*self._imports[:2], "np.random.seed(0)", "random.seed(0)", *self._imports[2:]]
         if self._checks:
             lines.append("results = {}  # what each env's reset and step returned, in order")
         entries = self._entries

@@ -17,11 +17,11 @@ def test_script_folds_steps_and_runs() -> None:
     trace.call("env", "step", np.int64(1))
     script = trace.script()
     assert script.splitlines() == [
-        "import numpy as np",
-        "from tests.meta.broken._base import Walk",
         "import random",
+        "import numpy as np",
         "np.random.seed(0)",
         "random.seed(0)",
+        "from tests.meta.broken._base import Walk",
         "env = Walk()",
         "env.reset(seed=3)",
         "for action in [",
