@@ -186,7 +186,7 @@ VERDICTS: tuple[Verdict, ...] = (
     Verdict("gym-electric-motor", "Finite-CC-PMSM-v0", failed=_rules("ENV-006", "ENV-009", "SEED-003"),
             warned=_rules("SEED-011"),
             why="the state part of the observation leaves its Box([-1, ...], 1.0) (e.g. obs[0][7] = -1.4 on reset); "
-                "after reset(seed=s), unseeded resets draw the reference signal from outside the seeded generator; "
+                "after reset(seed=s), the episodes of later unseeded resets differ between two instances; "
                 "np_random_seed after reset(seed=0) is a derived 128-bit number, not 0"),
     # panda-gym: renders rgb_array by default; unseeded resets not a function of the first seed.
     Verdict("panda-gym", "PandaReach-v3", failed=_rules("SEED-003"), warned=_rules("RENDER-018"),
