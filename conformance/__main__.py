@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -87,6 +88,28 @@ def _table(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+# The pytest options this front end offers under names of its own: messages of the child run name ours.
+_RENAMED = {"--conformance-report": "--report", "--conformance-profile": "--profile", "--conformance-timeout": "--timeout"}
+
+
+def _own_names(text: str) -> str:
+    for theirs, ours in _RENAMED.items():
+        text = text.replace(theirs, ours)
+    return text
+
+
+def _unwritable(path: Path) -> str:
+    """Why a report cannot be written at ``path`` (``""`` when it can)."""
+    parent = path.parent
+    if not parent.exists():
+        return f"{parent} does not exist"
+    if not parent.is_dir():
+        return f"{parent} is not a directory"
+    if not os.access(parent, os.W_OK):
+        return f"{parent} is not writable"
+    return ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the suite and print its outcome.
 
@@ -96,14 +119,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns:
         0 when no rule failed, 1 when one did, pytest's own code for usage or internal errors.
     """
-    options = _parser().parse_args(argv)
+    parser = _parser()
+    options = parser.parse_args(argv)
+    if options.report:
+        problem = _unwritable(Path(options.report))
+        if problem:
+            parser.error(f"--report must be a path in a writable directory, got {options.report!r} ({problem})")
     with tempfile.TemporaryDirectory() as scratch:
         report_path = Path(options.report) if options.report else Path(scratch) / "report.json"
         command = [sys.executable, "-m", "pytest", *_pytest_args(options, report_path)]
         completed = subprocess.run(command, capture_output=not options.verbose, text=True, check=False)
         if not report_path.exists():
-            sys.stderr.write(completed.stdout or "")
-            sys.stderr.write(completed.stderr or "")
+            sys.stderr.write(_own_names(completed.stdout or ""))
+            sys.stderr.write(_own_names(completed.stderr or ""))
             return completed.returncode or 2
         report = json.loads(report_path.read_text(encoding="utf-8"))
     if options.json:

@@ -14,7 +14,9 @@ from conformance._engine.describe import summarize
 from conformance._engine.narrowing import is_array, is_float, is_list_or_tuple, is_mapping
 from conformance._kit.freeze import ArrayDigest, digest_of
 
-__all__ = ["difference", "value_difference"]
+__all__ = ["array_difference", "difference", "outside_space", "value_difference"]
+
+_SHOWN = 3  # differing elements shown by index
 
 _OBJECT_EQ: Any = object.__eq__
 
@@ -32,7 +34,138 @@ def _arrays(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any], path: str, exact: 
         equal = bool(np.all(a == b))
     if equal:
         return None
-    return f"{path or 'value'}: {summarize(a)} != {summarize(b)}"
+    return array_difference(a, b, path or "value")
+
+
+def _index(at: tuple[int, ...]) -> str:
+    return "[" + ", ".join(str(i) for i in at) + "]"
+
+
+def array_difference(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any], where: str = "value") -> str:
+    """Say where two arrays of one shape differ: how many elements, the first few by index, the largest difference.
+
+    Args:
+        a: The expected array.
+        b: The array under check (same shape).
+        where: How the message names the value.
+
+    Returns:
+        E.g. ``"obs: 2 of 39 elements differ ([3]: 0.5 != 0.25, [7]: 1.0 != 2.0); largest difference 1.0 at [7]"``;
+        a 1-ulp difference of floats says so.
+    """
+    try:
+        unequal = np.asarray(a != b)
+        if a.dtype.kind in "fc" and b.dtype.kind in "fc":
+            unequal &= ~(np.isnan(a) & np.isnan(b))
+    except (TypeError, ValueError):
+        return f"{where}: {summarize(a)} != {summarize(b)}"
+    if unequal.shape != a.shape:
+        return f"{where}: {summarize(a)} != {summarize(b)}"
+    spots = [tuple(int(i) for i in at) for at in np.argwhere(unequal)]
+    if not spots:
+        return f"{where}: {summarize(a)} != {summarize(b)}"
+    shown = ", ".join(f"{_index(at)}: {a[at].item()!r} != {b[at].item()!r}" for at in spots[: _SHOWN])
+    more = ", ..." if len(spots) > _SHOWN else ""
+    text = f"{where}: {len(spots)} of {a.size} elements differ ({shown}{more})"
+    if a.dtype.kind in "biuf" and b.dtype.kind in "biuf":
+        with np.errstate(all="ignore"):
+            gaps = np.abs(a.astype(np.float64) - b.astype(np.float64))
+        gaps = np.where(unequal, gaps, 0.0)
+        if np.isnan(gaps).any():
+            return text + "; NaN on one side"
+        at = tuple(int(i) for i in np.unravel_index(int(np.argmax(gaps)), gaps.shape))
+        largest = float(gaps[at])
+        text += f"; largest difference {largest:.6g} at {_index(at)}"
+        if a.dtype.kind == "f" and b.dtype.kind == "f":
+            with np.errstate(all="ignore"):
+                ulp = float(np.spacing(max(abs(float(a[at])), abs(float(b[at]))), dtype=np.result_type(a, b)))
+            if ulp > 0 and largest / ulp <= 4:
+                text += f" ({round(largest / ulp)} ulp: rounding, e.g. another order of operations)"
+    return text
+
+
+def outside_space(space: Any, value: Any, where: str = "value") -> str | None:
+    """Why ``value`` is not an element of ``space``, for the common spaces (duck-typed, Gymnasium's or any other).
+
+    Box-like spaces (``low``/``high``): the shape, the broken bound at the first indices (and how many), or — every
+    value within the bounds — the dtype; Discrete-like (``n``/``start``): the range; Dict- and Tuple-like: the key
+    path or index of the first part that is out, or the keys that differ.
+
+    Returns:
+        A description such as ``"value[36] = 0.5 > high[36] = 0.0 (3 of 39 elements out of bounds: [36], [37],
+        [38])"``, or ``None`` when no reason is found (the space's own ``contains`` may still say no).
+    """
+    try:
+        return _outside(space, value, where)
+    except Exception:  # noqa: BLE001 - an exotic space: no explanation rather than a crash of the message
+        return None
+
+
+def _outside(space: Any, value: Any, where: str) -> str | None:
+    spaces = getattr(space, "spaces", None)
+    if is_mapping(spaces):
+        if not is_mapping(value):
+            return f"{where} is {summarize(value)}, not a mapping"
+        if set(map(str, spaces)) != set(map(str, value)):
+            return f"{where} has keys {sorted(map(str, value))}, the space {sorted(map(str, spaces))}"
+        for key, sub in spaces.items():
+            found = _outside(sub, value[key], f"{where}[{key!r}]")
+            if found is not None:
+                return found
+        return None
+    if is_list_or_tuple(spaces):
+        if not is_list_or_tuple(value) or len(value) != len(spaces):
+            return f"{where} is {summarize(value)}, not a tuple of {len(spaces)}"
+        for index, (sub, item) in enumerate(zip(spaces, value)):
+            found = _outside(sub, item, f"{where}[{index}]")
+            if found is not None:
+                return found
+        return None
+    low, high = getattr(space, "low", None), getattr(space, "high", None)
+    if low is not None and high is not None:
+        return _outside_bounds(space, value, np.asarray(low), np.asarray(high), where)
+    n = getattr(space, "n", None)
+    if n is not None and np.ndim(n) == 0:
+        start = int(getattr(space, "start", 0))
+        number = np.asarray(value)
+        if number.shape != ():
+            return f"{where} has shape {number.shape}, the space holds scalars"
+        if number.dtype.kind not in "iu":
+            return f"{where} is {summarize(value)}, not an integer"
+        if not start <= int(number) < start + int(n):
+            return f"{where} = {int(number)} is outside [{start}, {start + int(n) - 1}]"
+    return None
+
+
+def _outside_bounds(space: Any, value: Any, low: np.ndarray[Any, Any], high: np.ndarray[Any, Any], where: str) -> str:
+    array = np.asarray(value)
+    shape = tuple(getattr(space, "shape", None) or low.shape)
+    if array.shape != shape:
+        return f"{where} has shape {array.shape}, the space {shape}"
+    if array.dtype.kind not in "biuf":
+        return f"{where} has dtype {array.dtype}, not a number"
+    low, high = np.broadcast_to(low, shape), np.broadcast_to(high, shape)
+    with np.errstate(invalid="ignore"):
+        below, above = array < low, array > high
+    nan = np.isnan(array) if array.dtype.kind == "f" else np.zeros(shape, dtype=bool)
+    out = below | above | nan
+    spots = [tuple(int(i) for i in at) for at in np.argwhere(out)]
+    if spots:
+        at = spots[0]
+        item = array[at].item() if shape else array.item()
+        if nan[at]:
+            broken = f"{where}{_index(at)} is NaN"
+        elif below[at]:
+            broken = f"{where}{_index(at)} = {item!r} < low{_index(at)} = {low[at].item()!r}"
+        else:
+            broken = f"{where}{_index(at)} = {item!r} > high{_index(at)} = {high[at].item()!r}"
+        listed = ", ".join(_index(spot) for spot in spots[:_SHOWN]) + (", ..." if len(spots) > _SHOWN else "")
+        return f"{broken} ({len(spots)} of {array.size} elements out of bounds: {listed})"
+    dtype = getattr(space, "dtype", None)
+    if dtype is not None and array.dtype != np.dtype(dtype):
+        return (f"every value is within the bounds, but {where} has dtype {array.dtype} where the space has "
+                f"{np.dtype(dtype)} (cast it: np.asarray(obs, dtype=np.{np.dtype(dtype).name}))")
+    return f"every value of {where} is within the bounds and of dtype {array.dtype}"
 
 
 def _object_arrays(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any], path: str, exact: bool) -> str | None:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from conformance._engine.narrowing import is_dict
+from conformance._engine.narrowing import is_dict, is_list
 from conformance._engine.options import (
     ENV_VAR,
     FLAG_OPTIONS,
@@ -40,6 +40,10 @@ from conformance._engine.options import (
     option,
     rule_selected,
 )
+
+# Imported when pytest loads the plugin, before any target can be: it records the process-wide state (warning
+# filters, logging, print options, signals) that each item starts from, whatever a target changes.
+from conformance._kit import pristine as _pristine  # noqa: E402, F401  # pyright: ignore[reportUnusedImport]
 
 if TYPE_CHECKING:
     from conformance._engine.baseline import Baseline, Entry
@@ -67,11 +71,13 @@ _BASELINE_KEY = pytest.StashKey["Baseline | None"]()
 _RUNNER_KEY = pytest.StashKey["ItemRunner | None"]()
 _CONSTRUCT = "CONSTRUCT"
 _PROPERTY = "conformance"
+_TARGET_WARNINGS = "conformance-target-warnings"  # the same as conformance._engine.runner.TARGET_WARNINGS
 # A conformance item's node id: conformance/test_<area>.py::test_<name>[<rule id>-<target id>] (or [<target id>]).
 # Its file is one of the suite's, relative to the rootdir: the package's own directory under `--pyargs conformance`,
 # a directory above it otherwise. An "@group" suffix is pytest-xdist's, under --dist loadgroup.
 _SUITE_FILES = "|".join(sorted(re.escape(path.stem) for path in Path(__file__).parent.glob("test_*.py")))
 _NODEID = re.compile(rf"(?:^|(?:^|/)conformance/)(?:{_SUITE_FILES})\.py::test_\w+\[(?P<param>.*)\](?:@[^\]]*)?$")
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # terminal colours some packages put in their warnings
 _PARAM = re.compile(r"^(?P<rule>[A-Z]+-\d{3})-(?P<target>.+)$")
 
 
@@ -223,6 +229,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     drop: list[pytest.Item] = []
     rules_given = bool(option(config, "rules"))
     selected_rules = 0
+    # The mark is pytest-xdist's (registered by it): without the plugin, --strict-markers rejects it, and there is
+    # nothing to group anyway.
+    xdist = config.pluginmanager.hasplugin("xdist")
     for item in items:
         if not _wants_suite(item):
             keep.append(item)
@@ -236,7 +245,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 drop.append(item)
                 continue
             selected_rules += 1
-        item.add_marker(pytest.mark.xdist_group(name=param.target.id))
+        if xdist:
+            item.add_marker(pytest.mark.xdist_group(name=param.target.id))
         keep.append(item)
     if rules_given and selected_rules == 0 and any(_wants_suite(item) for item in items):
         kinds = sorted({p.target.kind for p in map(_param, items) if p is not None})
@@ -430,6 +440,8 @@ class _Reporter:
         self.internal_error = ""
         self.progress = _Progress(config)
         self.fixed: list[Entry] = []
+        # The targets' own warnings: (target, category, message, where) -> the number of items that raised it.
+        self.target_warnings: dict[tuple[str, str, str, str], int] = {}
 
     def _merge(self, value: dict[str, Any]) -> None:
         from conformance._engine.report import Result
@@ -455,6 +467,7 @@ class _Reporter:
             _accept(self.config.stash.get(_BASELINE_KEY, None), report, record)
             self._merge(record)
             self.progress.reported(report, record)
+        self._gather_warnings(report)
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.progress.expect(item.nodeid for item in session.items)
@@ -464,6 +477,25 @@ class _Reporter:
         """(pytest-xdist, on the controller) Every worker collects the same items: count them once."""
         del node
         self.progress.expect(ids)
+
+    def _gather_warnings(self, report: pytest.TestReport) -> None:
+        parsed = _rule_and_target(report.nodeid)
+        for name, value in getattr(report, "user_properties", ()):
+            if name != _TARGET_WARNINGS or parsed is None or not is_list(value):
+                continue
+            seen: set[tuple[str, str, str, str]] = set()
+            for warning in value:
+                if not is_dict(warning):
+                    continue
+                key = (
+                    parsed[1],
+                    f"{warning.get('module')}.{warning.get('name')}",
+                    str(warning.get("message", "")),
+                    f"{warning.get('filename')}:{warning.get('lineno')}",
+                )
+                if key not in seen:  # counted once per item, however often the item raised it
+                    seen.add(key)
+                    self.target_warnings[key] = self.target_warnings.get(key, 0) + 1
 
     def pytest_keyboard_interrupt(self) -> None:
         self.interrupted = True
@@ -520,6 +552,7 @@ class _Reporter:
             terminalreporter.write_line("SHOULD warnings: " + ", ".join(warned), yellow=True)
         if self.interrupted:
             terminalreporter.write_line("the run was interrupted: items that did not run are not in the table")
+        self._summarize_warnings(terminalreporter)
         self._baseline_summary(terminalreporter, results)
         for name, what in (("report", "conformance report"), ("html", "HTML report"), ("badge", "badge")):
             path = option(self.config, name)
@@ -542,6 +575,17 @@ class _Reporter:
                 f"baseline{' (--conformance-baseline-strict fails the run until then)' if strict else ''}",
                 red=strict, green=not strict,
             )
+
+    def _summarize_warnings(self, terminalreporter: Any) -> None:
+        """The warnings the targets raised themselves, once per target and warning, with the number of items."""
+        if not self.target_warnings:
+            return
+        terminalreporter.write_line("warnings the targets raised (once each, with the number of items that raised it):")
+        for (target, category, message, where), count in sorted(self.target_warnings.items()):
+            text = " ".join(_ANSI.sub("", message).split())
+            if len(text) > 200:
+                text = text[:197] + "..."
+            terminalreporter.write_line(f"  [{target}] {category} ({count} item{'' if count == 1 else 's'}) at {where}: {text}")
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:

@@ -35,6 +35,7 @@ from conformance._kit.vector_checks import (
     feed,
     model_envs,
     new_model,
+    promised_factories,
     require_mode,
     run_plan,
     static_facts,
@@ -301,6 +302,7 @@ def test_malformed_reset_mask_rejected(conformance_case: Case) -> None:
 
     def example(mask: Any) -> None:
         env = case.make()
+        promised_factories(case, env, n)  # reset_mask is SyncVectorEnv's and AsyncVectorEnv's
         env.reset(seed=0)
         try:
             result = env.reset(options={"reset_mask": mask})
@@ -324,6 +326,7 @@ def test_options_not_mutated(conformance_case: Case) -> None:
 
     def example(mask: Any, seed: int) -> None:
         env = case.make()
+        promised_factories(case, env, n)  # reset_mask is SyncVectorEnv's and AsyncVectorEnv's
         env.reset(seed=seed)
         options = {"reset_mask": mask}
         before = {"reset_mask": mask.copy()}

@@ -166,11 +166,22 @@ def test_reset_returns_pair(view: View, result: tuple[int, str, Any]) -> None:
                   expected="a 2-tuple (observation, info)", actual=summarize(value))
 
 
+def _expect_in_space(view: View, record: Record) -> None:
+    """End the reproducer by asking the space about the observation of the record's call."""
+    var = view.env.var
+    view.case.expect(
+        f"obs = results[{var!r}][{record.index}][0]",
+        f"assert {var}.observation_space.contains(obs), "
+        f"{f'{view.rule.id}: the {record.where()} returned an observation outside observation_space: '!r} + repr(obs)",
+    )
+
+
 @observer("ENV-006", on="reset")
 def test_reset_observation_in_space(view: View, record: Record) -> None:
     space = view.space("observation_space")
-    ok, note = contains(view.case, space, record.obs)
+    ok, note = contains(view.case, space, record.obs, "obs")
     if not ok:
+        _expect_in_space(view, record)
         view.fail(f"the {record.where()} returned an observation outside observation_space{note}",
                   expected=f"an element of {space_label(space)}", actual=summarize(record.obs))
 
@@ -192,8 +203,9 @@ def test_step_returns_five_tuple(view: View, result: tuple[int, str, Any]) -> No
 @observer("ENV-009")
 def test_step_observation_in_space(view: View, record: Record) -> None:
     space = view.space("observation_space")
-    ok, note = contains(view.case, space, record.obs)
+    ok, note = contains(view.case, space, record.obs, "obs")
     if not ok:
+        _expect_in_space(view, record)
         view.fail(f"the {record.where()} returned an observation outside observation_space{note}",
                   expected=f"an element of {space_label(space)}", actual=summarize(record.obs))
 

@@ -23,7 +23,7 @@ from conformance._engine.marks import rule
 from conformance._engine.narrowing import is_array, is_list, is_list_or_tuple
 from conformance._engine.record import snapshot
 from conformance._kit import rollout
-from conformance._kit.assertions import is_mapping, plans_for, read
+from conformance._kit.assertions import expect_same_results, is_mapping, plans_for, read, reproducibility_gate
 from conformance._kit.strategies import Plan
 from conformance.equality import difference
 from gymspec.errors import UnsupportedMode, matches
@@ -83,7 +83,7 @@ def _frame_rule(case: Case, mode: str) -> None:
         problem = _frame_problem(mode, frame)
         if problem is not None:
             case.fail(f"render() after the {where}: {problem}", expected=problem.split(" must ")[-1],
-                      actual=f"{type_name(frame)}: {summarize(frame)}")
+                      actual=summarize(frame))
 
     examples = 1 if mode == "human" else min(case.profile.max_examples, _FRAME_EXAMPLES)
 
@@ -102,8 +102,11 @@ def test_render_mode_fixed_at_construction(conformance_case: Case) -> None:
         case.set_seed(plan.seed)
         for mode in (None, *_modes(case)):
             env = case.make(f"env_{mode}" if mode else "env", **({} if mode is None else {"render_mode": mode}))
-            # A construction naming no mode receives the one the target binds (--env-kwargs), if any.
+            # A construction naming no mode receives the one the target binds (--env-kwargs), if any; without one,
+            # the env's own default is fixed at construction (whether that default is None is RENDER-018's).
             received = case.target.default_render_mode if mode is None else mode
+            if mode is None and received is None:
+                received = read(case, env, "render_mode", "RENDER-001")
 
             def verify(when: str) -> None:
                 current = read(case, env, "render_mode", "RENDER-001")
@@ -220,6 +223,10 @@ def test_render_without_mode_returns_none(conformance_case: Case) -> None:
 
     def body() -> None:
         env = case.make()
+        mode = read(case, env, "render_mode", "RENDER-001")
+        if mode is not None:
+            case.require(False, f"constructed without a render_mode, the env has render_mode {mode!r}, not None "
+                                f"(reported by RENDER-018)")
         env.reset(seed=0)
         # render() raising here is this rule's finding (it owns the call): a SHOULD, since no frame was asked for.
         try:
@@ -229,7 +236,23 @@ def test_render_without_mode_returns_none(conformance_case: Case) -> None:
                 return  # an env that renders in no mode keeps gymnasium.Env.render's default
             raise
         if frame is not None:
-            case.fail("render() with render_mode None returned a value", expected="None", actual=summarize(frame))
+            case.fail(f"render() with render_mode {mode!r} returned a value", expected="None",
+                      actual=summarize(frame))
+
+    case.once(body)
+
+
+@rule("RENDER-018")
+def test_render_mode_none_by_default(conformance_case: Case) -> None:
+    case = conformance_case
+    bound = case.target.default_render_mode
+    case.require(bound is None, f"every construction of the target receives render_mode={bound!r}")
+
+    def body() -> None:
+        mode = read(case, case.make(), "render_mode", "RENDER-001")
+        if mode is not None:
+            case.fail(f"constructed without a render_mode, the env has render_mode {mode!r}", expected="None",
+                      actual=repr(mode))
 
     case.once(body)
 
@@ -367,6 +390,13 @@ def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
         rendered = rollout.run(env, plan.seed, actions, max_episodes=1, between=lambda position: env.render())
         found = rollout.first_difference(quiet, rendered)
         if found is not None:
+            reproducibility_gate(
+                case,
+                lambda: rollout.run(case.make("quiet_again", render_mode=mode), plan.seed, actions, max_episodes=1),
+                quiet,
+            )
+            expect_same_results(case, ("quiet", "rendered"), len(quiet), len(rendered),
+                                "render() between steps changed the trajectory")
             case.fail(f"render() between steps changed the trajectory at position {found[0]} ({found[1]})",
                       expected="the same trajectory as without render()", actual=found[1])
 

@@ -97,7 +97,7 @@ def test_reseeding_replays(conformance_case: Case) -> None:
         first = _first_episode(env, plan.seed, actions)
         again = _first_episode(env, plan.seed, actions)
         compare_rollouts(case, first, again, "reset(seed=s) a second time does not replay the episode",
-                         ("first", "replay"))
+                         ("first", "replay"), variables=("env", "env"))
 
     case.explore(example, plans_for(case))
 
@@ -262,7 +262,8 @@ def test_global_generators_irrelevant(conformance_case: Case) -> None:
         env_a, env_b = case.make("env_a"), case.make("env_b")
         a = _until_first_end(run(env_a, plan, actions, 1))
         b = _until_first_end(run(env_b, plan, actions, 2))
-        compare_rollouts(case, a, b, "the first episode depends on the global generators", ("env_a", "env_b"))
+        compare_rollouts(case, a, b, "the first episode depends on the global generators", ("env_a", "env_b"),
+                         baseline=lambda: _until_first_end(run(case.make("env_a_again"), plan, actions, 1)))
 
     case.explore(example, plans_for(case))
 
@@ -400,7 +401,8 @@ def test_space_sampling_does_not_change_dynamics(conformance_case: Case) -> None
 
         sampled = _first_episode(env, plan.seed, actions, between=sample_spaces)
         compare_rollouts(case, plain, sampled, "sampling the env's spaces between steps changes the trajectory",
-                         ("plain", "with sampling"))
+                         ("plain", "with sampling"), variables=("plain", "env"),
+                         baseline=lambda: _first_episode(case.make("plain_again"), plan.seed, actions))
 
     case.explore(example, plans_for(case))
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
-from conformance._engine.handles import Handle, TargetError
+from conformance._engine.handles import TargetError
 from conformance._engine.marks import rule
 from conformance._engine.narrowing import is_array, is_tuple
 from conformance._engine.observe import View, Watch, observer, watcher
@@ -29,22 +29,25 @@ from conformance._kit.assertions import (
     is_mapping,
     plans_for,
     read,
+    reproducibility_gate,
     space_label,
 )
 from conformance._kit.batching import batch_info_problem, mask_problem
 from conformance._kit.reference_sync import UnsupportedSpace, reference_sync
 from conformance._kit.strategies import Plan, sampler
 from conformance._kit.vector_checks import (
-    VecFacts,
     batched_space_rule,
     run_plan,
     split_rows,
+    promised_factories,
     static_facts,
     sub_env_factories,
     vector_facts,
 )
+from conformance._kit.rollout import first_difference
+from conformance._kit.rollout import unpack_reset as single_unpack_reset
 from conformance._kit.vector_rollout import VecRecord, ended_flags, unpack_reset
-from conformance.equality import difference
+from conformance.equality import difference, value_difference
 from gymspec.errors import ClosedEnvironmentError, matches
 
 _VECTOR = ("vector",)
@@ -122,9 +125,35 @@ def test_reset_returns_observations_and_info(view: View, result: tuple[int, str,
         view.fail(f"{where} returned a non-dict info", expected="a dict", actual=summarize(info))
 
 
-def _first_row(case: Case, env: Handle, facts: VecFacts, seed: int) -> Any:
-    obs, _ = unpack_reset(env.reset(seed=seed))
-    return split_rows(case, facts, obs)[0]
+def _alone(case: Case, fns: list[Any], i: int, seed: int | None) -> Any:
+    """Sub-env ``i``'s first observation when its own factory's env is reset alone with ``seed``."""
+    try:
+        made = case.watchdog.call(f"env.env_fns[{i}]", fns[i])
+    except Exception as exc:  # noqa: BLE001 - the yardstick cannot be built: nothing to compare with
+        case.not_checkable(f"env.env_fns[{i}]() raised {describe_exception(exc)}")
+    sub = case.wrap(made, f"sub_{i}", f"env.env_fns[{i}]()")
+    try:
+        obs, _ = single_unpack_reset(sub.reset(seed=seed))
+        return snapshot(obs)
+    finally:
+        try:
+            sub.call("close", record=False)
+        except TargetError:
+            pass
+
+
+def _compare_with_alone(case: Case, fns: list[Any], i: int, seed: int, row: Any, call: str) -> None:
+    """Fail unless sub-env ``i``'s row equals its own factory's env reset alone with ``seed`` — unless that env
+    does not reproduce itself (then VEC-008 and the SEED rules of the sub-env report it)."""
+    alone = _alone(case, fns, i, seed)
+    found = value_difference(alone, row)
+    if found is None:
+        return
+    if value_difference(alone, _alone(case, fns, i, seed)) is not None:
+        case.not_checkable(f"env.env_fns[{i}]() is not reproducible: reset(seed={seed}) twice gives different "
+                           f"observations — see VEC-008")
+    case.fail(f"sub-env {i}'s observation after {call} is not that of env.env_fns[{i}]() reset alone with "
+              f"seed={seed} ({found})", expected=summarize(alone), actual=summarize(row))
 
 
 @rule("VEC-006", kinds=_VECTOR)
@@ -136,14 +165,12 @@ def test_int_seed_seeds_consecutively(conformance_case: Case) -> None:
         case.set_seed(seed)
         env = case.make()
         facts = vector_facts(case, env)
+        fns = promised_factories(case, env, facts.n)
         obs, _ = unpack_reset(env.reset(seed=seed))
         rows = split_rows(case, facts, snapshot(obs))
-        for i in range(1, facts.n):
-            alone = _first_row(case, env, facts, seed + i)
-            found = difference(alone, rows[i])
-            if found is not None:
-                case.fail(f"sub-env {i}'s observation after reset(seed={seed}) is not sub-env 0's after "
-                          f"reset(seed={seed + i}) ({found})", expected=summarize(alone), actual=summarize(rows[i]))
+        # Each sub-env against its own factory's env (a multi-task vector env's sub-envs are different tasks).
+        for i in range(facts.n):
+            _compare_with_alone(case, fns, i, seed + i, rows[i], f"reset(seed={seed})")
 
     case.explore(example, _SEEDS, max_examples=min(case.profile.max_examples, 5))
 
@@ -158,16 +185,13 @@ def test_seed_lists(conformance_case: Case) -> None:
     def example(seeds: list[int | None]) -> None:
         env = case.make()
         facts = vector_facts(case, env)
+        fns = promised_factories(case, env, facts.n)
         obs, _ = unpack_reset(env.reset(seed=seeds))
         rows = split_rows(case, facts, snapshot(obs))
         for i, seed in enumerate(seeds):
             if seed is None or not deterministic:
                 continue
-            alone = _first_row(case, env, facts, seed)
-            found = difference(alone, rows[i])
-            if found is not None:
-                case.fail(f"sub-env {i}'s observation after reset(seed={seeds}) is not sub-env 0's after "
-                          f"reset(seed={seed}) ({found})", expected=summarize(alone), actual=summarize(rows[i]))
+            _compare_with_alone(case, fns, i, seed, rows[i], f"reset(seed={seeds})")
         for length in (facts.n - 1, facts.n + 1):
             wrong = list(range(length))
             try:
@@ -181,7 +205,7 @@ def test_seed_lists(conformance_case: Case) -> None:
                       expected="ValueError", actual=summarize(result))
 
     case.explore(example, st.lists(st.one_of(st.none(), _SEEDS), min_size=n, max_size=n),
-            max_examples=min(case.profile.max_examples, 5))
+                 max_examples=min(case.profile.max_examples, 5))
 
 
 @rule("VEC-008", kinds=_VECTOR)
@@ -217,7 +241,9 @@ def test_reset_resets_every_sub_env(conformance_case: Case) -> None:
         fresh = case.make("fresh")
         expected = vector_rollout.run(fresh, seed, actions[:_AFTER_RESET], facts.n, facts.mode)
         compare_rollouts(case, expected, after, f"reset(seed={seed}) after a history differs from a fresh instance's",
-                 ("fresh", "env"))
+                         ("fresh", "env"), vector=True,
+                         baseline=lambda: vector_rollout.run(case.make("fresh_again"), seed, actions[:_AFTER_RESET],
+                                                             facts.n, facts.mode))
 
     case.explore(example, plans_for(case), _SEEDS, st.booleans())
 
@@ -246,7 +272,7 @@ def test_rewards_array(view: View, record: VecRecord) -> None:
     if not (is_array(rewards) and rewards.shape == (n,) and rewards.dtype.kind in "iuf"):
         view.fail(f"the {record.where()} returned rewards {summarize(rewards)}",
                   expected=f"a NumPy array of shape ({n},) with an integer or floating dtype",
-                  actual=f"{type_name(rewards)} {summarize(rewards)}")
+                  actual=summarize(rewards))
 
 
 @observer("VEC-013", kinds=_VECTOR)
@@ -341,8 +367,13 @@ def test_matches_reference_sync(conformance_case: Case) -> None:
                 reference.call("close", record=False)
             except TargetError:
                 pass
+        found = first_difference(theirs, ours)
+        if found is not None:
+            again = case.make("env_again")
+            reproducibility_gate(case, lambda: run_plan(case, again, vector_facts(case, again), plan, actions), ours,
+                                 vector=True)
         compare_rollouts(case, theirs, ours, "the target differs from a reference SyncVectorEnv over the same sub-env "
-                 "factories", ("reference", "env"))
+                         "factories", ("reference", "env"))
 
     case.explore(example, plans_for(case))
 

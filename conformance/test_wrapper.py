@@ -18,6 +18,8 @@ from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.marks import rule
+from conformance._engine.narrowing import is_tuple
+from conformance._engine.record import snapshot
 from conformance._engine.state import Layer, declared_render_modes
 from conformance._kit import rollout
 from conformance._kit.assertions import contains, read, space_label
@@ -41,6 +43,56 @@ def _layer(case: Case, env: Handle, depth: int, var: str = "layer") -> Handle:
     return case.wrap(obj, var, "env" + ".env" * depth)
 
 
+class _Tap:
+    """Records the last observation the unwrapped env returned while the outer layers drive it, by shadowing its
+    ``reset`` and ``step`` with recording instance attributes (an object that refuses them is simply not tapped).
+
+    Attribution needs it: an observation outside a space is the unwrapped env's own finding (ENV-006, ENV-009)
+    when the unwrapped env returned that very observation outside its own space; a layer repeats it without
+    changing the outcome."""
+
+    _NOTHING = object()
+
+    def __init__(self, unwrapped: object) -> None:
+        self.obs: object = self._NOTHING
+        self._target = unwrapped
+        self._patched: list[str] = []
+        for name in ("reset", "step"):
+            original = getattr(unwrapped, name, None)
+            if not callable(original):
+                continue
+            try:
+                setattr(unwrapped, name, self._recording(original))
+            except Exception:  # noqa: BLE001, S112 - slots, properties: this one is not tapped
+                continue
+            self._patched.append(name)
+
+    def _recording(self, original: Any) -> Any:
+        def call(*args: Any, **kwargs: Any) -> Any:
+            self.obs = self._NOTHING
+            result = original(*args, **kwargs)
+            if is_tuple(result) and len(result) in (2, 5):
+                self.obs = snapshot(result[0])
+            return result
+
+        return call
+
+    def seen(self) -> bool:
+        """Whether the unwrapped env returned an observation in the latest outer call."""
+        return self.obs is not self._NOTHING
+
+    def close(self) -> None:
+        for name in self._patched:
+            try:
+                delattr(self._target, name)
+            except Exception:  # noqa: BLE001, S110 - best effort: the instance is discarded anyway
+                pass
+
+
+def _env_rule(record: rollout.Record) -> str:
+    return "ENV-006" if record.kind == "reset" else "ENV-009"
+
+
 def _layer_plans(case: Case, layers: tuple[Layer, ...]) -> st.SearchStrategy[tuple[Plan, ...]]:
     usable = [layer for layer in layers if layer.action_space is not None]
     case.require(usable, "no wrapper layer exposes an action_space (ENV-001)")
@@ -56,19 +108,41 @@ def _drive_layers(case: Case, check_obs: bool) -> None:
             env = case.make()
             handle = _layer(case, env, layer.depth)
             space = read(case, handle, "observation_space")
+            unwrapped = read(case, env, "unwrapped", "WRAP-006")
+            base_space = getattr(unwrapped, "observation_space", None)
+            tap = _Tap(unwrapped) if check_obs else None
             case.set_seed(plan.seed)
 
-            def on_record(record: rollout.Record, handle: Handle = handle, space: Any = space) -> None:
-                ok, note = contains(case, space, record.obs)
-                if check_obs and not ok:
-                    case.fail(
-                        f"layer {handle.var} ({type_name(handle.raw)}): the {record.where()} returned an observation "
-                        f"outside its own observation_space{note}",
-                        expected=f"an element of {space_label(space)}",
-                        actual=summarize(record.obs),
-                    )
+            name = f"layer env{'.env' * layer.depth} ({type_name(handle.raw)})"
 
-            rollout.run(handle, plan.seed, plan.actions(), on_record=on_record)
+            def on_record(
+                record: rollout.Record, space: Any = space, tap: _Tap | None = tap, name: str = name
+            ) -> None:
+                ok, note = contains(case, space, record.obs)
+                if not check_obs or ok:
+                    return
+                if tap is not None and tap.seen() and difference(record.obs, tap.obs) is None:
+                    inner_ok, _ = contains(case, base_space, tap.obs)
+                    if not inner_ok:
+                        # The unwrapped env returned this very observation outside its own space: its finding,
+                        # reported once where it arises; this layer passes it on without changing the outcome.
+                        case.not_checkable(
+                            f"the unwrapped env's own {record.where()} is outside its own observation_space and "
+                            f"{name} passes it on unchanged (reported by "
+                            f"{_env_rule(record)})"
+                        )
+                case.fail(
+                    f"{name}: the {record.where()} returned an observation "
+                    f"outside its own observation_space{note}",
+                    expected=f"an element of {space_label(space)}",
+                    actual=summarize(record.obs),
+                )
+
+            try:
+                rollout.run(handle, plan.seed, plan.actions(), on_record=on_record)
+            finally:
+                if tap is not None:
+                    tap.close()
 
     case.explore(example, _layer_plans(case, layers), max_examples=min(case.profile.max_examples, 8))
 
@@ -83,51 +157,60 @@ def test_wrapper_accepts_own_actions(conformance_case: Case) -> None:
     _drive_layers(conformance_case, check_obs=False)
 
 
-@rule("WRAP-003", owns=("step",))
+@rule("WRAP-003")
 def test_inner_env_keeps_its_attributes(conformance_case: Case) -> None:
     case = conformance_case
     _layers(case)
+    names = ("action_space", "observation_space", "metadata")
 
     def body_for(plan: Plan) -> None:
         env = case.make()
         base = case.wrap(read(case, env, "unwrapped", "WRAP-006"), "base", "env.unwrapped")
-        space = read(case, base, "observation_space")
+        before = {name: read(case, base, name, "ENV-001") for name in names}
+        space = before["observation_space"]
+        outer_space = read(case, env, "observation_space")
         mode = read(case, base, "render_mode", "RENDER-001")
-        modes = declared_render_modes(read(case, base, "metadata", "ENV-003"))
+        modes = declared_render_modes(before["metadata"])
         if mode is not None and mode not in modes:
             case.fail("the unwrapped env's render_mode is not in its own metadata['render_modes']",
                       expected=f"one of {list(modes)}", actual=repr(mode))
+        tap = _Tap(base.raw)
 
         def on_record(record: rollout.Record) -> None:
-            ok, note = contains(case, space, record.obs)
-            if not ok:
-                case.fail(f"the unwrapped env's own {record.where()} returned an observation outside its own "
-                          f"observation_space{note}: a wrapper overwrote the inner env's space",
-                          expected=f"an element of {space_label(space)}", actual=summarize(record.obs))
+            if not tap.seen():
+                return
+            ok, note = contains(case, space, tap.obs)
+            if ok:
+                return
+            outer_ok, _ = contains(case, outer_space, record.obs)
+            if not outer_ok:
+                # The wrapped env returns an observation outside its space too: the env's own finding (the layers
+                # pass it on), reported once, by the ENV rule, not blamed on a wrapper.
+                case.not_checkable(f"the unwrapped env's own {record.where()} is outside its own observation_space "
+                                   f"(reported by {_env_rule(record)})")
+            case.fail(f"the unwrapped env's own {record.where()} returned an observation outside its own "
+                      f"observation_space{note}, while the wrapped env's is in the wrapper's: the inner env does "
+                      f"not conform on its own (was its space overwritten by a layer?)",
+                      expected=f"an element of {space_label(space)}", actual=summarize(tap.obs))
 
-        rollout.run(base, plan.seed, plan.actions(), on_record=on_record)
+        try:
+            rollout.run(env, plan.seed, plan.actions(), on_record=on_record)
+        finally:
+            tap.close()
 
-    base_space = _base_action_space(case)
-    case.require(base_space is not None, "the unwrapped env exposes no action_space")
+    outer_space = _outer_action_space(case)
+    case.require(outer_space is not None, "the wrapped env exposes no action_space")
 
     def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         body_for(plan)
 
-    case.explore(example, plans(base_space, case.profile), max_examples=min(case.profile.max_examples, 8))
+    case.explore(example, plans(outer_space, case.profile), max_examples=min(case.profile.max_examples, 8))
 
 
-def _base_action_space(case: Case) -> Any:
-    """The unwrapped env's action space, read from a fresh instance (the probe only keeps the layers)."""
-    found: list[Any] = []
-
-    def body() -> None:
-        env = case.make()
-        base = read(case, env, "unwrapped", "WRAP-006")
-        found.append(getattr(base, "action_space", None))
-
-    case.once(body)
-    return found[0] if found else None
+def _outer_action_space(case: Case) -> Any:
+    layers = case.probe().layers
+    return layers[0].action_space if layers else None
 
 
 @rule("WRAP-004")
@@ -194,11 +277,26 @@ def test_unwrapped_is_innermost(conformance_case: Case) -> None:
             case.fail("env.unwrapped.unwrapped is not env.unwrapped", expected=type_name(unwrapped),
                       actual=type_name(again))
         inner = getattr(unwrapped, "env", None)
-        if inner is not None and inner is not unwrapped and hasattr(inner, "step"):
+        if inner is not None and inner is not unwrapped and _forwards_to(unwrapped, inner):
             case.fail("env.unwrapped still wraps another env (it has an .env)", expected="the innermost env",
                       actual=f"{type_name(unwrapped)} wrapping {type_name(inner)}")
 
     case.once(body)
+
+
+def _forwards_to(obj: Any, inner: Any) -> bool:
+    """Whether ``obj`` is a wrapper of ``inner``: ``inner`` is an env (``reset`` and ``step``) and ``obj`` exposes
+    its very spaces. An env that merely keeps an attribute named ``env`` (a simulator, a model, another env it uses)
+    has spaces of its own, and is no wrapper: WRAP-006 applies to wrappers only."""
+    if not (callable(getattr(inner, "reset", None)) and callable(getattr(inner, "step", None))):
+        return False
+    for name in ("observation_space", "action_space"):
+        try:
+            if getattr(obj, name) is getattr(inner, name):
+                return True
+        except Exception:  # noqa: BLE001, S112 - unreadable spaces are ENV-001's finding
+            continue
+    return False
 
 
 def _inner_only_names(env: Any, unwrapped: Any) -> list[str]:

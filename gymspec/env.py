@@ -193,7 +193,8 @@ class SupportsRender(Protocol):
 
         Rules:
             [RENDER-001] MUST fix ``render_mode`` at construction: it equals the ``render_mode`` the constructor received
-                (``None`` by default) and stays unchanged through ``reset``, ``step`` and ``render``.
+                (without one, whatever the env chose at construction) and stays unchanged through ``reset``,
+                ``step`` and ``render``.
             [RENDER-002] MUST keep ``render_mode`` ``None`` or one of ``metadata["render_modes"]``, with and without
                 a ``render_mode`` argument, and MUST NOT take up an undeclared mode silently: given one at
                 construction, the env raises, warns (a warning naming the mode), keeps ``render_mode`` ``None`` or
@@ -202,8 +203,17 @@ class SupportsRender(Protocol):
                 raise (``ValueError`` or ``UnsupportedMode``; the ``AssertionError`` of an ``assert`` on
                 ``render_modes``, Gymnasium's custom-env idiom, counts too) or at least warn naming the mode,
                 rather than fail at the first ``render()`` or drop the mode.
+            [RENDER-018] SHOULD default ``render_mode`` to ``None``: a construction that receives no ``render_mode``
+                renders nothing until asked to.
 
         Calibration:
+            RENDER-018 was the "(``None`` by default)" of RENDER-001, a MUST. Gymnasium documents ``render_mode`` as
+            set at construction and its own envs default it to ``None``, but no document forbids another default,
+            and packages that render by default (panda-gym's ``PandaReach-v3`` and gym-pusht default to
+            ``"rgb_array"``) break no caller: the mode is fixed and declared. Costing every caller who never looks
+            at a frame, it is a SHOULD of its own; RENDER-001 keeps the MUST part (the mode is fixed), and
+            RENDER-005, about ``render()`` with ``render_mode`` ``None``, does not apply to such an env (its
+            message names the mode the env had).
             RENDER-003 first asked every construction with an undeclared mode to raise. Gymnasium's own envs do
             not: their constructors store any string, and ``gymnasium.make`` warns ("The environment is being
             initialised with render_mode=... that is not in the possible render_modes") and lets the

@@ -69,7 +69,8 @@ class SupportsMake(Protocol):
 
         Rules:
             [REG-003] MUST record the id it was asked for: for a fully specified id (``[ns/]Name-vN``) the env
-                it returns has ``spec.id`` equal to that id.
+                it returns has ``spec.id`` equal to that id; for an id without a version, ``spec.id`` is that id
+                (registered without a version) or that id with the version it resolved to.
             [REG-004] MUST truncate at the spec's limit: with ``spec.max_episode_steps = k`` (or the
                 ``max_episode_steps=k`` keyword), an episode that has not terminated reports ``truncated`` on its
                 ``k``-th step at the latest.
@@ -81,6 +82,10 @@ class SupportsMake(Protocol):
                 first ``render``: raise, or emit a warning whose message names the mode.
 
         Calibration:
+            REG-003 first demanded ``-vN`` of every unversioned request. Gymnasium's registry accepts ids
+            registered without a version (``register("tetris_gymnasium/Tetris", ...)``; ``[ns/]Name[-vN]``, the
+            version optional), and ``make`` of such an id records exactly the id requested: the rule now accepts
+            that, and still fails a registry that drops or changes a requested version.
             REG-007 first asked ``make`` to raise. Gymnasium 1.4's ``make`` warns instead (``logger.warn``: "The
             environment is being initialised with render_mode=... that is not in the possible render_modes"), so
             every id made through it was warned about (all 18 ids of classic control, toy text, Box2D and MuJoCo

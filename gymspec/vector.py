@@ -78,14 +78,27 @@ class VectorEnv(Protocol[ObsT_co, ActT_contra]):
         Rules:
             [VEC-005] MUST return ``(observations, info)`` with observations in ``observation_space`` and ``info``
                 a ``dict``.
-            [VEC-006] MUST seed sub-env ``i`` with ``s + i`` for an int seed ``s``: sub-env ``i``'s observation
-                after ``reset(seed=s)`` equals sub-env ``0``'s after ``reset(seed=s + i)``.
-            [VEC-007] MUST accept a list of ``num_envs`` seeds (ints or ``None``) and seed sub-env ``i`` with
-                entry ``i``; a list of another length raises ``ValueError``.
+            [VEC-006] MUST (when it promises Sync/Async semantics: it exposes ``env_fns``) seed sub-env ``i``
+                with ``s + i`` for an int seed ``s``: sub-env ``i``'s observation after ``reset(seed=s)`` equals
+                that of ``env_fns[i]()`` reset alone with ``seed=s + i``.
+            [VEC-007] MUST (when it promises Sync/Async semantics: it exposes ``env_fns``) accept a list of
+                ``num_envs`` seeds (ints or ``None``) and seed sub-env ``i`` with entry ``i``; a list of another
+                length raises ``ValueError``.
             [VEC-008] MUST be reproducible: the same seed and the same actions give identical batched
                 trajectories (observations, rewards, flags and infos).
             [VEC-009] MUST reset every sub-env on a reset without ``reset_mask``, wherever each is in its episode,
                 including sub-envs whose episode ended on the previous step.
+
+        Calibration:
+            VEC-006, VEC-007 and AUTORESET-010 held for every vector env and failed Gymnasium's own
+            ``make_vec("CartPole-v1", vectorization_mode="vector_entry_point")`` (``CartPoleVectorEnv``).
+            Gymnasium documents ``VectorEnv.reset(seed: int | None)`` and nothing more; seed lists, the ``s + i``
+            convention and ``options["reset_mask"]`` are documented on ``SyncVectorEnv`` and ``AsyncVectorEnv``.
+            They now hold for a target that promises those semantics, which the suite knows by duck typing: it
+            exposes ``env_fns``, one zero-argument factory per sub-env, as both classes (Gymnasium's and the
+            reference's) do; for other vector envs the items are not applicable. VEC-005, VEC-008 and VEC-009
+            hold for every vector env. A multi-task vector env's sub-envs are different tasks, so sub-env ``i``
+            is compared with its own factory's env (``env_fns[i]()``), never with sub-env ``0``.
         """
         ...
 
@@ -163,10 +176,11 @@ class AutoresettingVectorEnv(VectorEnv[ObsT_co, ActT_contra], Protocol[ObsT_co, 
             but never starts a new one).
         [AUTORESET-009] MUST (under ``"Disabled"``) reset exactly the sub-envs where
             ``options["reset_mask"]`` is true, leaving the others' state and observations unchanged.
-        [AUTORESET-010] MUST (in every mode) reject a ``reset_mask`` that is not a NumPy bool array of shape
-            ``(num_envs,)`` with ``TypeError`` or ``ValueError``; whether an all-false mask is accepted is left
-            to the implementation.
-        [AUTORESET-011] SHOULD NOT mutate the caller's ``options`` dict (Gymnasium pops ``reset_mask`` from it).
+        [AUTORESET-010] MUST (in every mode, when it promises Sync/Async semantics: it exposes ``env_fns``)
+            reject a ``reset_mask`` that is not a NumPy bool array of shape ``(num_envs,)`` with ``TypeError`` or
+            ``ValueError``; whether an all-false mask is accepted is left to the implementation.
+        [AUTORESET-011] SHOULD NOT (when it promises Sync/Async semantics: it exposes ``env_fns``) mutate the
+            caller's ``options`` dict (Gymnasium pops ``reset_mask`` from it).
         [AUTORESET-012] MUST agree with a model of the declared mode built from single-env semantics, for any
             interleaving of steps, full resets and partial resets.
     """

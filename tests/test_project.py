@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -25,6 +28,27 @@ def test_ci_runs_exactly_the_readme_test_command() -> None:
     test_command = next(c for c in _readme_commands() if "python -m pytest" in c)
     ci_lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
     assert test_command in ci_lines
+
+
+def test_ci_runs_exactly_the_readme_first_command_with_only_its_extra() -> None:
+    first = next(c for c in _readme_commands() if "pytest --pyargs conformance" in c)
+    assert '".[conformance]"' in first
+    ci_lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert first in ci_lines
+    # In a virtualenv of its own: after the test extra's environment is left, and after a fresh one is made.
+    at = ci_lines.index(first)
+    assert "deactivate" in ci_lines[:at]
+    assert any(line.startswith("python3 -m venv") for line in ci_lines[ci_lines.index("deactivate") : at])
+
+
+def test_the_suite_runs_without_xdist_under_strict_markers(tmp_path: Path) -> None:
+    """A user project with ``--strict-markers`` and no pytest-xdist: the suite must not mark items for xdist."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    command = [sys.executable, "-m", "pytest", "--strict-markers", "-p", "no:xdist", "-p", "no:cacheprovider", "-q", "--pyargs",
+               "conformance", "--env", "tests.meta.broken._base:Walk", "--rules", "ENV-001"]
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert done.stdout.rstrip().splitlines()[-1].startswith("2 passed, ")
 
 
 @pytest.mark.parametrize("package", ["gymspec", "reference", "conformance"])

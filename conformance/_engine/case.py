@@ -14,6 +14,8 @@ of one's own through :meth:`Case.conclude`), and the translation of what happene
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 import random
 import sys
@@ -24,6 +26,7 @@ from typing import Any, NoReturn
 import numpy as np
 import pytest
 from hypothesis import given
+from hypothesis.errors import HypothesisException
 from hypothesis import strategies as st
 
 from conformance._engine.describe import describe_exception
@@ -33,6 +36,7 @@ from conformance._engine.profiles import Profile, hypothesis_settings
 from conformance._engine.record import Trace
 from conformance._engine.state import Probe, TargetState
 from conformance._engine.watchdog import CallTimeout, Guard
+from conformance._kit.pristine import WarningState
 from conformance.warnings import warning_class
 from gymspec.rules import Rule
 
@@ -100,6 +104,26 @@ def _drawing_through_sdl_dummy() -> bool:
         return bool(display is not None and display.get_init() and display.get_driver() == "dummy")
     except Exception:  # noqa: BLE001 - a half-initialised pygame tells nothing
         return False
+
+
+# Where a failure to open a window comes from: modules of windowing and GL toolkits, and words of their messages.
+_WINDOWING_MODULES = ("pygame", "pyglet", "glfw", "OpenGL", "tkinter", "_tkinter", "Xlib", "mujoco", "vtk", "cv2",
+                      "matplotlib", "pybullet", "panda3d", "arcade", "moderngl", "sdl2")
+_WINDOWING_WORDS = ("display", "video", "window", "glfw", "x11", "xserver", "opengl", "egl", "screen", "gui")
+
+
+def _from_windowing(error: BaseException) -> bool:
+    """Whether an exception looks like a windowing layer's (raised through a toolkit, or naming a display)."""
+    text = str(error).lower()
+    if any(word in text for word in _WINDOWING_WORDS):
+        return True
+    tb = error.__traceback__
+    while tb is not None:
+        module = str(tb.tb_frame.f_globals.get("__name__", ""))
+        if module.split(".")[0] in _WINDOWING_MODULES:
+            return True
+        tb = tb.tb_next
+    return False
 
 
 def _rule_failure_in(exc: BaseException) -> RuleFailure | None:
@@ -242,6 +266,11 @@ class Case:
             self._trace.require(import_line)
         self._trace.line(line)
 
+    def expect(self, *lines: str, imports: tuple[str, ...] = ()) -> None:
+        """End the reproducer with an assertion that fails while the defect exists (see
+        :meth:`~conformance._engine.record.Trace.expect`); call it just before failing."""
+        self._trace.expect(*lines, imports=imports)
+
     def set_seed(self, seed: int) -> None:
         """Name the example's seed in the failure header."""
         self._seed = seed
@@ -281,7 +310,13 @@ class Case:
         """
         # Human rendering that never worked on this instance, on a machine with no display, is the machine's
         # limit, not the env's (unless the env draws with pygame, which SDL's dummy driver serves headless).
-        if error.mode == "human" and not error.worked and headless() and not _drawing_through_sdl_dummy():
+        if (
+            error.mode == "human"
+            and not error.worked
+            and headless()
+            and not _drawing_through_sdl_dummy()
+            and not self._fails_without_a_display(error)
+        ):
             return NotCheckable(
                 f"{error}, in render mode 'human' on a machine with no display (DISPLAY/WAYLAND_DISPLAY unset); "
                 "check human rendering under a display, e.g. xvfb-run -a pytest --pyargs conformance ..."
@@ -302,6 +337,27 @@ class Case:
                 return NotCheckable(f"{error}: {hint}")
             return NotCheckable(f"{error} (reported by the rule about that call)")
         return NotCheckable(f"{error} (reported by {owner_text(owner)})")
+
+    def _fails_without_a_display(self, error: TargetError) -> bool:
+        """Whether a ``human``-mode failure is not the display's: the construction fails the same way in another
+        declared mode (highway-env's lane-keeping-v0 rejects ``render_mode`` whatever it is), or the error came
+        from no windowing layer (its traceback passes through none, and its message names no display)."""
+        if error.method == "render_construct":
+            for mode in self.probe().render_modes:
+                if mode == "human":
+                    continue
+                try:
+                    env = self.watchdog.call(f"construct(render_mode={mode!r})",
+                                             functools.partial(self.target.construct, render_mode=mode))
+                except Exception as other:  # noqa: BLE001 - the same failure without a window: the env's own
+                    if type(other) is type(error.error):
+                        return True
+                    continue
+                closing: Callable[[], object] = getattr(env, "close", lambda: None)
+                with contextlib.suppress(Exception):
+                    self.watchdog.call(f"construct(render_mode={mode!r}).close", closing)
+                return False  # another mode constructs: the human mode's failure may well be the display's
+        return not _from_windowing(error.error)
 
     # --- running examples ------------------------------------------------------------------------------------
     # once() and explore() drive these three; a driver that draws its own examples (conformance._kit.stateful)
@@ -365,12 +421,23 @@ class Case:
         """
         self.probe()  # a target that cannot be constructed, or hung, ends the item here
         saved_random, saved_numpy = random.getstate(), np.random.get_state()
+        user_warnings = WarningState()  # the filters the user chose; the target may change them while it runs
         try:
             try:
                 run()
             except Exception as exc:
                 # Hypothesis wraps a failure that did not reproduce on replay in an exception group.
                 inner = _rule_failure_in(exc)
+                if inner is None and not isinstance(exc, (NotCheckable, CallTimeout, HypothesisException)):
+                    # A check stopped on a value it could not inspect (e.g. a list where a space belongs): still a
+                    # finding of this rule, with its header, never a bare traceback.
+                    raise self.failure(
+                        self.rule,
+                        f"checking the rule stopped on {describe_exception(exc)}",
+                        expected="values of the types the API prescribes (the traceback shows the one the check "
+                        "met)",
+                        actual=describe_exception(exc),
+                    ) from exc
                 if inner is None or inner is exc:
                     raise
                 raise inner  # noqa: B904 - keeps the target error as __cause__
@@ -384,7 +451,8 @@ class Case:
             if self.mandatory:
                 raise
             self.violations.append(failure)
-            warnings.warn(warning_class(self.rule.id)(failure.render()), stacklevel=2)
+            with user_warnings.active():
+                warnings.warn(warning_class(self.rule.id)(failure.render()), stacklevel=2)
         finally:
             # The suite never changes the global generators, whatever the target does to them.
             random.setstate(saved_random)

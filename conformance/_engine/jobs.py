@@ -31,6 +31,7 @@ from conformance._engine.narrowing import is_list_or_tuple, is_mapping, is_tuple
 from conformance._engine.options import CaseParam
 from conformance._engine.profiles import Costs, Profile
 from conformance._engine.zygote import JSON, emit
+from conformance._kit.pristine import restore as restore_process_state
 
 if TYPE_CHECKING:
     from conformance._engine.session import ConformanceSession
@@ -312,6 +313,7 @@ def run_items(payload: Mapping[str, JSON]) -> JSON:
         # An exception the target raises where nobody can catch it (a __del__, a weakref callback) breaks no rule
         # of the catalog: it is shown in the item's captured stderr instead of becoming pytest's failure of the item.
         sys.unraisablehook = _show_unraisable
+        restore_process_state()  # warning filters, logging, print options, signals: as before the target ran
         try:
             with catch_warnings_for_item(config, ihook=item.ihook, when="runtest", item=item):
                 reports = runtestprotocol(item, log=False, nextitem=None)

@@ -50,10 +50,19 @@ class Trace:
     """
 
     def __init__(self, imports: tuple[str, ...] = ()) -> None:
-        self._imports = ["import numpy as np", *imports]
+        self._imports = ["import random", "import numpy as np", *imports]
         self._entries: list[_Entry] = []
+        self._checks: list[str] = []
         self.steps = 0
         """How many ``step`` calls were recorded (for the run's statistics)."""
+
+    def expect(self, *lines: str, imports: tuple[str, ...] = ()) -> None:
+        """End the script with ``lines``: an assertion that fails while the defect exists and passes once it is
+        fixed. They may read ``results[var]``, the list of what ``var.reset``/``var.step`` returned, in order
+        (the script then records them)."""
+        for line in imports:
+            self.require(line)
+        self._checks.extend(lines)
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -83,18 +92,30 @@ class Trace:
         return f"{entry.var}.{entry.method}({', '.join(args)})"
 
     def _step_loop(self, var: str, actions: list[Any]) -> list[str]:
+        entry = _Entry("call", var=var, method="step")
         if len(actions) == 1:
-            return [f"{var}.step({source(actions[0])})"]
+            return [self._captured(entry, f"{var}.step({source(actions[0])})")]
         rendered = [source(action) for action in actions]
         rows = [", ".join(rendered[i : i + _ACTIONS_PER_LINE]) for i in range(0, len(rendered), _ACTIONS_PER_LINE)]
         lines = ["for action in ["]
         lines += [f"    {row}," for row in rows]
-        lines += ["]:", f"    {var}.step(action)"]
+        lines += ["]:", f"    {self._captured(entry, f'{var}.step(action)')}"]
         return lines
 
+    def _captured(self, entry: _Entry, call: str) -> str:
+        if self._checks and entry.method in ("reset", "step"):
+            return f"results.setdefault({entry.var!r}, []).append({call})"
+        return call
+
     def script(self) -> str:
-        """The trace as a runnable script (one statement per line, consecutive steps folded)."""
-        lines = list(self._imports)
+        """The trace as a runnable script (one statement per line, consecutive steps folded), ending with the
+        expectations (:meth:`expect`) when the failing check gave any.
+
+        The global generators are pinned first: a target that reads them replays the same way every run."""
+        # Pinned before the target is imported: a target that draws from them at import replays too.
+        lines = [*self._imports[:2], "np.random.seed(0)", "random.seed(0)", *self._imports[2:]]
+        if self._checks:
+            lines.append("results = {}  # what each env's reset and step returned, in order")
         entries = self._entries
         i = 0
         while i < len(entries):
@@ -116,6 +137,7 @@ class Trace:
                     actions.append(entries[i].args[0])
                 lines += self._step_loop(entry.var, actions)
             else:
-                lines.append(self._call_source(entry))
+                lines.append(self._captured(entry, self._call_source(entry)))
             i += 1
+        lines += self._checks
         return "\n".join(lines)

@@ -41,9 +41,11 @@ from conformance._engine.zygote import JSON, Job, JobFunction
 __all__ = ["ItemRunner", "TargetFacts"]
 
 PROPERTY = "conformance"
+TARGET_WARNINGS = "conformance-target-warnings"  # a report's user property: the warnings the target raised
 # Warning categories the supervisor may import by name: its own, and libraries the suite itself imports. A target's
 # own category is not imported here (that would run target code in the supervisor): it is shown as a UserWarning.
 _SAFE_CATEGORY_MODULES = ("builtins", "warnings", "conformance", "numpy", "hypothesis", "pytest", "_pytest")
+_TOOLS = ("conformance", "hypothesis", "pytest", "_pytest")  # whose warnings are about the item, shown per item
 
 _NO_CALL = Snapshot(0, False, 0.0, 0.0, 0, "", "", "", "")
 _LOOKAHEAD = 64  # how far past the current item to look for items to start ahead
@@ -111,6 +113,13 @@ def _category(module: str, name: str) -> type[Warning] | None:
     except Exception:  # noqa: BLE001 - an unknown category is shown as a UserWarning
         return None
     return found if isinstance(found, type) and issubclass(found, Warning) else None
+
+
+def _per_item(category: type[Warning]) -> bool:
+    """Whether a warning is about the item (a SHOULD violation, the test tools' own), not about the target as a whole."""
+    from conformance.warnings import ConformanceWarning
+
+    return issubclass(category, ConformanceWarning) or category.__module__.split(".")[0] in _TOOLS
 
 
 @dataclass(frozen=True)
@@ -453,12 +462,15 @@ class ItemRunner:
 
     def _finished(self, item: pytest.Item, outcome: Finished) -> list[pytest.TestReport]:
         value: Mapping[str, Any] = outcome.value
+        targets: list[JSON] = []
         for record in value.get("warnings", []):
             category = _category(record["module"], record["name"])
-            message = record["message"]
-            if category is None:
-                category, message = UserWarning, f"{record['module']}.{record['name']}: {message}"
-            warning = warnings.WarningMessage(category(message), category, record["filename"], record["lineno"])
+            if category is None or not _per_item(category):
+                # The target's own warning (a deprecation, a UserWarning of its package): it would come up in every
+                # item of the target, so it travels with the report and is shown once per target, with a count.
+                targets.append({key: record[key] for key in ("module", "name", "message", "filename", "lineno")})
+                continue
+            warning = warnings.WarningMessage(category(record["message"]), category, record["filename"], record["lineno"])
             self.config.hook.pytest_warning_recorded.call_historic(
                 kwargs={"warning_message": warning, "nodeid": item.nodeid, "when": "runtest", "location": None}
             )
@@ -470,6 +482,8 @@ class ItemRunner:
             for name, record in report.user_properties:
                 if name == PROPERTY and isinstance(record, dict):
                     record["peak_mib"] = round(outcome.peak_mib, 1)
+            if targets and report.when == "call":
+                report.user_properties = [*report.user_properties, (TARGET_WARNINGS, targets)]
             reports.append(report)
         return reports
 

@@ -28,6 +28,7 @@ from typing import Any, TypeAlias
 
 from conformance._engine.board import Board
 from conformance._engine.processes import PR_SET_CHILD_SUBREAPER, die_with_parent, kill_descendants, kill_group, prctl
+from conformance._kit.pristine import restore as restore_process_state
 
 __all__ = [
     "JSON",
@@ -219,6 +220,7 @@ def serve(sock: socket.socket, board: Board, warm: Job) -> None:
             job = Job(request["function"], request["payload"])
             board.reset(os.getpid())  # what the previous job left there is no longer news
             _preload(request.get("preload", ()), board, request.get("settle", ""))
+            restore_process_state()  # e.g. a SIGCHLD the target ignored at import would lose the job's exit status
             flush_stdio()
             pid = os.fork()
             if pid == 0:

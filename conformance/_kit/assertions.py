@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ from conformance._engine.handles import Handle, TargetError
 from conformance._engine.narrowing import is_array, is_dict, is_scalar, is_tuple
 from conformance._kit.rollout import Comparable, first_difference
 from conformance._kit.strategies import Plan, plans, space_kind
+from conformance.equality import outside_space
 
 __all__ = [
     "SPACE_MEMBERS",
@@ -28,12 +30,14 @@ __all__ = [
     "contains",
     "deep_copy",
     "dtype_shape_problem",
+    "expect_same_results",
     "is_finite",
     "is_flag",
     "is_mapping",
     "is_real_scalar",
     "plans_for",
     "read",
+    "reproducibility_gate",
     "space_label",
 ]
 
@@ -49,20 +53,29 @@ def read(case: Case, obj: Handle, name: str, owner: str = "ENV-001") -> Any:
         case.not_checkable(f"{error} (reported by {owner})")
 
 
-def contains(case: Case, space: Any, value: Any) -> tuple[bool, str]:
+def contains(case: Case, space: Any, value: Any, name: str = "value") -> tuple[bool, str]:
     """Ask ``space.contains(value)`` under the watchdog.
 
     Returns:
-        ``(answer, note)``; a ``contains`` that raises answers ``False`` with the exception as the note.
+        ``(answer, note)``; a ``contains`` that raises answers ``False`` with the exception as the note; a plain
+        ``False`` gets the reason when one is found (:func:`conformance.equality.outside_space`: the broken bound at
+        its index, the dtype, the key path), naming the value ``name``.
     """
     try:
         answer = case.watchdog.call("space.contains", lambda: space.contains(value))
     except Exception as exc:  # noqa: BLE001 - a raising membership test is a "no" with an explanation
         return False, f" (contains raised {describe_exception(exc)})"
     try:
-        return bool(answer), ""
+        inside = bool(answer)
     except Exception as exc:  # noqa: BLE001
         return False, f" (contains returned {summarize(answer)}, which has no truth value: {exc})"
+    if inside:
+        return True, ""
+    try:
+        why = case.watchdog.call("space.low/high", lambda: outside_space(space, value, name))
+    except Exception:  # noqa: BLE001 - no reason found: the plain answer stands
+        why = None
+    return False, "" if why is None else f" ({why})"
 
 
 def space_label(space: Any) -> str:
@@ -141,8 +154,81 @@ def dtype_shape_problem(space: Any, value: Any, path: str = "observation") -> st
     return None
 
 
+def reproducibility_gate(
+    case: Case, baseline: Callable[[], Sequence[Comparable]], first: Sequence[Comparable], *, vector: bool = False
+) -> None:
+    """The root-cause gate of every rule that compares a baseline with an intervention (global generators, space
+    sampling, rendering, wrapping, vectorizing): before a difference is blamed on the intervention, the baseline
+    must reproduce itself — the same construction and the same calls, made again.
+
+    When it does not, the item stops as not checkable, naming the rule that reports the cause: SEED-008 when the
+    baseline reproduces once the global generators are pinned (the target reads them), SEED-001 otherwise (a seed
+    ignored, OS entropy); that rule fails on such a target, so the run fails once, on the cause. For a vector env
+    the cause is reported by VEC-008 (two fresh instances with the same seed and actions diverge).
+
+    Args:
+        case: The item.
+        baseline: Builds a fresh instance and makes the baseline's calls again, returning its rollout.
+        first: The baseline's rollout as the rule made it.
+        vector: Whether the target is a vector env.
+    """
+    # Made again twice: a target whose results are random among a few values (a Discrete(3) sample in its info)
+    # matches itself once by chance too often to be called reproducible.
+    found = first_difference(first, baseline()) or first_difference(first, baseline())
+    if found is None:
+        return
+    index, what = found
+    if vector:
+        case.not_checkable(
+            f"the target is not reproducible — see VEC-008: the same construction and calls, made twice, differ at "
+            f"position {index} ({what}), so a difference cannot be blamed on {case.rule.id}'s intervention"
+        )
+    pinned: list[Sequence[Comparable]] = []
+    saved = random.getstate(), np.random.get_state()
+    try:
+        for _ in range(3):  # three, for the reason above: a chance match must not make the cause SEED-008
+            np.random.seed(0)
+            random.seed(0)
+            pinned.append(baseline())
+    finally:
+        random.setstate(saved[0])
+        np.random.set_state(saved[1])
+    reproduces = all(first_difference(pinned[0], other) is None for other in pinned[1:])
+    see = "SEED-008" if reproduces else "SEED-001"
+    case.not_checkable(
+        f"the target is not reproducible — see {see}: the same construction and calls, made twice, differ at "
+        f"position {index} ({what}), so a difference cannot be blamed on {case.rule.id}'s intervention"
+    )
+
+
+def expect_same_results(case: Case, variables: tuple[str, str], n_a: int, n_b: int, problem: str) -> None:
+    """End the reproducer with the comparison of two rollouts' results: the latest ``n_a`` calls on the first
+    variable against the latest ``n_b`` on the second (one variable: the rollouts follow each other on it)."""
+    first, second = variables
+    if not (first.isidentifier() and second.isidentifier()):
+        return
+    # The rollouts are the latest calls on their instances (an instance may have a history before its rollout).
+    if first == second:
+        left, right = f"results[{first!r}][-{n_a + n_b}:-{n_b}]", f"results[{first!r}][-{n_b}:]"
+    else:
+        left, right = f"results[{first!r}][-{n_a}:]", f"results[{second!r}][-{n_b}:]"
+    case.expect(
+        f"found = difference({left}, {right})",
+        f"assert found is None, {f'{case.rule.id}: {problem}: '!r} + found",
+        imports=("from conformance.equality import difference",),
+    )
+
+
 def compare_rollouts(
-    case: Case, a: Sequence[Comparable], b: Sequence[Comparable], problem: str, names: tuple[str, str]
+    case: Case,
+    a: Sequence[Comparable],
+    b: Sequence[Comparable],
+    problem: str,
+    names: tuple[str, str],
+    *,
+    baseline: Callable[[], Sequence[Comparable]] | None = None,
+    vector: bool = False,
+    variables: tuple[str, str] | None = None,
 ) -> None:
     """Fail with ``problem`` at the first position where two rollouts (single or vector) differ.
 
@@ -152,11 +238,20 @@ def compare_rollouts(
         b: The rollout under check.
         problem: What a difference means, e.g. ``"reset(seed=s) does not replay the episode"``.
         names: How the message names the two rollouts.
+        baseline: For a rule that compares a baseline ``a`` with an intervention ``b``: makes ``a`` again (see
+            :func:`reproducibility_gate`, applied before a difference is reported).
+        vector: Whether the target is a vector env (for the gate).
+        variables: The reproducer's variables of the two instances (default: ``names``, when they are variables;
+            one variable for both: the rollouts follow each other on it); the reproducer then ends by comparing
+            what their ``reset``/``step`` calls returned.
     """
     found = first_difference(a, b)
     if found is None:
         return
+    if baseline is not None:
+        reproducibility_gate(case, baseline, a, vector=vector)
     index, what = found
+    expect_same_results(case, variables or names, len(a), len(b), problem)
     left = summarize(a[index].values()) if index < len(a) else "(ended)"
     right = summarize(b[index].values()) if index < len(b) else "(ended)"
     case.fail(f"{problem}: position {index} differs ({what})", expected=f"{names[0]}: {left}",

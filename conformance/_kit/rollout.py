@@ -68,8 +68,8 @@ class Record:
         return dataclasses.replace(self, obs=self.obs_copy, info=self.info_copy)
 
     def where(self) -> str:
-        """``"reset"``/``"step k"`` with the rollout position, for messages."""
-        return f"the reset at position {self.index}" if self.kind == "reset" else f"step at position {self.index}"
+        """``"reset at position 0"``/``"step at position k"``, for messages (they say "the {where}")."""
+        return f"{self.kind} at position {self.index}"
 
 
 def unpack_reset(result: Any) -> tuple[Any, Any]:

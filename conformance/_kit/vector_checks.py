@@ -32,6 +32,7 @@ __all__ = [
     "feed",
     "model_envs",
     "new_model",
+    "promised_factories",
     "require_mode",
     "run_plan",
     "split_rows",
@@ -149,6 +150,21 @@ def sub_env_factories(case: Case, env: Handle, n: int) -> list[Callable[[], Any]
     if len(listed) != n or not all(callable(fn) for fn in listed):
         return None
     return listed
+
+
+def promised_factories(case: Case, env: Handle, n: int) -> list[Callable[[], Any]]:
+    """The sub-env factories of a target that promises ``SyncVectorEnv``/``AsyncVectorEnv`` semantics; the item is
+    not applicable to any other vector env.
+
+    The promise is known by duck typing: the target exposes ``env_fns``, one zero-argument factory per sub-env,
+    as both of Gymnasium's (and the reference's) Sync and Async vector envs do. ``VectorEnv.reset`` itself
+    documents only ``seed: int | None``; seed lists, the ``s + i`` convention and ``reset_mask`` are documented
+    on those two classes (see ``gymspec.vector.VectorEnv.reset``'s calibration note)."""
+    fns = sub_env_factories(case, env, n)
+    case.require(fns is not None, "the target does not promise SyncVectorEnv/AsyncVectorEnv semantics (it exposes "
+                                  "no env_fns, one factory per sub-env); VectorEnv.reset documents seed: int | None "
+                                  "only")
+    return fns if fns is not None else []
 
 
 @contextmanager

@@ -69,9 +69,9 @@ class VecRecord:
         return tuple(comparable(part) for part in parts)
 
     def where(self) -> str:
-        """The position, for messages."""
+        """The call and its position, e.g. ``"partial reset at position 3"`` (messages say "the {where}")."""
         names = {"reset": "reset", "partial": "partial reset", "step": "step"}
-        return f"the {names.get(self.kind, self.kind)} at position {self.index}"
+        return f"{names.get(self.kind, self.kind)} at position {self.index}"
 
 
 def declared_mode(metadata: Any) -> tuple[AutoresetMode, bool]:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from conformance.equality import difference, value_difference
+from conformance.equality import difference, outside_space, value_difference
 
 
 def test_identical_values_have_no_difference() -> None:
@@ -93,10 +93,7 @@ def test_nested_object_arrays_report_the_nested_path() -> None:
     a = _object_array([np.zeros(2), _object_array([np.zeros(1), np.ones(3)])])
     b = copy.deepcopy(a)
     b[1][1] = np.array([1.0, 2.0, 1.0])
-    assert difference(a, b) == (
-        "[1][1]: ndarray(shape=(3,), dtype=float64, [1.0, 1.0, 1.0]) != "
-        "ndarray(shape=(3,), dtype=float64, [1.0, 2.0, 1.0])"
-    )
+    assert difference(a, b) == "[1][1]: 1 of 3 elements differ ([1]: 1.0 != 2.0); largest difference 1 at [1]"
     b[1][1] = np.ones(4)
     assert difference(a, b) == "[1][1]: shape (3,) != (4,)"
     assert difference(a, _object_array([np.zeros(2)])) == "value: shape (2,) != (1,)"
@@ -124,3 +121,70 @@ def test_object_arrays_against_lists_compare_as_sequences() -> None:
     assert value_difference(_object_array(ragged), [np.zeros(2)]) == "value: length 2 != 1"
     assert difference(_object_array(ragged), ragged) == "value: type ndarray != list"
     assert value_difference(np.zeros(2), ragged) is not None  # NumPy cannot convert it: unequal, no crash
+
+
+def test_arrays_name_the_differing_indices_and_the_largest_difference() -> None:
+    a = np.zeros(39)
+    b = a.copy()
+    b[[3, 7, 20, 36]] = [0.5, 2.0, 1.0, 1.0]
+    found = str(difference(a, b, "obs"))
+    assert found.startswith("obs: 4 of 39 elements differ ([3]: 0.0 != 0.5, [7]: 0.0 != 2.0, [20]: 0.0 != 1.0, ...)")
+    assert found.endswith("largest difference 2 at [7]")
+
+
+def test_a_one_ulp_difference_says_so() -> None:
+    found = str(difference(np.array([0.1 + 0.2]), np.array([0.3])))
+    assert "1 of 1 elements differ" in found and "(1 ulp" in found
+
+
+@given(hnp.arrays(np.float64, hnp.array_shapes(min_dims=1, max_dims=3, max_side=5),
+                  elements=st.floats(-1e6, 1e6)), st.data())
+def test_the_first_differing_index_is_reported(value: np.ndarray[Any, Any], data: st.DataObject) -> None:
+    at = tuple(data.draw(st.integers(0, side - 1)) for side in value.shape)
+    changed = value.copy()
+    changed[at] = changed[at] + 1.0 if abs(changed[at]) < 1e5 else 0.0
+    found = str(difference(value, changed))
+    assert "1 of" in found and "[" + ", ".join(map(str, at)) + "]" in found
+
+
+def test_nested_dicts_give_their_key_path() -> None:
+    found = str(difference({"a": {"b": np.array([1, 2])}}, {"a": {"b": np.array([1, 3])}}))
+    assert found.startswith("['a']['b']: 1 of 2 elements differ ([1]: 2 != 3)")
+
+
+class _Box:
+    def __init__(self, low: Any, high: Any, dtype: Any = np.float32) -> None:
+        self.low, self.high = np.asarray(low, dtype=dtype), np.asarray(high, dtype=dtype)
+        self.shape, self.dtype = self.low.shape, np.dtype(dtype)
+
+
+class _Discrete:
+    def __init__(self, n: int, start: int = 0) -> None:
+        self.n, self.start = n, start
+
+
+class _Dict:
+    def __init__(self, spaces: dict[str, Any]) -> None:
+        self.spaces = spaces
+
+
+def test_outside_space_names_the_broken_bound_at_its_index() -> None:
+    low, high = np.full(39, -1.0), np.full(39, 1.0)
+    high[36:] = low[36:] = 0.0
+    value = np.zeros(39, np.float32)
+    value[36:] = 0.5
+    found = outside_space(_Box(low, high), value, "obs")
+    assert found == "obs[36] = 0.5 > high[36] = 0.0 (3 of 39 elements out of bounds: [36], [37], [38])"
+    assert "< low[0]" in str(outside_space(_Box(low, high), np.full(39, -2.0, np.float32), "obs"))
+
+
+def test_outside_space_names_the_dtype_when_the_values_are_in_range() -> None:
+    found = str(outside_space(_Box([0, 0], [10, 10]), np.array([1, 2]), "obs"))
+    assert "every value is within the bounds, but obs has dtype int64 where the space has float32" in found
+
+
+def test_outside_space_follows_dict_keys_and_discrete_ranges() -> None:
+    space = _Dict({"a": _Discrete(3), "b": _Box([0], [1])})
+    assert outside_space(space, {"a": 5, "b": np.zeros(1, np.float32)}, "obs") == "obs['a'] = 5 is outside [0, 2]"
+    assert "keys" in str(outside_space(space, {"a": 1}, "obs"))
+    assert outside_space(_Box([0], [1]), np.zeros(1, np.float32)) is not None  # nothing out: says so, never None

@@ -96,3 +96,12 @@ def test_unusable_registry_is_a_usage_error(capsys: pytest.CaptureFixture[str]) 
     code = main(["--env-id", "CartPole-v1", "--registry", "json"])
     assert code == pytest.ExitCode.USAGE_ERROR
     assert "--registry must be a module with a callable make, got 'json'" in capsys.readouterr().err
+
+
+def test_an_unwritable_report_names_the_front_ends_own_option(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--report", "/dev/null/r.json", "tests.meta.broken._base:Walk"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--report must be a path in a writable directory, got '/dev/null/r.json'" in err
+    assert "--conformance-report" not in err

@@ -17,7 +17,10 @@ def test_script_folds_steps_and_runs() -> None:
     trace.call("env", "step", np.int64(1))
     script = trace.script()
     assert script.splitlines() == [
+        "import random",
         "import numpy as np",
+        "np.random.seed(0)",
+        "random.seed(0)",
         "from tests.meta.broken._base import Walk",
         "env = Walk()",
         "env.reset(seed=3)",
@@ -29,6 +32,21 @@ def test_script_folds_steps_and_runs() -> None:
         "env.step(np.int64(1))",
     ]
     exec(compile(script, "<trace>", "exec"), {})  # noqa: S102 - the trace's own output
+
+
+def test_expectations_record_results_and_end_the_script() -> None:
+    trace = Trace(("from tests.meta.broken._base import Walk",))
+    trace.construct("env", "Walk()")
+    trace.call("env", "reset", seed=3)
+    trace.call("env", "step", np.int64(1))
+    trace.call("env", "step", np.int64(2))
+    trace.expect("assert len(results['env']) == 3, 'three results'")
+    lines = trace.script().splitlines()
+    assert "results = {}  # what each env's reset and step returned, in order" in lines
+    assert "results.setdefault('env', []).append(env.reset(seed=3))" in lines
+    assert "    results.setdefault('env', []).append(env.step(action))" in lines
+    assert lines[-1] == "assert len(results['env']) == 3, 'three results'"
+    exec(compile(trace.script(), "<trace>", "exec"), {})  # noqa: S102 - the trace's own output
 
 
 def test_arguments_are_snapshotted() -> None:

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from tests.meta.broken._base import Walk
+from tests.meta.broken._base import Walk, WalkWrapper
 from tests.meta.broken._spaces import Discrete
 
 
@@ -160,3 +160,9 @@ class Env020CloseTwice(Walk):
         if self.closed:
             raise RuntimeError("Env020CloseTwice is already closed")  # ENV-020
         super().close()
+
+
+def env_006_wrapped_outside(**kwargs: Any) -> Any:
+    """ENV-006's env behind a pass-through wrapper (as ``gymnasium.make`` gives it): the finding is the env's and
+    is reported once, by ENV-006 — never repeated by WRAP-001 for the layer or blamed on a wrapper by WRAP-003."""
+    return WalkWrapper(Env006ResetOutside(**kwargs))

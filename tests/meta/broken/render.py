@@ -184,3 +184,22 @@ class Render016ModesAsSet(Walk):
 
 class Render017NoFps(Walk):
     metadata = {"render_modes": Walk.metadata["render_modes"]}  # RENDER-017: no render_fps
+
+
+class Render001RejectsRenderMode(Walk):
+    """Declares ``human`` and ``rgb_array`` but its constructor takes no ``render_mode`` at all (highway-env's
+    lane-keeping-v0): every construction with a declared mode raises ``TypeError``, on any machine — never a
+    display problem, so never skipped as one."""
+
+    metadata: dict[Any, Any] = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+
+    def __init__(self) -> None:  # RENDER-001: a declared mode cannot be given
+        super().__init__(None)
+
+
+class Render018RgbArrayByDefault(Walk):
+    """Renders ``rgb_array`` frames unless told otherwise (panda-gym, gym-pusht): the mode is fixed and declared,
+    but a caller who asked for no frames gets them (RENDER-018, a SHOULD)."""
+
+    def __init__(self, render_mode: str | None = "rgb_array") -> None:
+        super().__init__(render_mode)

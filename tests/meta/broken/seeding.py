@@ -21,6 +21,18 @@ class Seed001PerInstance(Walk):
             self.np_random_seed = seed
 
 
+class Seed001OsEntropy(Walk):
+    """reset(seed=s) ignores ``s`` and draws from OS entropy (tetris-gymnasium's defect): not reproducible at all.
+
+    Only the SEED rules that establish reproducibility may fail on it; every rule that compares a baseline with an
+    intervention (global generators, space sampling, rendering, wrapping) is not checkable, never failed."""
+
+    def _seed(self, seed: int | None) -> None:
+        if seed is not None:
+            self._np_random = np.random.default_rng()  # SEED-001: the seed is dropped
+            self.np_random_seed = seed
+
+
 class Seed002EpisodeCounter(Walk):
     """Non-random state (an episode counter) leaks into the initial state."""
 
