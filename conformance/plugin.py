@@ -204,6 +204,7 @@ def _runner(config: pytest.Config, session: pytest.Session) -> ItemRunner | None
             conformance.limits.memory,
             settle=settle_imports,
             parallel=jobs_for(config, len(targets)),
+            start=conformance.limits.start,
         )
         runner = ItemRunner(config, supervisor)
         runner.bind(list(session.items))
@@ -213,7 +214,8 @@ def _runner(config: pytest.Config, session: pytest.Session) -> ItemRunner | None
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
-    """Run a conformance item in a supervised process (``--conformance-isolation process``, the default)."""
+    """Run a conformance item in a supervised process (``--conformance-isolation auto|fork|spawn``; auto is the
+    default)."""
     param = _param(item)
     if param is None:
         return None
@@ -241,7 +243,7 @@ def _skip_reason(report: pytest.TestReport) -> str:
 def _record(
     item: pytest.Item, param: CaseParam, report: pytest.TestReport, call: pytest.CallInfo[None]
 ) -> dict[str, Any]:
-    from conformance._engine.outcomes import RuleFailure
+    from conformance._engine.outcomes import RuleFailure, Unchecked
 
     case = item.stash.get(CASE_KEY, None)
     rule = getattr(case, "rule", None)
@@ -253,9 +255,11 @@ def _record(
     if report.skipped:
         outcome, message = "skipped", _skip_reason(report)
     elif report.failed:
-        outcome = "failed" if report.when == "call" else "error"
         error = call.excinfo.value if call.excinfo is not None else None
-        if isinstance(error, RuleFailure):
+        outcome = "failed" if report.when == "call" and not isinstance(error, Unchecked) else "error"
+        if isinstance(error, Unchecked):
+            message = str(error)
+        elif isinstance(error, RuleFailure):
             message, reproducer = error.message(), error.reproducer
         elif call.excinfo is not None:
             message = call.excinfo.exconly()
@@ -284,10 +288,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     param = _param(item)
     if param is None:
         return report
-    from conformance._engine.outcomes import RuleFailure
+    from conformance._engine.outcomes import RuleFailure, Unchecked
 
     if call.excinfo is not None and isinstance(call.excinfo.value, RuleFailure) and report.failed:
         report.longrepr = call.excinfo.value.render()
+    elif call.excinfo is not None and isinstance(call.excinfo.value, Unchecked) and report.failed:
+        report.longrepr = str(call.excinfo.value)
     report.user_properties = [*report.user_properties, (_PROPERTY, _record(item, param, report, call))]
     return report
 
@@ -363,13 +369,53 @@ class _Reporter:
         self.running: dict[str, tuple[str, int | None, str]] = {}
         self.interrupted = False
         self.internal_error = ""
+        self.signal = ""
+        self.live: Any = None  # the report on disk while the run goes on (LiveReport), where one is asked for
+        path = option(config, "report")
+        if path and not self._worker():
+            from conformance._engine.report import LiveReport
+
+            self.live = LiveReport(path)
+            self._catch_sigterm()
+
+    def _catch_sigterm(self) -> None:
+        """Make SIGTERM (a CI job's cancel, ``timeout``) stop the run as Ctrl-C does, so the report and the summary
+        are still written; a handler the user installed stays."""
+        import signal
+        import threading
+
+        if threading.current_thread() is not threading.main_thread():
+            return
+        if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+            return
+
+        def stop(signum: int, frame: object) -> None:
+            del signum, frame
+            self.signal = "SIGTERM"
+            raise KeyboardInterrupt("SIGTERM")
+
+        signal.signal(signal.SIGTERM, stop)
+
+    def _meta(self) -> dict[str, Any]:
+        return {
+            "profile": option(self.config, "profile") or "default",
+            "rules": option(self.config, "rules") or "*",
+            "registry": option(self.config, "registry") or "reference",
+            "python": sys.version.split()[0],
+            "interrupted": self.interrupted,
+            "signal": self.signal,
+            "internal_error": self.internal_error,
+        }
 
     def _merge(self, value: dict[str, Any]) -> None:
         from conformance._engine.report import Result
 
         result = Result(**value)
         previous = self.records.get(result.nodeid)
-        self.records[result.nodeid] = result if previous is None else previous.merge(result)
+        merged = result if previous is None else previous.merge(result)
+        self.records[result.nodeid] = merged
+        if self.live is not None:
+            self.live.update(merged, self._meta())
 
     def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
         self.running[nodeid] = location
@@ -421,7 +467,7 @@ class _Reporter:
         results = list(self.records.values())
         if not results or self._worker():
             return
-        from conformance._engine.report import format_effort, format_table
+        from conformance._engine.report import format_effort, format_table, isolation_notes, not_checked
 
         profile = option(self.config, "profile") or "default"
         terminalreporter.write_sep("=", f"conformance summary (profile {profile})")
@@ -438,8 +484,15 @@ class _Reporter:
         warned = sorted({f"{r.rule} [{r.target}]" for r in results if r.outcome == "warned"})
         if warned:
             terminalreporter.write_line("SHOULD warnings: " + ", ".join(warned), yellow=True)
+        for target, note in isolation_notes(results).items():
+            terminalreporter.write_line(f"isolation: {note} ({target})")
+        for target, count in not_checked(results).items():
+            terminalreporter.write_line(
+                f"NOT CHECKED: {target} — {count} item{'s' if count != 1 else ''} could not be checked (errors above "
+                "name the cause and the remedy); the target has not passed", red=True)
         if self.interrupted:
-            terminalreporter.write_line("the run was interrupted: items that did not run are not in the table")
+            why = f" by {self.signal}" if self.signal else ""
+            terminalreporter.write_line(f"the run was interrupted{why}: items that did not run are not in the table")
         path = option(self.config, "report")
         if path:
             terminalreporter.write_line(f"conformance report: {path}")
@@ -459,16 +512,8 @@ class _Reporter:
             return
         from conformance._engine.report import write_report
 
-        meta = {
-            "profile": option(self.config, "profile") or "default",
-            "rules": option(self.config, "rules") or "*",
-            "registry": option(self.config, "registry") or "reference",
-            "python": sys.version.split()[0],
-            "interrupted": self.interrupted,
-            "internal_error": self.internal_error,
-        }
         try:
-            write_report(path, list(self.records.values()), meta)
+            write_report(path, list(self.records.values()), {**self._meta(), "incomplete": False})
         except OSError as exc:
             reporter = self.config.pluginmanager.get_plugin("terminalreporter")
             if reporter is not None:

@@ -106,9 +106,11 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
         "pytest-xdist workers that have a target, at most 4; each process has its own --conformance-memory cap)",
     ),
     "isolation": (
-        "process|thread",
-        "run each item in a supervised process (default where fork exists: crashes, hangs and leaks of the target "
-        "become failures) or in this process with a per-call watchdog thread (weaker: a crash ends the run)",
+        "auto|fork|spawn|thread",
+        "run each item in a supervised process forked from one that probed the target (fork), or that imports and "
+        "probes the target anew (spawn: for targets unsafe to fork, e.g. JAX, torch, OpenGL), or in this process "
+        "with a per-call watchdog thread (thread: weaker, a crash ends the run); default auto: fork, or spawn for a "
+        "target found unsafe to fork (the summary says why)",
     ),
 }
 """Option name → (metavar, help text)."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 import warnings
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
@@ -70,6 +71,8 @@ class TargetFacts:
         observing: The job running the observers on the shared rollouts, until its verdicts are in ``trace``
             (it runs beside the target's other items, which only need the profile).
         observers: The rules that job decides.
+        outcomes: The record outcome of each of the target's items that has reported, by rule id (a skip that says
+            another rule reports its cause stands only when that rule failed).
     """
 
     construct_error: str | None = None
@@ -79,6 +82,7 @@ class TargetFacts:
     trace: dict[str, Any] | None = None
     observing: Ticket | None = None
     observers: frozenset[str] = frozenset()
+    outcomes: dict[str, str] = field(default_factory=dict[str, str])
 
     def basis(self) -> dict[str, JSON]:
         """What a job's outcome depends on, but for the observers' verdicts (which only their own items use)."""
@@ -90,6 +94,7 @@ class TargetFacts:
             "construct_error": self.construct_error,
             "close_probe": self.close_probe,
             "profile": trace.get("profile"),
+            "costs": {"first": trace.get("first_costs") or {}, "steady": trace.get("costs") or {}},
             "verdicts": trace.get("verdicts", {}),
         }
 
@@ -218,7 +223,17 @@ class ItemRunner:
 
     def run(self, item: pytest.Item, param: CaseParam) -> list[pytest.TestReport]:
         """Run one item; its reports (as pytest would have made them, or written here for a crash)."""
-        reports = self._run(item, param)
+        reports = self._vet(item, param, self._run(item, param))
+        facts = self.facts.setdefault(param.target.id, TargetFacts())
+        mode, why = self.supervisor.isolation(param.target.id)
+        for report in reports:
+            record = _record_of(report)
+            if record is None:
+                continue
+            if mode == "spawn":
+                record["isolation"] = f"spawn — {why}"
+            rule = str(record.get("rule"))
+            facts.outcomes[rule] = _worse(facts.outcomes.get(rule), str(record.get("outcome")))
         if self._last.get(param.target.id) == item.nodeid and self.interrupted is None:
             # The target's last item: its zygotes (a heavy env's can hold hundreds of MiB each) go now, not when a
             # sweep of many targets ends.
@@ -235,14 +250,14 @@ class ItemRunner:
         if interrupted is None and facts.observing is not None and param.rule_id in facts.observers:
             interrupted = self._observed(param, facts, item.nodeid)
         if interrupted is not None:  # Ctrl-C during the target's shared work: this item records it
-            verdict = _verdict(param, interrupted, None)
+            verdict = _verdict(param, interrupted, None, False)
             self.interrupted = verdict.message
             return [self._report(item, param, verdict, interrupted.seconds)]
         if facts.hang is not None and param.rule_id is not None:
             # A call of this target hangs: every item that would make it again is decided here, without waiting
             # for the timeout once more (the construction check still runs: the probe never made that call).
             hang, first = facts.hang
-            return [self._report(item, param, _verdict(param, hang, first), 0.0)]
+            return [self._report(item, param, _verdict(param, hang, first, self._owner_failed(param, hang.board)), 0.0)]
         shared = (facts.trace or {}).get("verdicts", {}).get(param.rule_id)
         if shared is not None and shared["outcome"] in ("passed", "skipped"):
             trace = facts.trace or {}
@@ -254,10 +269,75 @@ class ItemRunner:
         if isinstance(outcome, Hung) and facts.hang is None:
             facts.hang = (outcome, param.rule_id or CONSTRUCT)
             self._drop_stale(item.nodeid)  # later items of the target, started ahead, would meet the hang again
-        verdict = _verdict(param, outcome, None)
+        failed = False if isinstance(outcome, Interrupted) else self._owner_failed(param, outcome.board)
+        verdict = _verdict(param, outcome, None, failed)
         if isinstance(outcome, Interrupted):
             self.interrupted = verdict.message
         return [self._report(item, param, verdict, outcome.seconds)]
+
+    def _vet(self, item: pytest.Item, param: CaseParam, reports: list[pytest.TestReport]) -> list[pytest.TestReport]:
+        """Turn a skip that names another rule as the reporter of its cause into an error when that rule did not
+        fail: the cause then goes unreported, and the item was not checked (unchecked is never a pass)."""
+        for report in reports:
+            record = _record_of(report)
+            if not report.skipped or record is None:
+                continue
+            found = _REPORTED_BY.search(str(record.get("message", "")))
+            if found is None:
+                continue
+            owner = found["rule"] or CONSTRUCT
+            if owner == (param.rule_id or CONSTRUCT) or self._decided_failed(param, owner):
+                continue
+            message = (f"{record['message']}; but {owner_text(owner)} did not fail on {param.target.id}, so nothing "
+                       f"reports it: not checked. {_remedy(owner)}")
+            record.update(outcome="error", message=message)
+            report.outcome = "failed"
+            report.longrepr = message
+        return reports
+
+    def _owner_failed(self, param: CaseParam, board: Snapshot) -> bool:
+        """Whether the rule owning the call in progress on ``board`` failed (or fails) on ``param``'s target."""
+        owner = _owner(param, board)
+        if owner is None or owner == (param.rule_id or CONSTRUCT):
+            return False
+        return self._decided_failed(param, owner)
+
+    def _decided_failed(self, param: CaseParam, owner: str) -> bool:
+        """Whether ``owner``'s item on ``param``'s target failed: as it reported, or — when it is still to come in
+        this run — as it ends when run now (its reports wait for pytest to reach it). ``False`` when it does not
+        run here (deselected, or another worker's)."""
+        target = param.target.id
+        facts = self.facts.setdefault(target, TargetFacts())
+        known = facts.outcomes.get(owner)
+        if known is None:
+            nodeid = next((nodeid for nodeid, other in self._order
+                           if other.target.id == target and (other.rule_id or CONSTRUCT) == owner), None)
+            if nodeid is None or (self._queued is not None and nodeid not in self._queued_nodeids()):
+                return False
+            known = self._decide(nodeid, facts)
+        return known in ("failed", "error")
+
+    def _decide(self, nodeid: str, facts: TargetFacts) -> str:
+        """Run the item ``nodeid`` ahead of its turn and read its outcome (its reports are logged in its turn)."""
+        param = self._order[self._position[nodeid]][1]
+        if param.rule_id is not None:  # the construction check always runs a job of its own
+            if facts.trace is None:
+                return "unknown"  # no shared run yet: it runs in its turn
+            if facts.hang is not None:
+                return "failed" if _owner(param, facts.hang[0].board) == param.rule_id else "unknown"
+            shared = facts.trace.get("verdicts", {}).get(param.rule_id)
+            if shared is not None and shared["outcome"] in ("passed", "skipped"):
+                return str(shared["outcome"])
+            if not self._needs_job(param, facts):
+                return "unknown"
+        entry = self._ahead.get(nodeid) or self._submit(nodeid, param, facts)
+        self._ahead[nodeid] = entry
+        outcome = _part(self.supervisor.wait(entry.ticket), entry.index)
+        if not isinstance(outcome, Finished):
+            return "failed"  # its own process ended without a return: its item reports that, as a failure
+        value: Mapping[str, Any] = outcome.value
+        phases = [str(data.get("outcome")) for data in value.get("reports", [])]
+        return "failed" if "failed" in phases else ("skipped" if "skipped" in phases else "passed")
 
     @staticmethod
     def _needs_job(param: CaseParam, facts: TargetFacts) -> bool:
@@ -292,18 +372,20 @@ class ItemRunner:
         outcome = self._supervised(param, facts, run_items, {"nodeids": [nodeid]}, first=outcome)
         return _part(outcome, 0) or outcome
 
-    def _batch_size(self, facts: TargetFacts) -> int:
+    def _batch_size(self, facts: TargetFacts, key: str) -> int:
         trace = facts.trace or {}
         costs = trace.get("costs")
         if not costs or trace.get("observation_bytes") is None:
             return 1
         cheap = costs["construct"] + costs["reset"] <= _BATCH_CALL_SECONDS and costs["step"] <= _BATCH_STEP_SECONDS
-        return _BATCH if cheap and trace["observation_bytes"] <= _BATCH_OBSERVATION_BYTES else 1
+        # A job that imports and probes its target anew (spawn) pays that start for each process: its items share it.
+        spawned = self.supervisor.isolation(key)[0] == "spawn"
+        return _BATCH if (cheap or spawned) and trace["observation_bytes"] <= _BATCH_OBSERVATION_BYTES else 1
 
     def _submit(self, nodeid: str, param: CaseParam, facts: TargetFacts) -> _Ahead:
         """Start the job of ``nodeid`` and, for a cheap target, of the next items of its target with it."""
         nodeids = [nodeid]
-        size = self._batch_size(facts) if self._early else 1
+        size = self._batch_size(facts, param.target.id) if self._early else 1
         for later, other in self._upcoming(nodeid):
             if len(nodeids) >= size:
                 break
@@ -383,7 +465,14 @@ class ItemRunner:
             # stay unfinished past the limit: the target's first hang is confirmed in a fresh process (a real hang
             # hangs again), once per target, so a hanging target costs one more timeout, not one per item.
             facts.reran_hang = True
+            # A process forked from a probed one can stall where the probe did not: its threads or locks (an XLA
+            # pool, a GL context) did not survive the fork. When the target's first job stalls, its rerun starts
+            # from a process that never probed it; if that one returns, every later job does too.
+            isolated = facts.trace is None and self.supervisor.isolate(
+                target.id, f"its first forked item stalled ({_ending(outcome)}) where the probe did not")
             outcome = self.supervisor.run(target.id, warm, job)
+            if isolated and isinstance(outcome, Hung):
+                self.supervisor.unisolate(target.id)  # it hangs anywhere: a real hang, not the fork's
         if isinstance(outcome, Finished) or outcome.stage != "warm" or isinstance(outcome, Interrupted):
             return outcome
         # The zygote ended while constructing and probing the target. When closing the probe did it, a new zygote
@@ -503,13 +592,15 @@ def _level(rule_id: str) -> str:
     return rule.level.value if rule is not None else "MUST"
 
 
-def _verdict(param: CaseParam, outcome: Failure, first: str | None) -> _Verdict:
+def _verdict(param: CaseParam, outcome: Failure, first: str | None, owner_failed: bool) -> _Verdict:
     """What an ending that was not a return means for one item.
 
     Args:
         param: The item.
         outcome: How its process (or, with ``first``, an earlier item's) ended.
         first: The item whose process hung in this call, when it is not this one.
+        owner_failed: Whether the rule that owns the call in progress failed (only then may this item skip, as
+            reported by it; otherwise the item was not checked, and says so as an error).
     """
     from gymspec.rules import RULES
 
@@ -524,20 +615,27 @@ def _verdict(param: CaseParam, outcome: Failure, first: str | None) -> _Verdict:
     ending = _ending(outcome)
     if first is not None:
         ending += f" (first seen in {first}; not called again)"
-    owner = _owner(param, board)
+    # Over the memory cap is the item's own failure, whatever call was in progress: the rule in progress made it
+    # hold that much (README: "an item holding more memory ... becomes a failure of that item's rule").
+    owner = None if isinstance(outcome, OverMemory) else _owner(param, board)
     if board.mode == "human" and headless() and not isinstance(outcome, OverMemory):
         return _Verdict("skipped", "skipped",
                         f"{rule_id} not checked on {target}: {ending}, on a machine with no display "
                         "(DISPLAY/WAYLAND_DISPLAY unset); check human rendering under a display, e.g. "
                         "xvfb-run -a pytest --pyargs conformance ...")
     if owner is not None and owner != rule_id:
-        return _Verdict("skipped", "skipped",
-                        f"{rule_id} not checked on {target}: {ending} (reported by {owner_text(owner)})")
+        if owner_failed:
+            return _Verdict("skipped", "skipped",
+                            f"{rule_id} not checked on {target}: {ending} (reported by {owner_text(owner)})")
+        return _Verdict("failed", "error",
+                        f"{rule_id} ({_level(rule_id)}) not checked on {target}: {ending}; "
+                        f"{owner_text(owner)} did not fail, so nothing reports it. {_remedy(owner, outcome)}")
     if param.rule_id is None:
         return _Verdict("failed", "failed", f"CONSTRUCT: target {target} cannot be constructed: {ending}")
     if first is not None and owner is None:
-        return _Verdict("failed", "failed",
-                        f"{rule_id} ({_level(rule_id)}) not checked: target {target} hung earlier: {ending}")
+        return _Verdict("failed", "error",
+                        f"{rule_id} ({_level(rule_id)}) not checked: target {target} hung earlier: {ending}. "
+                        f"{_remedy(None, outcome)}")
     problem = f"the target hung: {ending}" if isinstance(outcome, Hung) else ending
     message = f"{rule_id} ({_level(rule_id)}) violated by {target}: {problem}"
     rule = RULES.get(rule_id)
@@ -549,6 +647,35 @@ def _verdict(param: CaseParam, outcome: Failure, first: str | None) -> _Verdict:
         when = "when it died" if isinstance(outcome, Died) else "when it was stopped"
         message += f"\n  where the process was {when}:\n{stacks}"
     return _Verdict("failed", "failed", message)
+
+
+_REPORTED_BY = re.compile(r"reported by (?:the construction check|test_target_constructs|(?P<rule>[A-Z]+-\d{3})\b)")
+_OUTCOME_RANK = {"passed": 0, "skipped": 1, "warned": 2, "failed": 3, "error": 4}
+
+
+def _record_of(report: pytest.TestReport) -> dict[str, Any] | None:
+    for name, record in report.user_properties:
+        if name == PROPERTY and is_dict(record):
+            return record
+    return None
+
+
+def _worse(known: str | None, outcome: str) -> str:
+    if known is None:
+        return outcome
+    return outcome if _OUTCOME_RANK.get(outcome, 0) > _OUTCOME_RANK.get(known, 0) else known
+
+
+def _remedy(owner: str | None, outcome: Failure | None = None) -> str:
+    """What to do about an item that could not be checked."""
+    if isinstance(outcome, Hung) or owner == CONSTRUCT:
+        return ("If the target is slow rather than stuck (a compile, a slow constructor), raise "
+                "--conformance-timeout; if it stalls only in forked processes, run with --conformance-isolation "
+                "spawn.")
+    if owner is not None:
+        return (f"Run {owner} (--rules {owner}, a larger --conformance-profile) to reproduce it as {owner}'s failure, "
+                "then fix that call.")
+    return "Fix the earlier failure, then run again."
 
 
 def _during(board: Snapshot) -> str:

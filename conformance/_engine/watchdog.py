@@ -28,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
+from conformance._engine.limits import CallLimits
+
 __all__ = ["CallTimeout", "Guard", "Watchdog"]
 
 T = TypeVar("T")
@@ -55,7 +57,12 @@ class Guard(Protocol):
 
     @property
     def timeout(self) -> float:
-        """Seconds one call may take."""
+        """Seconds one call may take (the floor: a kind of call measured as slower may take longer)."""
+        ...
+
+    @property
+    def limits(self) -> CallLimits:
+        """What each kind of call has cost, and so how long the next may take."""
         ...
 
     def call(self, label: str, fn: Callable[[], T], *, method: str = "", mode: str = "", limit: float = 0.0) -> T:
@@ -145,6 +152,7 @@ class Watchdog:
         if not timeout > 0:
             raise ValueError(f"Watchdog timeout must be > 0 seconds, got {timeout!r}")
         self.timeout = timeout
+        self.limits = CallLimits(timeout)
         self._poll = poll
         self._worker: _Worker | None = None
 
@@ -190,24 +198,28 @@ class Watchdog:
         Args:
             label: What is being called, for the timeout message (e.g. ``"env.step"``).
             fn: The call into the target.
-            method: Unused here (crashes cannot be told apart in-process).
+            method: The kind of call, whose measured cost sets its limit (crashes cannot be told apart in-process).
             mode: Unused here.
-            limit: Seconds this call may take instead of the timeout (0.0: the timeout).
+            limit: Seconds this call may take instead of the limit its kind earned (0.0: that limit).
 
         Returns:
             What ``fn`` returned.
         """
         if not self.in_worker():
-            return self.run(lambda: self.call(label, fn, limit=limit))
+            return self.run(lambda: self.call(label, fn, method=method, limit=limit))
         worker = self._worker
         if worker is None or worker.active is not None:
             # Nested call (or no worker, which in_worker() rules out): the outermost call is what is timed.
             return fn()
-        worker.active = (label, time.monotonic(), limit or self.timeout)
+        kind = method or label.rsplit(".", 1)[-1]
+        started = time.monotonic()
+        worker.active = (label, started, limit or self.limits.limit(kind))
         try:
-            return fn()
+            result = fn()
         finally:
             worker.active = None
+        self.limits.took(kind, time.monotonic() - started)
+        return result
 
     def shutdown(self) -> None:
         """Let an idle worker thread exit (an abandoned one is left alone)."""
