@@ -288,8 +288,9 @@ class ItemRunner:
             owner = found["rule"] or CONSTRUCT
             if owner == (param.rule_id or CONSTRUCT) or self._decided_failed(param, owner):
                 continue
+            hung = "did not return" in str(record["message"])
             message = (f"{record['message']}; but {owner_text(owner)} did not fail on {param.target.id}, so nothing "
-                       f"reports it: not checked. {_remedy(owner)}")
+                       f"reports it: not checked. {_remedy(owner, hung=hung)}")
             record.update(outcome="error", message=message)
             report.outcome = "failed"
             report.longrepr = message
@@ -666,12 +667,17 @@ def _worse(known: str | None, outcome: str) -> str:
     return outcome if _OUTCOME_RANK.get(outcome, 0) > _OUTCOME_RANK.get(known, 0) else known
 
 
-def _remedy(owner: str | None, outcome: Failure | None = None) -> str:
-    """What to do about an item that could not be checked."""
-    if isinstance(outcome, Hung) or owner == CONSTRUCT:
+def _remedy(owner: str | None, outcome: Failure | None = None, *, hung: bool = False) -> str:
+    """What to do about an item that could not be checked (``hung``: its call did not return)."""
+    if isinstance(outcome, Hung) or hung:
         return ("If the target is slow rather than stuck (a compile, a slow constructor), raise "
                 "--conformance-timeout; if it stalls only in forked processes, run with --conformance-isolation "
                 "spawn.")
+    if owner == CONSTRUCT:
+        return ("A construction failed here where the probe's did not: a target that allows one live instance per "
+                "process fails every rule that needs two; otherwise make construction deterministic.")
+    if isinstance(outcome, Died):
+        return f"The process died in a call {owner} owns: run {owner} alone (--rules {owner}) to see it fail there."
     if owner is not None:
         return (f"Run {owner} (--rules {owner}, a larger --conformance-profile) to reproduce it as {owner}'s failure, "
                 "then fix that call.")

@@ -232,7 +232,8 @@ def fork_hazard(modules_before: set[str], threads_before: int) -> str:
     threads = _threads()
     if threads > threads_before:
         extra = f" ({found[0]})" if found else ""
-        return f"{threads - 1} threads besides the main one in the probe process{extra}"
+        others = threads - 1
+        return f"{others} thread{'s' if others != 1 else ''} besides the main one in the probe process{extra}"
     if found:
         return f"{found[0]} initialised in the probe process"
     return ""
@@ -251,6 +252,7 @@ def serve(sock: socket.socket, board: Board, warm: Job, cold: bool = False) -> N
         die_with_parent()
         prctl(PR_SET_CHILD_SUBREAPER, 1)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to handle
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the supervisor's handler stops a run, not a target's process
         board.install()
         board.reset(os.getpid())
         modules, threads = set(sys.modules), _threads()

@@ -35,7 +35,8 @@ def _require(verdict: Verdict) -> None:
 def _run(verdict: Verdict, profile: Profile) -> Report:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConformanceWarning)  # the SHOULD findings are compared by the caller
-        return check_env(verdict.target, registry="gymnasium", profile=profile, timeout=_TIMEOUT, raise_on="never")
+        return check_env(verdict.target, kind="vector" if verdict.kind == "vector" else "env", registry="gymnasium",
+                         profile=profile, timeout=_TIMEOUT, raise_on="never")
 
 
 def _hung(report: Report) -> bool:

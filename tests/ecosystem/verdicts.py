@@ -46,6 +46,9 @@ PACKAGES: dict[str, Package] = {
         Package("mo-gymnasium", "mo-gymnasium==1.3.2", "mo_gymnasium", "mo-gymnasium", "1.3.2"),
         Package("popgym", "popgym==1.0.7", "popgym", "popgym", "1.0.7"),
         Package("gym-anytrading", "gym-anytrading==2.0.0", "gym_anytrading", "gym-anytrading", "2.0.0"),
+        # Gymnasium's own JAX envs (phys2d) need jax and flax; they are unsafe to fork once JAX runs (the suite
+        # checks them in spawned processes) and compile on their first reset and step in each process.
+        Package("jax", "jax==0.10.2 jaxlib==0.10.2 flax==0.12.8", "flax", "jax", "0.10.2"),
     )
 }
 """The pinned packages by name (pyproject.toml's ``ecosystem`` extra installs the same pins)."""
@@ -61,6 +64,7 @@ class Verdict:
         warned: SHOULD rules it warns on (real defects).
         quick: Also checked with the quick profile in the regular (CI) run; only packages of the ``test`` extra.
         why: The defect behind ``failed`` and ``warned`` (``docs/ecosystem.md`` has its reproduction).
+        kind: ``"env"``, or ``"vector"`` for a vector env's class (``env_id`` is then a ``module:attr`` path).
     """
 
     package: str
@@ -69,12 +73,16 @@ class Verdict:
     warned: frozenset[str] = frozenset()
     quick: bool = False
     why: str = ""
+    kind: str = "env"
 
     @property
     def target(self) -> str:
-        """The id as ``check_env`` and ``--env-id`` take it: ``module:id`` imports the package first."""
+        """The id as ``check_env`` and ``--env-id`` take it: ``module:id`` imports the package first; a class's
+        ``module:attr`` path as it is."""
         module = PACKAGES[self.package].module
-        return self.env_id if module in ("gymnasium", "Box2D", "mujoco") else f"{module}:{self.env_id}"
+        if module in ("gymnasium", "Box2D", "mujoco") or "/" not in self.env_id and ":" in self.env_id:
+            return self.env_id
+        return f"{module}:{self.env_id}"
 
 
 def _rules(*ids: str) -> frozenset[str]:
