@@ -65,6 +65,7 @@ class Verdict:
         quick: Also checked with the quick profile in the regular (CI) run; only packages of the ``test`` extra.
         why: The defect behind ``failed`` and ``warned`` (``docs/ecosystem.md`` has its reproduction).
         kind: ``"env"``, or ``"vector"`` for a vector env's class (``env_id`` is then a ``module:attr`` path).
+        unchecked: Rules the suite cannot check on it (errors naming why: the env is NOT CHECKED on them).
     """
 
     package: str
@@ -74,6 +75,7 @@ class Verdict:
     quick: bool = False
     why: str = ""
     kind: str = "env"
+    unchecked: frozenset[str] = frozenset()
 
     @property
     def target(self) -> str:
@@ -98,6 +100,10 @@ _REFUSES_AT_CONSTRUCTION = (
     "RENDER-003 warns: the construction refuses the undeclared mode, but with an exception a caller cannot catch "
     "as an unsupported mode ({}); kept by decision, see RENDER-003's calibration note"
 )
+_JAX_SHARED_SPACES = ("the functional env's observation_space and action_space are class attributes, so every "
+                      "instance's spaces share one generator: sampling one instance's space changes another's")
+_JAX_RENDER = ("construction takes any render_mode silently; render() with render_mode None raises "
+               "NotImplementedError though rgb_array is declared")
 _MO_WHY = "vector rewards (an ndarray per step) by design: multi-objective RL departs from the scalar-reward API"
 
 VERDICTS: tuple[Verdict, ...] = (
@@ -172,5 +178,19 @@ VERDICTS: tuple[Verdict, ...] = (
     # gym-anytrading: correct.
     Verdict("gym-anytrading", "stocks-v0"),
     Verdict("gym-anytrading", "forex-v0"),
+    # Gymnasium's JAX envs (phys2d): checked in spawned processes (JAX's threads make them unsafe to fork); their
+    # spaces are class attributes of the functional env, shared by every instance.
+    *(
+        Verdict("jax", path, failed=_rules("SEED-009"), warned=_rules("RENDER-003", "RENDER-005"),
+                why=_JAX_SHARED_SPACES + "; " + _JAX_RENDER)
+        for path in ("gymnasium.envs.phys2d.cartpole:CartPoleJaxEnv", "gymnasium.envs.phys2d.pendulum:PendulumJaxEnv")
+    ),
+    Verdict("jax", "gymnasium.envs.phys2d.cartpole:CartPoleJaxVectorEnv", kind="vector",
+            failed=_rules("AUTORESET-003", "AUTORESET-010", "VEC-007", "VEC-012", "VEC-013"), warned=_rules("VEC-020"),
+            unchecked=_rules("VEC-006"),
+            why="FunctionalJaxVectorEnv (NextStep) returns the previous step's reward on a sub-env's reset step, not 0; "
+                "it returns JAX arrays where NumPy arrays are due (observations, rewards, flags); reset accepts a "
+                "reset_mask that is a list, not a NumPy bool array; reset(seed=[...]) raises (it takes one int seed); reset after "
+                "close works. VEC-006 is not checked: its observations are JAX arrays, which VEC-011 accepts"),
 )
 """Every env of the tier with its verdict (the quick ones also run in CI)."""

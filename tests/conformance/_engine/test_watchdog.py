@@ -58,7 +58,12 @@ def test_the_first_call_of_a_kind_gets_a_grace_and_a_slow_kind_keeps_a_longer_li
     # A compile on the first step (0.3 s) is not a hang under a 0.1 s timeout; the calls after it, as cheap as the
     # timeout expects, are held to it again.
     dog = Watchdog(0.1, poll=0.01)
-    assert dog.call("env.step", lambda: time.sleep(0.3) or "compiled", method="step") == "compiled"
+
+    def compile_and_step() -> str:
+        time.sleep(0.3)
+        return "compiled"
+
+    assert dog.call("env.step", compile_and_step, method="step") == "compiled"
     assert dog.call("env.step", lambda: "fast", method="step") == "fast"
     with pytest.raises(CallTimeout, match="did not return within 0.1 s"):
         dog.call("env.step", lambda: time.sleep(30), method="step")
