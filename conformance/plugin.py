@@ -370,6 +370,7 @@ class _Reporter:
         self.interrupted = False
         self.internal_error = ""
         self.signal = ""
+        self.exitstatus: int | pytest.ExitCode | None = None
         self.live: Any = None  # the report on disk while the run goes on (LiveReport), where one is asked for
         path = option(config, "report")
         if path and not self._worker():
@@ -498,8 +499,20 @@ class _Reporter:
             terminalreporter.write_line(f"conformance report: {path}")
 
     @pytest.hookimpl(trylast=True)
-    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        """Under thread isolation, end the process at once when a worker thread is still stuck in a call of the
+        target: interpreter shutdown would finalize modules under it (one such run crashed at exit)."""
+        watchdog = sys.modules.get("conformance._engine.watchdog")
+        if self.exitstatus is None or self._worker() or watchdog is None or not watchdog.stuck_threads():
+            return
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        os._exit(int(self.exitstatus))
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int | pytest.ExitCode) -> None:
         """Stop the supervised processes; write the JSON report (not on xdist workers)."""
+        self.exitstatus = exitstatus
         runner = self.config.stash.get(_RUNNER_KEY, None)
         if runner is not None:
             runner.supervisor.close()

@@ -131,10 +131,20 @@ class _Worker:
 
     def abandon(self) -> None:
         self.abandoned = True
+        ABANDONED.append(self.thread)
         ident = self.thread.ident
         if ident is not None:
             # Best effort: a pure-Python busy loop stops at its next bytecode; a blocking C call is left alone.
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(_Abandoned))
+
+
+ABANDONED: list[threading.Thread] = []
+"""Worker threads given up on (their call hung); any still alive at the end of the run may be inside target code."""
+
+
+def stuck_threads() -> int:
+    """How many abandoned worker threads are still running (inside a call that never returned)."""
+    return sum(thread.is_alive() for thread in ABANDONED)
 
 
 class Watchdog:
