@@ -167,14 +167,16 @@ class LiveReport:
     limit) leaves a valid report of every item finished so far, marked ``"incomplete": true`` in ``summary.run``.
 
     Each update rewrites the file atomically (:func:`_replace`). Records are serialised once, when they change, so an
-    update costs a join and a write; when even that grows costly (thousands of items), updates are spaced so that
-    writing never takes more than about a tenth of the run.
+    update costs a join and a write; only when that grows costly (over ``_CHEAP`` seconds: thousands of items)
+    are updates spaced, so that writing never takes more than about a tenth of the run — an item is then on disk
+    with the next update, at most ten writes' time later.
 
     Args:
         path: Where the report goes.
     """
 
-    _SHARE = 10.0  # an update may follow the previous one after this many times what that one took
+    _SHARE = 10.0  # a costly update may follow the previous one after this many times what that one took
+    _CHEAP = 0.01  # seconds: an update that took less never delays the next
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -188,7 +190,7 @@ class LiveReport:
         self._results[result.nodeid] = result
         self._rows[result.nodeid] = json.dumps(result.as_dict())
         now = time.monotonic()
-        if now - self._last < self._SHARE * self._cost:
+        if self._cost > self._CHEAP and now - self._last < self._SHARE * self._cost:
             return
         results = list(self._results.values())
         summary = build_report(results, {**meta, "incomplete": True})["summary"]
