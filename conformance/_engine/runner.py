@@ -22,26 +22,31 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 import warnings
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 
 from conformance._engine.board import Snapshot
-from conformance._engine.case import CONSTRUCT, headless, owner_of, owner_text
-from conformance._engine.endings import Died, Failure, Finished, Hung, Interrupted, Outcome, OverMemory
+from conformance._engine.case import CONSTRUCT, owner_text
+from conformance._engine.endings import Died, Failure, Finished, Hung, Interrupted, Outcome
 from conformance._engine.jobs import run_items, run_trace, share, warm_supervisor, warm_target
 from conformance._engine.narrowing import is_dict
 from conformance._engine.options import CaseParam
 from conformance._engine.supervisor import Supervisor, Ticket
+from conformance._engine.verdicts import PROPERTY, REPORTED_BY, record_of, worse
+from conformance._engine.verdicts import Verdict as _Verdict
+from conformance._engine.verdicts import describe_ending as _ending
+from conformance._engine.verdicts import owning_rule as _owner
+from conformance._engine.verdicts import remedy as _remedy
+from conformance._engine.verdicts import level as _level
+from conformance._engine.verdicts import verdict as _verdict
 from conformance._engine.zygote import JSON, Job, JobFunction
 
 __all__ = ["ItemRunner", "TargetFacts"]
 
-PROPERTY = "conformance"
 # Warning categories the supervisor may import by name: its own, and libraries the suite itself imports. A target's
 # own category is not imported here (that would run target code in the supervisor): it is shown as a UserWarning.
 _SAFE_CATEGORY_MODULES = ("builtins", "warnings", "conformance", "numpy", "hypothesis", "pytest", "_pytest")
@@ -97,13 +102,6 @@ class TargetFacts:
             "costs": {"first": trace.get("first_costs") or {}, "steady": trace.get("costs") or {}},
             "verdicts": trace.get("verdicts", {}),
         }
-
-
-@dataclass(frozen=True)
-class _Verdict:
-    kind: Literal["passed", "failed", "skipped"]
-    outcome: str  # the record's outcome: failed, skipped or error
-    message: str
 
 
 def _category(module: str, name: str) -> type[Warning] | None:
@@ -227,13 +225,13 @@ class ItemRunner:
         facts = self.facts.setdefault(param.target.id, TargetFacts())
         mode, why = self.supervisor.isolation(param.target.id)
         for report in reports:
-            record = _record_of(report)
+            record = record_of(report)
             if record is None:
                 continue
             if mode == "spawn":
                 record["isolation"] = f"spawn — {why}"
             rule = str(record.get("rule"))
-            facts.outcomes[rule] = _worse(facts.outcomes.get(rule), str(record.get("outcome")))
+            facts.outcomes[rule] = worse(facts.outcomes.get(rule), str(record.get("outcome")))
         if self._last.get(param.target.id) == item.nodeid and self.interrupted is None:
             # The target's last item: its zygotes (a heavy env's can hold hundreds of MiB each) go now, not when a
             # sweep of many targets ends.
@@ -279,10 +277,10 @@ class ItemRunner:
         """Turn a skip that names another rule as the reporter of its cause into an error when that rule did not
         fail: the cause then goes unreported, and the item was not checked (unchecked is never a pass)."""
         for report in reports:
-            record = _record_of(report)
+            record = record_of(report)
             if not report.skipped or record is None:
                 continue
-            found = _REPORTED_BY.search(str(record.get("message", "")))
+            found = REPORTED_BY.search(str(record.get("message", "")))
             if found is None:
                 continue
             owner = found["rule"] or CONSTRUCT
@@ -584,139 +582,3 @@ class ItemRunner:
             duration=seconds,
             user_properties=[(PROPERTY, record)],
         )
-
-
-def _level(rule_id: str) -> str:
-    from gymspec.rules import RULES
-
-    rule = RULES.get(rule_id)
-    return rule.level.value if rule is not None else "MUST"
-
-
-def _verdict(param: CaseParam, outcome: Failure, first: str | None, owner_failed: bool) -> _Verdict:
-    """What an ending that was not a return means for one item.
-
-    Args:
-        param: The item.
-        outcome: How its process (or, with ``first``, an earlier item's) ended.
-        first: The item whose process hung in this call, when it is not this one.
-        owner_failed: Whether the rule that owns the call in progress failed (only then may this item skip, as
-            reported by it; otherwise the item was not checked, and says so as an error).
-    """
-    from gymspec.rules import RULES
-
-    rule_id = param.rule_id or CONSTRUCT
-    target = param.target.id
-    board = outcome.board
-    if isinstance(outcome, Interrupted):
-        return _Verdict("failed", "error", f"{rule_id} not finished on {target}: interrupted (Ctrl-C) {_during(board)}")
-    if isinstance(outcome, Died) and outcome.detail:
-        return _Verdict("failed", "error",
-                        f"{rule_id} not checked on {target}: internal error of the conformance suite\n{outcome.detail}")
-    ending = _ending(outcome)
-    if first is not None:
-        ending += f" (first seen in {first}; not called again)"
-    # Over the memory cap is the item's own failure, whatever call was in progress: the rule in progress made it
-    # hold that much (README: "an item holding more memory ... becomes a failure of that item's rule").
-    owner = None if isinstance(outcome, OverMemory) else _owner(param, board)
-    if board.mode == "human" and headless() and not isinstance(outcome, OverMemory):
-        return _Verdict("skipped", "skipped",
-                        f"{rule_id} not checked on {target}: {ending}, on a machine with no display "
-                        "(DISPLAY/WAYLAND_DISPLAY unset); check human rendering under a display, e.g. "
-                        "xvfb-run -a pytest --pyargs conformance ...")
-    if owner is not None and owner != rule_id:
-        if owner_failed:
-            return _Verdict("skipped", "skipped",
-                            f"{rule_id} not checked on {target}: {ending} (reported by {owner_text(owner)})")
-        return _Verdict("failed", "error",
-                        f"{rule_id} ({_level(rule_id)}) not checked on {target}: {ending}; "
-                        f"{owner_text(owner)} did not fail, so nothing reports it. {_remedy(owner, outcome)}")
-    if param.rule_id is None:
-        return _Verdict("failed", "failed", f"CONSTRUCT: target {target} cannot be constructed: {ending}")
-    if first is not None and owner is None:
-        return _Verdict("failed", "error",
-                        f"{rule_id} ({_level(rule_id)}) not checked: target {target} hung earlier: {ending}. "
-                        f"{_remedy(None, outcome)}")
-    problem = f"the target hung: {ending}" if isinstance(outcome, Hung) else ending
-    message = f"{rule_id} ({_level(rule_id)}) violated by {target}: {problem}"
-    rule = RULES.get(rule_id)
-    if rule is not None:
-        message += f"\n  rule:     {rule_id} {rule.level.value} {rule.text}"
-    found = outcome.traceback.strip() if isinstance(outcome, (Died, Hung)) else ""
-    if found:
-        stacks = "\n".join(f"    {line}" for line in found.splitlines())
-        when = "when it died" if isinstance(outcome, Died) else "when it was stopped"
-        message += f"\n  where the process was {when}:\n{stacks}"
-    return _Verdict("failed", "failed", message)
-
-
-_REPORTED_BY = re.compile(r"reported by (?:the construction check|test_target_constructs|(?P<rule>[A-Z]+-\d{3})\b)")
-_OUTCOME_RANK = {"passed": 0, "skipped": 1, "warned": 2, "failed": 3, "error": 4}
-
-
-def _record_of(report: pytest.TestReport) -> dict[str, Any] | None:
-    for name, record in report.user_properties:
-        if name == PROPERTY and is_dict(record):
-            return record
-    return None
-
-
-def _worse(known: str | None, outcome: str) -> str:
-    if known is None:
-        return outcome
-    return outcome if _OUTCOME_RANK.get(outcome, 0) > _OUTCOME_RANK.get(known, 0) else known
-
-
-def _remedy(owner: str | None, outcome: Failure | None = None, *, hung: bool = False) -> str:
-    """What to do about an item that could not be checked (``hung``: its call did not return)."""
-    if isinstance(outcome, Hung) or hung:
-        return ("If the target is slow rather than stuck (a compile, a slow constructor), raise "
-                "--conformance-timeout; if it stalls only in forked processes, run with --conformance-isolation "
-                "spawn.")
-    if owner == CONSTRUCT:
-        return ("A construction failed here where the probe's did not: a target that allows one live instance per "
-                "process fails every rule that needs two; otherwise make construction deterministic.")
-    if isinstance(outcome, Died):
-        return f"The process died in a call {owner} owns: run {owner} alone (--rules {owner}) to see it fail there."
-    if owner is not None:
-        return (f"Run {owner} (--rules {owner}, a larger --conformance-profile) to reproduce it as {owner}'s failure, "
-                "then fix that call.")
-    return "Fix the earlier failure, then run again."
-
-
-def _during(board: Snapshot) -> str:
-    if board.active:
-        return f"while {board.label} was running"
-    return f"after {board.label}" if board.label else "before any call into the target"
-
-
-def _mode(board: Snapshot) -> str:
-    return f" in mode {board.mode!r}" if board.mode else ""
-
-
-def _ending(outcome: Failure) -> str:
-    """How the process ended, naming the call in progress, e.g. "env.render() in mode 'human' killed ..."."""
-    board = outcome.board
-    call = f"{board.label}{_mode(board)}" if board.label else "the target"
-    if isinstance(outcome, Hung):
-        if board.active:
-            return f"{call} did not return within {outcome.limit:g} s"
-        return (f"no call into the target started or ended for {outcome.limit:g} s ({_during(board)}): "
-                "a hang outside a tracked call (a property, __eq__, __repr__, a space method...)")
-    if isinstance(outcome, OverMemory):
-        return (f"the process held {outcome.rss / 2**20:.0f} MiB, over the memory cap of "
-                f"{outcome.cap / 2**20:.0f} MiB (--conformance-memory), {_during(board)}")
-    if isinstance(outcome, Died):
-        note = f" ({board.note})" if board.note else ""
-        verb = "killed the process with" if not outcome.status.startswith("exit") else "ended the process with"
-        if board.active:
-            return f"{call} {verb} {outcome.status}{note}"
-        return f"the process died with {outcome.status} outside any call into the target ({_during(board)}){note}"
-    return f"interrupted {_during(board)}"
-
-
-def _owner(param: CaseParam, board: Snapshot) -> str | None:
-    """The rule that reports a failure of the call in progress (``None``: no call, or nobody owns it)."""
-    if not board.active:
-        return None
-    return owner_of(param.target.kind, board.method)
