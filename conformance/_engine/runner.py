@@ -287,8 +287,11 @@ class ItemRunner:
             if owner == (param.rule_id or CONSTRUCT) or self._decided_failed(param, owner):
                 continue
             hung = "did not return" in str(record["message"])
-            message = (f"{record['message']}; but {owner_text(owner)} did not fail on {param.target.id}, so nothing "
-                       f"reports it: not checked. {_remedy(owner, hung=hung)}")
+            known = self.facts[param.target.id].outcomes.get(owner, "not run here")
+            fix = (f"{owner} could not check it either (see why it skipped)." if known == "skipped"
+                   else _remedy(owner, hung=hung))
+            message = (f"{record['message']}; but {owner_text(owner)} did not fail on {param.target.id} ({known}), "
+                       f"so nothing reports it: not checked. {fix}")
             record.update(outcome="error", message=message)
             report.outcome = "failed"
             report.longrepr = message
@@ -314,6 +317,8 @@ class ItemRunner:
             if nodeid is None or (self._queued is not None and nodeid not in self._queued_nodeids()):
                 return False
             known = self._decide(nodeid, facts)
+            if known != "unknown":
+                facts.outcomes[owner] = known
         return known in ("failed", "error")
 
     def _decide(self, nodeid: str, facts: TargetFacts) -> str:
