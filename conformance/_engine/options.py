@@ -89,7 +89,11 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
     "report": ("PATH", "write the JSON report of the run to PATH"),
     "profile": ("quick|default|thorough", "Hypothesis budget: examples per rule and steps per rollout"),
     "rules": ("GLOB[,!GLOB]", "run only rules whose id matches; '!' excludes, e.g. 'SEED-*' or '!VEC-002'"),
-    "timeout": ("SECONDS", "how long one call into a target may take before it counts as hung (default 10)"),
+    "timeout": (
+        "SECONDS",
+        "how long a cheap call into a target may take before it counts as hung (default 10); the first call of "
+        "each kind in a process may take 6 times as long, and a kind measured as slower 3 times its cost",
+    ),
     "memory": (
         "SIZE",
         "resident memory one item may hold before it fails, e.g. 2GiB or 512MiB; 0 for no cap "
