@@ -36,7 +36,7 @@ from conformance._engine.jobs import run_items, run_trace, share, warm_superviso
 from conformance._engine.narrowing import is_dict
 from conformance._engine.options import CaseParam
 from conformance._engine.supervisor import Supervisor, Ticket
-from conformance._engine.verdicts import PROPERTY, REPORTED_BY, record_of, worse
+from conformance._engine.verdicts import PROPERTY, REPORTED_BY, RULE_ID, record_of, worse
 from conformance._engine.verdicts import Verdict as _Verdict
 from conformance._engine.verdicts import describe_ending as _ending
 from conformance._engine.verdicts import owning_rule as _owner
@@ -52,6 +52,7 @@ __all__ = ["ItemRunner", "TargetFacts"]
 _SAFE_CATEGORY_MODULES = ("builtins", "warnings", "conformance", "numpy", "hypothesis", "pytest", "_pytest")
 
 _NO_CALL = Snapshot(0, False, 0.0, 0.0, 0, "", "", "", "")
+_SHARED = "the shared rollouts"  # where a hang was first met when no item was in progress
 _LOOKAHEAD = 64  # how far past the current item to look for items to start ahead
 # Batches: a target whose construction, reset and step are this cheap, with observations this small, runs this many
 # items per process.
@@ -76,6 +77,7 @@ class TargetFacts:
         observing: The job running the observers on the shared rollouts, until its verdicts are in ``trace``
             (it runs beside the target's other items, which only need the profile).
         observers: The rules that job decides.
+        hang_blamed: Whether a hang first met in the shared rollouts has been reported as an item's failure.
         outcomes: The record outcome of each of the target's items that has reported, by rule id (a skip that says
             another rule reports its cause stands only when that rule failed).
     """
@@ -88,6 +90,7 @@ class TargetFacts:
     observing: Ticket | None = None
     observers: frozenset[str] = frozenset()
     outcomes: dict[str, str] = field(default_factory=dict[str, str])
+    hang_blamed: bool = False
 
     def basis(self) -> dict[str, JSON]:
         """What a job's outcome depends on, but for the observers' verdicts (which only their own items use)."""
@@ -255,7 +258,14 @@ class ItemRunner:
             # A call of this target hangs: every item that would make it again is decided here, without waiting
             # for the timeout once more (the construction check still runs: the probe never made that call).
             hang, first = facts.hang
-            return [self._report(item, param, _verdict(param, hang, first, self._owner_failed(param, hang.board)), 0.0)]
+            first_item: str | None = first
+            if first == _SHARED and not facts.hang_blamed and _owner(param, hang.board) is None:
+                # Met in the shared rollouts, where no item was in progress: the first item to meet it reports it
+                # as its rule's failure (one cause, one failure); the others are not checked.
+                facts.hang_blamed = True
+                first_item = None
+            verdict = _verdict(param, hang, first_item, self._owner_failed(param, hang.board))
+            return [self._report(item, param, verdict, 0.0)]
         shared = (facts.trace or {}).get("verdicts", {}).get(param.rule_id)
         if shared is not None and shared["outcome"] in ("passed", "skipped"):
             trace = facts.trace or {}
@@ -283,9 +293,10 @@ class ItemRunner:
             found = REPORTED_BY.search(str(record.get("message", "")))
             if found is None:
                 continue
-            owner = found["rule"] or CONSTRUCT
-            if owner == (param.rule_id or CONSTRUCT) or self._decided_failed(param, owner):
+            owners = RULE_ID.findall(found["rules"]) if found["rules"] else [CONSTRUCT]
+            if (param.rule_id or CONSTRUCT) in owners or any(self._decided_failed(param, one) for one in owners):
                 continue
+            owner = owners[0]
             hung = "did not return" in str(record["message"])
             known = self.facts[param.target.id].outcomes.get(owner, "not run here")
             fix = (f"{owner} could not check it either (see why it skipped)." if known == "skipped"
@@ -542,7 +553,7 @@ class ItemRunner:
         # is then attributed as for any item); a hang is remembered as any hang is.
         facts.trace = {**(facts.trace or {}), "verdicts": {}, "error": _ending(outcome)}
         if isinstance(outcome, Hung) and facts.hang is None:
-            facts.hang = (outcome, "the shared rollouts")
+            facts.hang = (outcome, _SHARED)
 
     def _finished(self, item: pytest.Item, outcome: Finished) -> list[pytest.TestReport]:
         value: Mapping[str, Any] = outcome.value

@@ -23,6 +23,7 @@ from conformance._engine.options import CaseParam
 __all__ = [
     "PROPERTY",
     "REPORTED_BY",
+    "RULE_ID",
     "Verdict",
     "describe_ending",
     "level",
@@ -109,7 +110,11 @@ def verdict(param: CaseParam, outcome: Failure, first: str | None, owner_failed:
     return Verdict("failed", "failed", message)
 
 
-REPORTED_BY = re.compile(r"reported by (?:the construction check|test_target_constructs|(?P<rule>[A-Z]+-\d{3})\b)")
+REPORTED_BY = re.compile(
+    r"reported by (?:the construction check|test_target_constructs|(?P<rules>[A-Z]+-\d{3}(?:(?:, | or )[A-Z]+-\d{3})*))"
+)
+"""A skip's "(reported by ...)" clause: the construction check, or one or more rule ids ("SEED-001 or SEED-005")."""
+RULE_ID = re.compile(r"[A-Z]+-\d{3}")
 _OUTCOME_RANK = {"passed": 0, "skipped": 1, "warned": 2, "failed": 3, "error": 4}
 
 
