@@ -84,6 +84,10 @@ def _table(report: dict[str, Any]) -> list[str]:
     if len(noteworthy) > _MAX_DETAILS:
         lines.append(f"... and {len(noteworthy) - _MAX_DETAILS} more (see --json or --report)")
     summary = report["summary"]
+    for target, note in summary.get("isolation", {}).items():
+        lines.append(f"isolation: {note} ({target})")
+    for target, count in summary.get("not_checked", {}).items():
+        lines.append(f"NOT CHECKED: {target} — {count} item{'s' if count != 1 else ''} could not be checked")
     lines.append(", ".join(f"{summary[key]} {key}" for key in ("passed", "failed", "warned", "skipped", "error")))
     return lines
 

@@ -171,7 +171,9 @@ def check_env(
         profile: ``"quick"`` (seconds), ``"default"`` or ``"thorough"``: examples per rule and steps per rollout.
         rules: Only these rule ids: comma-separated globs or an iterable of them; ``"!GLOB"`` leaves rules out
             (``"!RENDER-*"`` is Gymnasium's ``skip_render_check=True``).
-        timeout: Seconds one call into the target may take before it counts as hung (the suite's default: 10).
+        timeout: Seconds a cheap call into the target may take before it counts as hung (the suite's default: 10;
+            a first call of its kind, a compile say, may take 6 times as long, and a kind measured as slower 3 times
+            its cost).
         raise_on: ``"must"`` raises :class:`ConformanceError` if a MUST rule is violated (or a check errored),
             ``"should"`` on SHOULD violations too, ``"never"`` only returns the report.
         registry: For ids: ``"reference"`` (the default), ``"gymnasium"`` or a module path with ``make``.

@@ -279,6 +279,7 @@ def _runner(config: pytest.Config, session: pytest.Session) -> ItemRunner | None
             conformance.limits.memory,
             settle=settle_imports,
             parallel=jobs_for(config, len(targets)),
+            start=conformance.limits.start,
         )
         runner = ItemRunner(config, supervisor)
         runner.bind(list(session.items))
@@ -288,7 +289,8 @@ def _runner(config: pytest.Config, session: pytest.Session) -> ItemRunner | None
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
-    """Run a conformance item in a supervised process (``--conformance-isolation process``, the default)."""
+    """Run a conformance item in a supervised process (``--conformance-isolation auto|fork|spawn``; auto is the
+    default)."""
     param = _param(item)
     if param is None:
         return None
@@ -316,7 +318,7 @@ def _skip_reason(report: pytest.TestReport) -> str:
 def _record(
     item: pytest.Item, param: CaseParam, report: pytest.TestReport, call: pytest.CallInfo[None]
 ) -> dict[str, Any]:
-    from conformance._engine.outcomes import RuleFailure
+    from conformance._engine.outcomes import RuleFailure, Unchecked
 
     case = item.stash.get(CASE_KEY, None)
     rule = getattr(case, "rule", None)
@@ -328,9 +330,11 @@ def _record(
     if report.skipped:
         outcome, message = "skipped", _skip_reason(report)
     elif report.failed:
-        outcome = "failed" if report.when == "call" else "error"
         error = call.excinfo.value if call.excinfo is not None else None
-        if isinstance(error, RuleFailure):
+        outcome = "failed" if report.when == "call" and not isinstance(error, Unchecked) else "error"
+        if isinstance(error, Unchecked):
+            message = str(error)
+        elif isinstance(error, RuleFailure):
             message, reproducer = error.message(), error.reproducer
         elif call.excinfo is not None:
             message = call.excinfo.exconly()
@@ -359,10 +363,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     param = _param(item)
     if param is None:
         return report
-    from conformance._engine.outcomes import RuleFailure
+    from conformance._engine.outcomes import RuleFailure, Unchecked
 
     if call.excinfo is not None and isinstance(call.excinfo.value, RuleFailure) and report.failed:
         report.longrepr = call.excinfo.value.render()
+    elif call.excinfo is not None and isinstance(call.excinfo.value, Unchecked) and report.failed:
+        report.longrepr = str(call.excinfo.value)
     report.user_properties = [*report.user_properties, (_PROPERTY, _record(item, param, report, call))]
     return report
 
@@ -442,13 +448,54 @@ class _Reporter:
         self.fixed: list[Entry] = []
         # The targets' own warnings: (target, category, message, where) -> the number of items that raised it.
         self.target_warnings: dict[tuple[str, str, str, str], int] = {}
+        self.signal = ""
+        self.exitstatus: int | pytest.ExitCode | None = None
+        self.live: Any = None  # the report on disk while the run goes on (LiveReport), where one is asked for
+        path = option(config, "report")
+        if path and not self._worker():
+            from conformance._engine.report import LiveReport
+
+            self.live = LiveReport(path)
+            self._catch_sigterm()
+
+    def _catch_sigterm(self) -> None:
+        """Make SIGTERM (a CI job's cancel, ``timeout``) stop the run as Ctrl-C does, so the report and the summary
+        are still written; a handler the user installed stays."""
+        import signal
+        import threading
+
+        if threading.current_thread() is not threading.main_thread():
+            return
+        if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+            return
+
+        def stop(signum: int, frame: object) -> None:
+            del signum, frame
+            self.signal = "SIGTERM"
+            raise KeyboardInterrupt("SIGTERM")
+
+        signal.signal(signal.SIGTERM, stop)
+
+    def _meta(self) -> dict[str, Any]:
+        return {
+            "profile": option(self.config, "profile") or "default",
+            "rules": option(self.config, "rules") or "*",
+            "registry": option(self.config, "registry") or "reference",
+            "python": sys.version.split()[0],
+            "interrupted": self.interrupted,
+            "signal": self.signal,
+            "internal_error": self.internal_error,
+        }
 
     def _merge(self, value: dict[str, Any]) -> None:
         from conformance._engine.report import Result
 
         result = Result(**value)
         previous = self.records.get(result.nodeid)
-        self.records[result.nodeid] = result if previous is None else previous.merge(result)
+        merged = result if previous is None else previous.merge(result)
+        self.records[result.nodeid] = merged
+        if self.live is not None:
+            self.live.update(merged, self._meta())
 
     def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
         self.running[nodeid] = location
@@ -533,7 +580,7 @@ class _Reporter:
         results = list(self.records.values())
         if not results or self._worker():
             return
-        from conformance._engine.report import format_effort, format_table
+        from conformance._engine.report import format_effort, format_table, isolation_notes, not_checked
 
         profile = option(self.config, "profile") or "default"
         terminalreporter.write_sep("=", f"conformance summary (profile {profile})")
@@ -550,8 +597,15 @@ class _Reporter:
         warned = sorted({f"{r.rule} [{r.target}]" for r in results if r.outcome == "warned"})
         if warned:
             terminalreporter.write_line("SHOULD warnings: " + ", ".join(warned), yellow=True)
+        for target, note in isolation_notes(results).items():
+            terminalreporter.write_line(f"isolation: {note} ({target})")
+        for target, count in not_checked(results).items():
+            terminalreporter.write_line(
+                f"NOT CHECKED: {target} — {count} item{'s' if count != 1 else ''} could not be checked (errors above "
+                "name the cause and the remedy); the target has not passed", red=True)
         if self.interrupted:
-            terminalreporter.write_line("the run was interrupted: items that did not run are not in the table")
+            why = f" by {self.signal}" if self.signal else ""
+            terminalreporter.write_line(f"the run was interrupted{why}: items that did not run are not in the table")
         self._summarize_warnings(terminalreporter)
         self._baseline_summary(terminalreporter, results)
         for name, what in (("report", "conformance report"), ("html", "HTML report"), ("badge", "badge")):
@@ -588,8 +642,20 @@ class _Reporter:
             terminalreporter.write_line(f"  [{target}] {category} ({count} item{'' if count == 1 else 's'}) at {where}: {text}")
 
     @pytest.hookimpl(trylast=True)
-    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+    def pytest_unconfigure(self, config: pytest.Config) -> None:
+        """Under thread isolation, end the process at once when a worker thread is still stuck in a call of the
+        target: interpreter shutdown would finalize modules under it (one such run crashed at exit)."""
+        watchdog = sys.modules.get("conformance._engine.watchdog")
+        if self.exitstatus is None or self._worker() or watchdog is None or not watchdog.stuck_threads():
+            return
+        for stream in (sys.stdout, sys.stderr):
+            stream.flush()
+        os._exit(int(self.exitstatus))
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int | pytest.ExitCode) -> None:
         """Stop the supervised processes; write the JSON report (not on xdist workers)."""
+        self.exitstatus = exitstatus
         runner = self.config.stash.get(_RUNNER_KEY, None)
         if runner is not None:
             runner.supervisor.close()
@@ -605,16 +671,8 @@ class _Reporter:
             return
         from conformance._engine.report import write_report
 
-        meta = {
-            "profile": option(self.config, "profile") or "default",
-            "rules": option(self.config, "rules") or "*",
-            "registry": option(self.config, "registry") or "reference",
-            "python": sys.version.split()[0],
-            "interrupted": self.interrupted,
-            "internal_error": self.internal_error,
-        }
         try:
-            write_report(path, list(self.records.values()), meta)
+            write_report(path, list(self.records.values()), {**self._meta(), "incomplete": False})
         except OSError as exc:
             reporter = self.config.pluginmanager.get_plugin("terminalreporter")
             if reporter is not None:

@@ -328,6 +328,10 @@ class Report:
         lines += [str(result) for result in noteworthy[:_DETAILS]]
         if len(noteworthy) > _DETAILS:
             lines.append(f"... and {len(noteworthy) - _DETAILS} more (report.failed, report.warned, report.errors)")
+        from conformance._engine.report import not_checked
+
+        for target, count in not_checked(self._records()).items():
+            lines.append(f"NOT CHECKED: {target} — {count} item{'s' if count != 1 else ''} could not be checked")
         # "accepted" only where a baseline accepted something: most runs have none.
         tally = ", ".join(f"{count} {outcome}" for outcome, count in self.counts.items()
                           if count or outcome != "accepted")

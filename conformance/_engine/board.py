@@ -20,6 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
+from conformance._engine.limits import CallLimits
+
 __all__ = ["Board", "BoardGuard", "Snapshot", "current_board", "tracked"]
 
 T = TypeVar("T")
@@ -221,14 +223,20 @@ class BoardGuard:
     def __init__(self, board: Board, timeout: float) -> None:
         self.board = board
         self.timeout = timeout
+        self.limits = CallLimits(timeout)
 
     def call(self, label: str, fn: Callable[[], T], *, method: str = "", mode: str = "", limit: float = 0.0) -> T:
-        """Call ``fn`` with ``label`` on the board as the call in progress (see :meth:`Board.begin`)."""
-        self.board.begin(label, method or label.rsplit(".", 1)[-1], mode, limit)
+        """Call ``fn`` with ``label`` on the board as the call in progress (see :meth:`Board.begin`), under the
+        limit its kind earned (:class:`~conformance._engine.limits.CallLimits`) unless ``limit`` is given."""
+        kind = method or label.rsplit(".", 1)[-1]
+        self.board.begin(label, kind, mode, limit or self.limits.limit(kind))
+        started = time.monotonic()
         try:
-            return fn()
+            result = fn()
         finally:
             self.board.end()
+        self.limits.took(kind, time.monotonic() - started)
+        return result
 
     def run(self, body: Callable[[], T]) -> T:
         """Run ``body`` here (calls inside it go through :meth:`call`)."""

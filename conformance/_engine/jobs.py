@@ -77,6 +77,11 @@ def _apply(session: ConformanceSession, param_target: str, facts: Mapping[str, J
         state.mark_unconstructible(str(facts["construct_error"]))
     if facts.get("profile"):
         session.profile = Profile(**facts["profile"])
+    costs = facts.get("costs")
+    if is_mapping(costs):
+        # What the target's calls cost in the cost probe: a compile or a slow constructor earns its call a longer
+        # limit in every job, not only in the one that measured it.
+        session.watchdog.limits.prime(costs.get("first") or {}, costs.get("steady") or {})
     state.verdicts = dict(facts.get("verdicts") or {})
     return state
 
@@ -176,7 +181,7 @@ def run_trace(payload: Mapping[str, JSON]) -> JSON:
         case = session.case(CaseParam(rules[0] if rules else "ENV-001", state.target))
         measured = _measure(case) if payload.get("measure", True) else None
         if measured is not None:
-            costs, result["observation_bytes"] = measured
+            costs, result["observation_bytes"], result["first_costs"] = measured
             session.profile = case.profile = scaled(session.profile, costs, int(payload["items"]))
             result["costs"] = dataclasses.asdict(costs)
             _capture_frames(config, case)
@@ -210,9 +215,9 @@ _MEASURE_SECONDS = 2.0
 _MEASURE_TRIES = 3
 
 
-def _measure(case: Case) -> tuple[Costs, int] | None:
+def _measure(case: Case) -> tuple[Costs, int, dict[str, float]] | None:
     """Time a fresh instance's construction, seeded reset and a few random steps, and weigh its first observation in
-    bytes (``None`` if any call fails).
+    bytes; also what the first call of each kind cost in this process (a compile, say) (``None`` if any call fails).
 
     Construction and reset are timed up to :data:`_MEASURE_TRIES` times (the fastest counts) and a step by the
     median of its tries: one reading on a busy machine flipped cheap targets between their full and a cut profile,
@@ -246,17 +251,19 @@ def _measure(case: Case) -> tuple[Costs, int] | None:
         while len(constructions) < _MEASURE_TRIES and time.perf_counter() - begun < 1.0:
             env, first = construct_and_reset()
         steps: list[float] = []
-        begun = time.perf_counter()
-        while len(steps) < _MEASURE_STEPS and time.perf_counter() - begun < _MEASURE_SECONDS:
+        begun = 0.0  # counted from the end of the first step, which may pay a compile
+        while len(steps) < _MEASURE_STEPS and (not steps or time.perf_counter() - begun < _MEASURE_SECONDS):
             tick = time.perf_counter()
             result = env.step(draw(rng))
             steps.append(time.perf_counter() - tick)
+            begun = begun or time.perf_counter()
             # any(): a vector env's flags are arrays (it resets its own sub-envs; a full reset is harmless).
             if is_tuple(result) and len(result) == 5 and (np.any(result[2]) or np.any(result[3])):
                 env.reset()
         weight = _nbytes(first[0] if is_tuple(first) and first else first)
-        step = float(np.median(steps)) if steps else 0.0
-        return Costs(min(constructions), min(resets), step), weight
+        step = float(np.median(steps[1:] or steps)) if steps else 0.0
+        firsts = {"construct": constructions[0], "reset": resets[0], **({"step": steps[0]} if steps else {})}
+        return Costs(min(constructions), min(resets), step), weight, firsts
     except Exception:  # noqa: BLE001 - the items themselves report what went wrong
         return None
     finally:

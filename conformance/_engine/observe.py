@@ -78,7 +78,7 @@ class View:
             try:
                 cache[name] = self.env.get(name)
             except TargetError as error:
-                cache[name] = NotCheckable(f"{error} (reported by ENV-001)")
+                cache[name] = NotCheckable(f"{error} (reported by ENV-001 or ENV-002)")
         found = cache[name]
         if isinstance(found, NotCheckable):
             raise NotCheckable(str(found))

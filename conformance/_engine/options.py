@@ -102,7 +102,11 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
     "report": ("PATH", "write the JSON report of the run to PATH"),
     "profile": ("quick|default|thorough", "Hypothesis budget: examples per rule and steps per rollout"),
     "rules": ("GLOB[,!GLOB]", "run only rules whose id matches; '!' excludes, e.g. 'SEED-*' or '!VEC-002'"),
-    "timeout": ("SECONDS", "how long one call into a target may take before it counts as hung (default 10)"),
+    "timeout": (
+        "SECONDS",
+        "how long a cheap call into a target may take before it counts as hung (default 10); the first call of "
+        "each kind in a process may take 6 times as long, and a kind measured as slower 3 times its cost",
+    ),
     "memory": (
         "SIZE",
         "resident memory one item may hold before it fails, e.g. 2GiB or 512MiB; 0 for no cap "
@@ -129,9 +133,11 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
     "html": ("PATH", "write a self-contained HTML report (rule tables, failures, reproducers, rendered frames)"),
     "badge": ("PATH", "write an SVG status badge of the run"),
     "isolation": (
-        "process|thread",
-        "run each item in a supervised process (default where fork exists: crashes, hangs and leaks of the target "
-        "become failures) or in this process with a per-call watchdog thread (weaker: a crash ends the run)",
+        "auto|fork|spawn|thread",
+        "run each item in a supervised process forked from one that probed the target (fork), or that imports and "
+        "probes the target anew (spawn: for targets unsafe to fork, e.g. JAX, torch, OpenGL), or in this process "
+        "with a per-call watchdog thread (thread: weaker, a crash ends the run); default auto: fork, or spawn for a "
+        "target found unsafe to fork (the summary says why)",
     ),
 }
 """Option name → (metavar, help text)."""

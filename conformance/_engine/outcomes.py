@@ -6,7 +6,7 @@ import traceback
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["NotCheckable", "RuleFailure"]
+__all__ = ["NotCheckable", "RuleFailure", "Unchecked"]
 
 _INDENT = "    "
 
@@ -129,3 +129,9 @@ class NotCheckable(BaseException):
     Args:
         reason: Why, naming the rule that reports the blocking problem when there is one.
     """
+
+
+class Unchecked(Exception):
+    """The item could not check its rule for a reason that is no verdict on the rule (an earlier call of the target
+    hung, say): recorded as an ``error`` naming the cause and the remedy, never as a pass, a skip or a failure of the
+    rule (which would report a SHOULD rule as violated)."""

@@ -11,6 +11,7 @@ import dataclasses
 import json
 import os
 import tempfile
+import time
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
@@ -20,10 +21,13 @@ from typing import Any
 __all__ = [
     "OUTCOMES",
     "PROPERTY",
+    "LiveReport",
     "Result",
     "build_report",
     "format_effort",
     "format_table",
+    "isolation_notes",
+    "not_checked",
     "replace_file",
     "write_report",
 ]
@@ -56,6 +60,8 @@ class Result:
         steps: ``step`` calls its examples made.
         seconds: Its wall time.
         peak_mib: The largest resident memory of its process, in MiB (0 when it did not run in one of its own).
+        isolation: How its process started when that was not the default fork, and why (``"spawn — 5 threads in
+            the probe process"``), else ``""``.
     """
 
     target: str
@@ -69,6 +75,7 @@ class Result:
     steps: int = 0
     seconds: float = 0.0
     peak_mib: float = 0.0
+    isolation: str = ""
 
     @property
     def area(self) -> str:
@@ -103,6 +110,18 @@ def _pytest_counts(results: Iterable[Result]) -> dict[str, int]:
             "skipped": counts["skipped"], "error": counts["error"], "xfailed": counts["accepted"]}
 
 
+def not_checked(results: Iterable[Result]) -> dict[str, int]:
+    """Targets with items that could not be checked (outcome ``error``: a call never returned, an internal error, an
+    interrupt...), and how many: such a target has not passed, whatever its other items say."""
+    counts = Counter(result.target for result in results if result.outcome == "error")
+    return dict(sorted(counts.items()))
+
+
+def isolation_notes(results: Iterable[Result]) -> dict[str, str]:
+    """Targets whose items ran in processes that did not start by the default fork, and how and why."""
+    return dict(sorted({result.target: result.isolation for result in results if result.isolation}.items()))
+
+
 def build_report(results: Sequence[Result], meta: Mapping[str, Any]) -> dict[str, Any]:
     """The JSON report: ``{"schema": 1, "results": [...], "summary": {...}}``.
 
@@ -128,6 +147,8 @@ def build_report(results: Sequence[Result], meta: Mapping[str, Any]) -> dict[str
             "by_target": {target: _counts(items) for target, items in by_target.items()},
             "failing": failing,
             "warned_rules": warned,
+            "not_checked": not_checked(results),
+            "isolation": isolation_notes(results),
             "run": dict(meta),
         },
     }
@@ -139,6 +160,49 @@ def write_report(path: str | Path, results: Sequence[Result], meta: Mapping[str,
     A reader never sees a half-written report, and an existing report is replaced only by a complete one.
     """
     return replace_file(path, json.dumps(build_report(results, meta), indent=2) + "\n")
+
+
+
+
+class LiveReport:
+    """The JSON report kept on disk while the run goes on, so a run killed outright (``SIGKILL``, a CI job's time
+    limit) leaves a valid report of every item finished so far, marked ``"incomplete": true`` in ``summary.run``.
+
+    Each update rewrites the file atomically (:func:`replace_file`). Records are serialised once, when they change, so an
+    update costs a join and a write; only when that grows costly (over ``_CHEAP`` seconds: thousands of items)
+    are updates spaced, so that writing never takes more than about a tenth of the run — an item is then on disk
+    with the next update, at most ten writes' time later.
+
+    Args:
+        path: Where the report goes.
+    """
+
+    _SHARE = 10.0  # a costly update may follow the previous one after this many times what that one took
+    _CHEAP = 0.01  # seconds: an update that took less never delays the next
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._rows: dict[str, str] = {}
+        self._results: dict[str, Result] = {}
+        self._last = 0.0
+        self._cost = 0.0
+
+    def update(self, result: Result, meta: Mapping[str, Any]) -> None:
+        """Record ``result`` (replacing the earlier record of its node id) and rewrite the report if it is time."""
+        self._results[result.nodeid] = result
+        self._rows[result.nodeid] = json.dumps(result.as_dict())
+        now = time.monotonic()
+        if self._cost > self._CHEAP and now - self._last < self._SHARE * self._cost:
+            return
+        results = list(self._results.values())
+        summary = build_report(results, {**meta, "incomplete": True})["summary"]
+        summary.pop("run", None)
+        text = (f'{{"schema": {SCHEMA}, "results": [\n' + ",\n".join(self._rows.values())
+                + f'\n], "summary": {json.dumps({**summary, "run": {**meta, "incomplete": True}})}}}\n')
+        with contextlib.suppress(OSError):  # the final report says so if the path cannot be written
+            replace_file(self.path, text)
+        self._last = time.monotonic()
+        self._cost = self._last - now
 
 
 def replace_file(path: str | Path, text: str) -> Path:

@@ -25,22 +25,28 @@ import functools
 import warnings
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 import pytest
 
 from conformance._engine.board import Snapshot
-from conformance._engine.case import CONSTRUCT, headless, owner_of, owner_text
-from conformance._engine.endings import Died, Failure, Finished, Hung, Interrupted, Outcome, OverMemory
+from conformance._engine.case import CONSTRUCT, owner_text
+from conformance._engine.endings import Died, Failure, Finished, Hung, Interrupted, Outcome
 from conformance._engine.jobs import run_items, run_trace, share, warm_supervisor, warm_target
 from conformance._engine.narrowing import is_dict
 from conformance._engine.options import CaseParam
 from conformance._engine.supervisor import Supervisor, Ticket
+from conformance._engine.verdicts import PROPERTY, REPORTED_BY, RULE_ID, record_of, worse
+from conformance._engine.verdicts import Verdict as _Verdict
+from conformance._engine.verdicts import describe_ending as _ending
+from conformance._engine.verdicts import owning_rule as _owner
+from conformance._engine.verdicts import remedy as _remedy
+from conformance._engine.verdicts import level as _level
+from conformance._engine.verdicts import verdict as _verdict
 from conformance._engine.zygote import JSON, Job, JobFunction
 
 __all__ = ["ItemRunner", "TargetFacts"]
 
-PROPERTY = "conformance"
 TARGET_WARNINGS = "conformance-target-warnings"  # a report's user property: the warnings the target raised
 # Warning categories the supervisor may import by name: its own, and libraries the suite itself imports. A target's
 # own category is not imported here (that would run target code in the supervisor): it is shown as a UserWarning.
@@ -48,6 +54,7 @@ _SAFE_CATEGORY_MODULES = ("builtins", "warnings", "conformance", "numpy", "hypot
 _TOOLS = ("conformance", "hypothesis", "pytest", "_pytest")  # whose warnings are about the item, shown per item
 
 _NO_CALL = Snapshot(0, False, 0.0, 0.0, 0, "", "", "", "")
+_SHARED = "the shared rollouts"  # where a hang was first met when no item was in progress
 _LOOKAHEAD = 64  # how far past the current item to look for items to start ahead
 # Batches: a target whose construction, reset and step are this cheap, with observations this small, runs this many
 # items per process.
@@ -72,6 +79,9 @@ class TargetFacts:
         observing: The job running the observers on the shared rollouts, until its verdicts are in ``trace``
             (it runs beside the target's other items, which only need the profile).
         observers: The rules that job decides.
+        hang_blamed: Whether a hang first met in the shared rollouts has been reported as an item's failure.
+        outcomes: The record outcome of each of the target's items that has reported, by rule id (a skip that says
+            another rule reports its cause stands only when that rule failed).
     """
 
     construct_error: str | None = None
@@ -81,6 +91,8 @@ class TargetFacts:
     trace: dict[str, Any] | None = None
     observing: Ticket | None = None
     observers: frozenset[str] = frozenset()
+    outcomes: dict[str, str] = field(default_factory=dict[str, str])
+    hang_blamed: bool = False
 
     def basis(self) -> dict[str, JSON]:
         """What a job's outcome depends on, but for the observers' verdicts (which only their own items use)."""
@@ -92,15 +104,9 @@ class TargetFacts:
             "construct_error": self.construct_error,
             "close_probe": self.close_probe,
             "profile": trace.get("profile"),
+            "costs": {"first": trace.get("first_costs") or {}, "steady": trace.get("costs") or {}},
             "verdicts": trace.get("verdicts", {}),
         }
-
-
-@dataclass(frozen=True)
-class _Verdict:
-    kind: Literal["passed", "failed", "skipped"]
-    outcome: str  # the record's outcome: failed, skipped or error
-    message: str
 
 
 def _category(module: str, name: str) -> type[Warning] | None:
@@ -227,7 +233,17 @@ class ItemRunner:
 
     def run(self, item: pytest.Item, param: CaseParam) -> list[pytest.TestReport]:
         """Run one item; its reports (as pytest would have made them, or written here for a crash)."""
-        reports = self._run(item, param)
+        reports = self._vet(item, param, self._run(item, param))
+        facts = self.facts.setdefault(param.target.id, TargetFacts())
+        mode, why = self.supervisor.isolation(param.target.id)
+        for report in reports:
+            record = record_of(report)
+            if record is None:
+                continue
+            if mode == "spawn":
+                record["isolation"] = f"spawn — {why}"
+            rule = str(record.get("rule"))
+            facts.outcomes[rule] = worse(facts.outcomes.get(rule), str(record.get("outcome")))
         if self._last.get(param.target.id) == item.nodeid and self.interrupted is None:
             # The target's last item: its zygotes (a heavy env's can hold hundreds of MiB each) go now, not when a
             # sweep of many targets ends.
@@ -244,14 +260,21 @@ class ItemRunner:
         if interrupted is None and facts.observing is not None and param.rule_id in facts.observers:
             interrupted = self._observed(param, facts, item.nodeid)
         if interrupted is not None:  # Ctrl-C during the target's shared work: this item records it
-            verdict = _verdict(param, interrupted, None)
+            verdict = _verdict(param, interrupted, None, False)
             self.interrupted = verdict.message
             return [self._report(item, param, verdict, interrupted.seconds)]
         if facts.hang is not None and param.rule_id is not None:
             # A call of this target hangs: every item that would make it again is decided here, without waiting
             # for the timeout once more (the construction check still runs: the probe never made that call).
             hang, first = facts.hang
-            return [self._report(item, param, _verdict(param, hang, first), 0.0)]
+            first_item: str | None = first
+            if first == _SHARED and not facts.hang_blamed and _owner(param, hang.board) is None:
+                # Met in the shared rollouts, where no item was in progress: the first item to meet it reports it
+                # as its rule's failure (one cause, one failure); the others are not checked.
+                facts.hang_blamed = True
+                first_item = None
+            verdict = _verdict(param, hang, first_item, self._owner_failed(param, hang.board))
+            return [self._report(item, param, verdict, 0.0)]
         shared = (facts.trace or {}).get("verdicts", {}).get(param.rule_id)
         if shared is not None and shared["outcome"] in ("passed", "skipped"):
             trace = facts.trace or {}
@@ -263,10 +286,82 @@ class ItemRunner:
         if isinstance(outcome, Hung) and facts.hang is None:
             facts.hang = (outcome, param.rule_id or CONSTRUCT)
             self._drop_stale(item.nodeid)  # later items of the target, started ahead, would meet the hang again
-        verdict = _verdict(param, outcome, None)
+        failed = False if isinstance(outcome, Interrupted) else self._owner_failed(param, outcome.board)
+        verdict = _verdict(param, outcome, None, failed)
         if isinstance(outcome, Interrupted):
             self.interrupted = verdict.message
         return [self._report(item, param, verdict, outcome.seconds)]
+
+    def _vet(self, item: pytest.Item, param: CaseParam, reports: list[pytest.TestReport]) -> list[pytest.TestReport]:
+        """Turn a skip that names another rule as the reporter of its cause into an error when that rule did not
+        fail: the cause then goes unreported, and the item was not checked (unchecked is never a pass)."""
+        for report in reports:
+            record = record_of(report)
+            if not report.skipped or record is None:
+                continue
+            found = REPORTED_BY.search(str(record.get("message", "")))
+            if found is None:
+                continue
+            owners = RULE_ID.findall(found["rules"]) if found["rules"] else [CONSTRUCT]
+            if (param.rule_id or CONSTRUCT) in owners or any(self._decided_failed(param, one) for one in owners):
+                continue
+            owner = owners[0]
+            hung = "did not return" in str(record["message"])
+            known = self.facts[param.target.id].outcomes.get(owner, "not run here")
+            fix = (f"{owner} could not check it either (see why it skipped)." if known == "skipped"
+                   else _remedy(owner, hung=hung))
+            message = (f"{record['message']}; but {owner_text(owner)} did not fail on {param.target.id} ({known}), "
+                       f"so nothing reports it: not checked. {fix}")
+            record.update(outcome="error", message=message)
+            report.outcome = "failed"
+            report.longrepr = message
+        return reports
+
+    def _owner_failed(self, param: CaseParam, board: Snapshot) -> bool:
+        """Whether the rule owning the call in progress on ``board`` failed (or fails) on ``param``'s target."""
+        owner = _owner(param, board)
+        if owner is None or owner == (param.rule_id or CONSTRUCT):
+            return False
+        return self._decided_failed(param, owner)
+
+    def _decided_failed(self, param: CaseParam, owner: str) -> bool:
+        """Whether ``owner``'s item on ``param``'s target failed: as it reported, or — when it is still to come in
+        this run — as it ends when run now (its reports wait for pytest to reach it). ``False`` when it does not
+        run here (deselected, or another worker's)."""
+        target = param.target.id
+        facts = self.facts.setdefault(target, TargetFacts())
+        known = facts.outcomes.get(owner)
+        if known is None:
+            nodeid = next((nodeid for nodeid, other in self._order
+                           if other.target.id == target and (other.rule_id or CONSTRUCT) == owner), None)
+            if nodeid is None or (self._queued is not None and nodeid not in self._queued_nodeids()):
+                return False
+            known = self._decide(nodeid, facts)
+            if known != "unknown":
+                facts.outcomes[owner] = known
+        return known in ("failed", "error")
+
+    def _decide(self, nodeid: str, facts: TargetFacts) -> str:
+        """Run the item ``nodeid`` ahead of its turn and read its outcome (its reports are logged in its turn)."""
+        param = self._order[self._position[nodeid]][1]
+        if param.rule_id is not None:  # the construction check always runs a job of its own
+            if facts.trace is None:
+                return "unknown"  # no shared run yet: it runs in its turn
+            if facts.hang is not None:
+                return "failed" if _owner(param, facts.hang[0].board) == param.rule_id else "unknown"
+            shared = facts.trace.get("verdicts", {}).get(param.rule_id)
+            if shared is not None and shared["outcome"] in ("passed", "skipped"):
+                return str(shared["outcome"])
+            if not self._needs_job(param, facts):
+                return "unknown"
+        entry = self._ahead.get(nodeid) or self._submit(nodeid, param, facts)
+        self._ahead[nodeid] = entry
+        outcome = _part(self.supervisor.wait(entry.ticket), entry.index)
+        if not isinstance(outcome, Finished):
+            return "failed"  # its own process ended without a return: its item reports that, as a failure
+        value: Mapping[str, Any] = outcome.value
+        phases = [str(data.get("outcome")) for data in value.get("reports", [])]
+        return "failed" if "failed" in phases else ("skipped" if "skipped" in phases else "passed")
 
     @staticmethod
     def _needs_job(param: CaseParam, facts: TargetFacts) -> bool:
@@ -301,18 +396,20 @@ class ItemRunner:
         outcome = self._supervised(param, facts, run_items, {"nodeids": [nodeid]}, first=outcome)
         return _part(outcome, 0) or outcome
 
-    def _batch_size(self, facts: TargetFacts) -> int:
+    def _batch_size(self, facts: TargetFacts, key: str) -> int:
         trace = facts.trace or {}
         costs = trace.get("costs")
         if not costs or trace.get("observation_bytes") is None:
             return 1
         cheap = costs["construct"] + costs["reset"] <= _BATCH_CALL_SECONDS and costs["step"] <= _BATCH_STEP_SECONDS
-        return _BATCH if cheap and trace["observation_bytes"] <= _BATCH_OBSERVATION_BYTES else 1
+        # A job that imports and probes its target anew (spawn) pays that start for each process: its items share it.
+        spawned = self.supervisor.isolation(key)[0] == "spawn"
+        return _BATCH if (cheap or spawned) and trace["observation_bytes"] <= _BATCH_OBSERVATION_BYTES else 1
 
     def _submit(self, nodeid: str, param: CaseParam, facts: TargetFacts) -> _Ahead:
         """Start the job of ``nodeid`` and, for a cheap target, of the next items of its target with it."""
         nodeids = [nodeid]
-        size = self._batch_size(facts) if self._early else 1
+        size = self._batch_size(facts, param.target.id) if self._early else 1
         for later, other in self._upcoming(nodeid):
             if len(nodeids) >= size:
                 break
@@ -392,7 +489,14 @@ class ItemRunner:
             # stay unfinished past the limit: the target's first hang is confirmed in a fresh process (a real hang
             # hangs again), once per target, so a hanging target costs one more timeout, not one per item.
             facts.reran_hang = True
+            # A process forked from a probed one can stall where the probe did not: its threads or locks (an XLA
+            # pool, a GL context) did not survive the fork. When the target's first job stalls, its rerun starts
+            # from a process that never probed it; if that one returns, every later job does too.
+            isolated = facts.trace is None and self.supervisor.isolate(
+                target.id, f"its first forked item stalled ({_ending(outcome)}) where the probe did not")
             outcome = self.supervisor.run(target.id, warm, job)
+            if isolated and isinstance(outcome, Hung):
+                self.supervisor.unisolate(target.id)  # it hangs anywhere: a real hang, not the fork's
         if isinstance(outcome, Finished) or outcome.stage != "warm" or isinstance(outcome, Interrupted):
             return outcome
         # The zygote ended while constructing and probing the target. When closing the probe did it, a new zygote
@@ -458,7 +562,7 @@ class ItemRunner:
         # is then attributed as for any item); a hang is remembered as any hang is.
         facts.trace = {**(facts.trace or {}), "verdicts": {}, "error": _ending(outcome)}
         if isinstance(outcome, Hung) and facts.hang is None:
-            facts.hang = (outcome, "the shared rollouts")
+            facts.hang = (outcome, _SHARED)
 
     def _finished(self, item: pytest.Item, outcome: Finished) -> list[pytest.TestReport]:
         value: Mapping[str, Any] = outcome.value
@@ -508,96 +612,3 @@ class ItemRunner:
             duration=seconds,
             user_properties=[(PROPERTY, record)],
         )
-
-
-def _level(rule_id: str) -> str:
-    from gymspec.rules import RULES
-
-    rule = RULES.get(rule_id)
-    return rule.level.value if rule is not None else "MUST"
-
-
-def _verdict(param: CaseParam, outcome: Failure, first: str | None) -> _Verdict:
-    """What an ending that was not a return means for one item.
-
-    Args:
-        param: The item.
-        outcome: How its process (or, with ``first``, an earlier item's) ended.
-        first: The item whose process hung in this call, when it is not this one.
-    """
-    from gymspec.rules import RULES
-
-    rule_id = param.rule_id or CONSTRUCT
-    target = param.target.id
-    board = outcome.board
-    if isinstance(outcome, Interrupted):
-        return _Verdict("failed", "error", f"{rule_id} not finished on {target}: interrupted (Ctrl-C) {_during(board)}")
-    if isinstance(outcome, Died) and outcome.detail:
-        return _Verdict("failed", "error",
-                        f"{rule_id} not checked on {target}: internal error of the conformance suite\n{outcome.detail}")
-    ending = _ending(outcome)
-    if first is not None:
-        ending += f" (first seen in {first}; not called again)"
-    owner = _owner(param, board)
-    if board.mode == "human" and headless() and not isinstance(outcome, OverMemory):
-        return _Verdict("skipped", "skipped",
-                        f"{rule_id} not checked on {target}: {ending}, on a machine with no display "
-                        "(DISPLAY/WAYLAND_DISPLAY unset); check human rendering under a display, e.g. "
-                        "xvfb-run -a pytest --pyargs conformance ...")
-    if owner is not None and owner != rule_id:
-        return _Verdict("skipped", "skipped",
-                        f"{rule_id} not checked on {target}: {ending} (reported by {owner_text(owner)})")
-    if param.rule_id is None:
-        return _Verdict("failed", "failed", f"CONSTRUCT: target {target} cannot be constructed: {ending}")
-    if first is not None and owner is None:
-        return _Verdict("failed", "failed",
-                        f"{rule_id} ({_level(rule_id)}) not checked: target {target} hung earlier: {ending}")
-    problem = f"the target hung: {ending}" if isinstance(outcome, Hung) else ending
-    message = f"{rule_id} ({_level(rule_id)}) violated by {target}: {problem}"
-    rule = RULES.get(rule_id)
-    if rule is not None:
-        message += f"\n  rule:     {rule_id} {rule.level.value} {rule.text}"
-    found = outcome.traceback.strip() if isinstance(outcome, (Died, Hung)) else ""
-    if found:
-        stacks = "\n".join(f"    {line}" for line in found.splitlines())
-        when = "when it died" if isinstance(outcome, Died) else "when it was stopped"
-        message += f"\n  where the process was {when}:\n{stacks}"
-    return _Verdict("failed", "failed", message)
-
-
-def _during(board: Snapshot) -> str:
-    if board.active:
-        return f"while {board.label} was running"
-    return f"after {board.label}" if board.label else "before any call into the target"
-
-
-def _mode(board: Snapshot) -> str:
-    return f" in mode {board.mode!r}" if board.mode else ""
-
-
-def _ending(outcome: Failure) -> str:
-    """How the process ended, naming the call in progress, e.g. "env.render() in mode 'human' killed ..."."""
-    board = outcome.board
-    call = f"{board.label}{_mode(board)}" if board.label else "the target"
-    if isinstance(outcome, Hung):
-        if board.active:
-            return f"{call} did not return within {outcome.limit:g} s"
-        return (f"no call into the target started or ended for {outcome.limit:g} s ({_during(board)}): "
-                "a hang outside a tracked call (a property, __eq__, __repr__, a space method...)")
-    if isinstance(outcome, OverMemory):
-        return (f"the process held {outcome.rss / 2**20:.0f} MiB, over the memory cap of "
-                f"{outcome.cap / 2**20:.0f} MiB (--conformance-memory), {_during(board)}")
-    if isinstance(outcome, Died):
-        note = f" ({board.note})" if board.note else ""
-        verb = "killed the process with" if not outcome.status.startswith("exit") else "ended the process with"
-        if board.active:
-            return f"{call} {verb} {outcome.status}{note}"
-        return f"the process died with {outcome.status} outside any call into the target ({_during(board)}){note}"
-    return f"interrupted {_during(board)}"
-
-
-def _owner(param: CaseParam, board: Snapshot) -> str | None:
-    """The rule that reports a failure of the call in progress (``None``: no call, or nobody owns it)."""
-    if not board.active:
-        return None
-    return owner_of(param.target.kind, board.method)

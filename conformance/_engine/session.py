@@ -34,7 +34,7 @@ __all__ = ["ConformanceSession", "Limits", "jobs_for", "limits", "validate_optio
 DEFAULT_TIMEOUT = 10.0
 
 _VECTORIZATION_MODES = ("sync", "async", "vector_entry_point")
-_ISOLATIONS = ("process", "thread")
+_ISOLATIONS = ("auto", "fork", "spawn", "thread")
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]i?B?|B)?\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "B": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
 
@@ -115,19 +115,20 @@ def parse_size(text: str) -> int:
     return int(float(match[1]) * _UNITS[unit])
 
 
-def _isolation(config: pytest.Config) -> str:
+def _isolation(config: pytest.Config) -> tuple[str, str]:
+    """``("process", start)`` (start: ``"auto"``, ``"fork"`` or ``"spawn"``) or ``("thread", "")``."""
     from conformance._engine.supervisor import fork_available
 
     raw = option(config, "isolation")
-    if raw is None:
-        return "process" if fork_available() else "thread"
+    if raw is None or raw == "auto":
+        return ("process", "auto") if fork_available() else ("thread", "")
     if raw not in _ISOLATIONS:
         raise TargetSpecError(f"--conformance-isolation must be one of {list(_ISOLATIONS)}, got {raw!r}")
-    if raw == "process" and not fork_available():
+    if raw != "thread" and not fork_available():
         raise TargetSpecError(
-            "--conformance-isolation must be 'thread' on this platform (it has no fork), got 'process'"
+            f"--conformance-isolation must be 'thread' or 'auto' on this platform (it has no fork), got {raw!r}"
         )
-    return str(raw)
+    return ("thread", "") if raw == "thread" else ("process", str(raw))
 
 
 _MAX_AUTO_JOBS = 4
@@ -181,14 +182,19 @@ class Limits:
         timeout: Seconds one call into a target may take.
         memory: Bytes of resident memory one item may hold (0: no cap).
         isolation: ``"process"`` or ``"thread"``.
+        start: Under process isolation, how item processes start: ``"auto"``, ``"fork"`` or ``"spawn"``
+            (:class:`~conformance._engine.supervisor.Supervisor`).
         jobs: The number of supervised processes ``--conformance-jobs`` gives (``None``: auto, decided by
             :func:`jobs_for` once the run's targets are known).
     """
 
-    def __init__(self, timeout: float, memory: int, isolation: str, jobs: int | None = None) -> None:
+    def __init__(
+        self, timeout: float, memory: int, isolation: str, jobs: int | None = None, start: str = "auto"
+    ) -> None:
         self.timeout = timeout
         self.memory = memory
         self.isolation = isolation
+        self.start = start
         self.jobs = jobs
 
 
@@ -202,7 +208,8 @@ def limits(config: pytest.Config) -> Limits:
 
     raw_memory = option(config, "memory")
     memory = default_memory_cap() if raw_memory is None else parse_size(str(raw_memory))
-    return Limits(_timeout(config), memory, _isolation(config), _given_jobs(config))
+    isolation, start = _isolation(config)
+    return Limits(_timeout(config), memory, isolation, _given_jobs(config), start)
 
 
 def _check_report_path(raw: str) -> None:

@@ -142,9 +142,11 @@ class _Watch:
 
 class _Zygote:
     def __init__(
-        self, key: str, warm: Job, pid: int, sock: socket.socket, board: Board, ticket: Ticket | None
+        self, key: str, warm: Job, pid: int, sock: socket.socket, board: Board, ticket: Ticket | None,
+        cold: bool = False,
     ) -> None:
         self.key = key
+        self.cold = cold  # whether its jobs warm up themselves (the target is unsafe to fork once warm)
         self.warm = warm
         self.pid = pid
         self.sock = sock
@@ -202,12 +204,17 @@ class Supervisor:
         workdir: Where result files go (a private temporary directory when ``None``).
         settle: A module-level function a zygote calls (with ``{}``) after importing what earlier jobs imported.
         parallel: How many processes (jobs, and zygotes warming up) may work at once.
+        start: How job processes start: ``"fork"`` (from a zygote that warmed up for the target), ``"spawn"``
+            (each imports and probes the target anew, forked from a zygote that never imported it) or ``"auto"``
+            (fork, until a zygote finds the target unsafe to fork or :meth:`isolate` is called: spawn from then on).
     """
 
     def __init__(
         self, timeout: float, memory_cap: int, workdir: Path | None = None, settle: JobFunction | None = None,
-        parallel: int = 1,
+        parallel: int = 1, start: str = "auto",
     ) -> None:
+        if start not in ("auto", "fork", "spawn"):
+            raise ValueError(f"Supervisor start must be 'auto', 'fork' or 'spawn', got {start!r}")
         if not timeout > 0:
             raise ValueError(f"Supervisor timeout must be > 0 seconds, got {timeout!r}")
         if memory_cap < 0:
@@ -232,6 +239,36 @@ class Supervisor:
         # what earlier jobs of its target needed already imported (pygame for render checks, say).
         self._imported: dict[str, set[str]] = {}
         self._no_preload: set[str] = set()
+        self.start = start
+        self.isolated: dict[str, str] = {}
+        """Keys whose jobs warm up themselves (spawn), and why (``"5 threads in the probe process"``)."""
+
+    def isolation(self, key: str) -> tuple[str, str]:
+        """How jobs of ``key`` start (``"fork"`` or ``"spawn"``) and why (``""`` when that is the default)."""
+        if self.start == "spawn":
+            return "spawn", "--conformance-isolation spawn"
+        if self.start == "fork":
+            return "fork", "--conformance-isolation fork"
+        reason = self.isolated.get(key)
+        return ("spawn", reason) if reason is not None else ("fork", "")
+
+    def isolate(self, key: str, reason: str) -> bool:
+        """From now on, start ``key``'s jobs from a cold zygote (each imports and probes the target anew): warm
+        zygotes of ``key`` are killed, and what they ran or warmed up for goes back to the queue. Whether it changed
+        anything (not under ``start="fork"``, nor twice)."""
+        if self.start != "auto" or key in self.isolated:
+            return False
+        self.isolated[key] = reason
+        self._no_preload.add(key)  # preloading would import the target into the cold zygote
+        for zygote in list(self._zygotes.get(key, ())):
+            if zygote.cold:
+                continue
+            ticket = zygote.ticket
+            zygote.ticket = None
+            self._drop(zygote)
+            if ticket is not None and ticket.outcome is None and not ticket.cancelled:
+                self._queue.insert(0, ticket)
+        return True
 
     def run(self, key: str, warm: Job, job: Job) -> Outcome:
         """Run ``job`` in a fresh process forked from a zygote of ``key`` (started with ``warm`` if needed) and wait.
@@ -316,6 +353,15 @@ class Supervisor:
         if self._scratch is not None:
             self._scratch.cleanup()
 
+    def unisolate(self, key: str) -> None:
+        """Undo :meth:`isolate` (what made it look necessary turned out not to be the fork's doing)."""
+        if self.isolated.pop(key, None) is None:
+            return
+        self._no_preload.discard(key)
+        for zygote in list(self._zygotes.get(key, ())):
+            if zygote.cold and zygote.ticket is None:
+                self._drop(zygote)
+
     # --- internals -----------------------------------------------------------------------------------------------
 
     def _working(self) -> list[_Zygote]:
@@ -353,15 +399,16 @@ class Supervisor:
     def _start(self, key: str, warm: Job, ticket: Ticket | None) -> None:
         parent, child = socket.socketpair()
         board = Board()
+        cold = self.isolation(key)[0] == "spawn"
         flush_stdio()
         pid = os.fork()
         if pid == 0:
             parent.close()
-            serve(child, board, warm)
+            serve(child, board, warm, cold)
         child.close()
         with contextlib.suppress(OSError):
             os.setpgid(pid, pid)
-        self._zygotes.setdefault(key, []).append(_Zygote(key, warm, pid, parent, board, ticket))
+        self._zygotes.setdefault(key, []).append(_Zygote(key, warm, pid, parent, board, ticket, cold))
 
     def _send_job(self, zygote: _Zygote, ticket: Ticket) -> None:
         self._jobs += 1
@@ -417,10 +464,14 @@ class Supervisor:
             return
         for message in messages:
             ticket = zygote.ticket
+            if message["op"] == "ready":
+                zygote.warming = False
+                unsafe = str(message.get("unsafe") or "")
+                if unsafe and not zygote.cold and self.isolate(zygote.key, unsafe):
+                    return  # this zygote is gone; its ticket waits for a cold one
             if ticket is None:
                 continue
             if message["op"] == "ready":
-                zygote.warming = False
                 if ticket.cancelled:
                     zygote.ticket = None
                 elif not zygote.sent:

@@ -28,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
+from conformance._engine.limits import CallLimits
+
 __all__ = ["CallTimeout", "Guard", "Watchdog"]
 
 T = TypeVar("T")
@@ -55,7 +57,12 @@ class Guard(Protocol):
 
     @property
     def timeout(self) -> float:
-        """Seconds one call may take."""
+        """Seconds one call may take (the floor: a kind of call measured as slower may take longer)."""
+        ...
+
+    @property
+    def limits(self) -> CallLimits:
+        """What each kind of call has cost, and so how long the next may take."""
         ...
 
     def call(self, label: str, fn: Callable[[], T], *, method: str = "", mode: str = "", limit: float = 0.0) -> T:
@@ -124,10 +131,20 @@ class _Worker:
 
     def abandon(self) -> None:
         self.abandoned = True
+        ABANDONED.append(self.thread)
         ident = self.thread.ident
         if ident is not None:
             # Best effort: a pure-Python busy loop stops at its next bytecode; a blocking C call is left alone.
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(ident), ctypes.py_object(_Abandoned))
+
+
+ABANDONED: list[threading.Thread] = []
+"""Worker threads given up on (their call hung); any still alive at the end of the run may be inside target code."""
+
+
+def stuck_threads() -> int:
+    """How many abandoned worker threads are still running (inside a call that never returned)."""
+    return sum(thread.is_alive() for thread in ABANDONED)
 
 
 class Watchdog:
@@ -145,6 +162,7 @@ class Watchdog:
         if not timeout > 0:
             raise ValueError(f"Watchdog timeout must be > 0 seconds, got {timeout!r}")
         self.timeout = timeout
+        self.limits = CallLimits(timeout)
         self._poll = poll
         self._worker: _Worker | None = None
 
@@ -190,24 +208,28 @@ class Watchdog:
         Args:
             label: What is being called, for the timeout message (e.g. ``"env.step"``).
             fn: The call into the target.
-            method: Unused here (crashes cannot be told apart in-process).
+            method: The kind of call, whose measured cost sets its limit (crashes cannot be told apart in-process).
             mode: Unused here.
-            limit: Seconds this call may take instead of the timeout (0.0: the timeout).
+            limit: Seconds this call may take instead of the limit its kind earned (0.0: that limit).
 
         Returns:
             What ``fn`` returned.
         """
         if not self.in_worker():
-            return self.run(lambda: self.call(label, fn, limit=limit))
+            return self.run(lambda: self.call(label, fn, method=method, limit=limit))
         worker = self._worker
         if worker is None or worker.active is not None:
             # Nested call (or no worker, which in_worker() rules out): the outermost call is what is timed.
             return fn()
-        worker.active = (label, time.monotonic(), limit or self.timeout)
+        kind = method or label.rsplit(".", 1)[-1]
+        started = time.monotonic()
+        worker.active = (label, started, limit or self.limits.limit(kind))
         try:
-            return fn()
+            result = fn()
         finally:
             worker.active = None
+        self.limits.took(kind, time.monotonic() - started)
+        return result
 
     def shutdown(self) -> None:
         """Let an idle worker thread exit (an abandoned one is left alone)."""

@@ -39,6 +39,7 @@ __all__ = [
     "collect",
     "emit",
     "flush_stdio",
+    "fork_hazard",
     "send",
     "serve",
 ]
@@ -150,8 +151,9 @@ def _take(path: Path) -> tuple[bool, JSON]:
             path.unlink()
 
 
-def _run_job(job: Job, result: str, board: Board) -> None:
-    """The job process: run, write the result, leave without running any exit handler of the parent's."""
+def _run_job(job: Job, result: str, board: Board, warm: Job | None = None) -> None:
+    """The job process: run (after ``warm``, when its zygote is cold), write the result, leave without running any
+    exit handler of the parent's."""
     code = 0
     try:
         os.setpgid(0, 0)
@@ -163,6 +165,8 @@ def _run_job(job: Job, result: str, board: Board) -> None:
         board.reset(os.getpid())
         _PARTS[:] = [result]
         before = set(sys.modules)
+        if warm is not None:
+            _resolve(warm.function)(warm.payload)
         value = _resolve(job.function)(job.payload)
         imported = sorted({name.split(".")[0] for name in set(sys.modules) - before})
         _write_result(result, {"value": value, "imported": imported})
@@ -200,18 +204,62 @@ class _ThreadsInZygote(Exception):
     """A preloaded import started a thread in the zygote, which must not fork with threads alive."""
 
 
-def serve(sock: socket.socket, board: Board, warm: Job) -> None:
-    """The zygote: warm up, then fork one job process per request until told to exit or orphaned."""
+# Libraries that are unsafe to fork once initialised (their threads, locks or GL/driver state do not survive a fork):
+# a zygote that imported one while it warmed up serves no forked job.
+_FORK_UNSAFE = {
+    "jax": "JAX/XLA",
+    "jaxlib": "JAX/XLA",
+    "torch": "torch",
+    "tensorflow": "TensorFlow",
+    "pyglet": "pyglet (OpenGL)",
+    "OpenGL": "PyOpenGL",
+    "moderngl": "moderngl (OpenGL)",
+    "glfw": "GLFW (OpenGL)",
+}
+
+
+def _threads() -> int:
+    """How many threads this process has, native ones included (those Python's ``threading`` never sees)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
+def fork_hazard(modules_before: set[str], threads_before: int) -> str:
+    """Why forking this process now is unsafe (``""``: no known reason): threads besides the main one started since
+    ``threads_before`` was counted, or a fork-unsafe library imported since ``modules_before``."""
+    found = [label for name, label in _FORK_UNSAFE.items() if name in sys.modules and name not in modules_before]
+    threads = _threads()
+    if threads > threads_before:
+        extra = f" ({found[0]})" if found else ""
+        others = threads - 1
+        return f"{others} thread{'s' if others != 1 else ''} besides the main one in the probe process{extra}"
+    if found:
+        return f"{found[0]} initialised in the probe process"
+    return ""
+
+
+def serve(sock: socket.socket, board: Board, warm: Job, cold: bool = False) -> None:
+    """The zygote: warm up, then fork one job process per request until told to exit or orphaned.
+
+    A *cold* zygote never warms up itself: each job process it forks runs the warm-up first (imports the target and
+    probes it anew), so no job inherits the threads or library state of a target that is unsafe to fork. A warm
+    zygote says, when it is ready, whether warming up made it unsafe to fork (:func:`fork_hazard`).
+    """
     code = 0
     try:
         os.setpgid(0, 0)
         die_with_parent()
         prctl(PR_SET_CHILD_SUBREAPER, 1)
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the supervisor's to handle
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the supervisor's handler stops a run, not a target's process
         board.install()
         board.reset(os.getpid())
-        _resolve(warm.function)(warm.payload)
-        send(sock, {"op": "ready"})
+        modules, threads = set(sys.modules), _threads()
+        if not cold:
+            _resolve(warm.function)(warm.payload)
+        send(sock, {"op": "ready", "unsafe": "" if cold else fork_hazard(modules, threads)})
         reader = sock.makefile("rb")
         for line in reader:
             request = json.loads(line)
@@ -225,7 +273,7 @@ def serve(sock: socket.socket, board: Board, warm: Job) -> None:
             pid = os.fork()
             if pid == 0:
                 sock.close()
-                _run_job(job, request["result"], board)
+                _run_job(job, request["result"], board, warm if cold else None)
             with contextlib.suppress(OSError):
                 os.setpgid(pid, pid)  # also done by the child: whichever runs first, the group exists at once
             send(sock, {"op": "started", "pid": pid})

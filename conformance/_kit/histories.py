@@ -343,15 +343,15 @@ def check_program(case: Case, program: Program, instances: Mapping[int, Instance
     Raises:
         RuleFailure: An instance's results depend on calls on other instances.
         NotCheckable: Two fresh instances that took the same calls alone disagree: the target is not a function of
-            its own history even in isolation (SEED-001, SEED-002 and SEED-005 report that).
+            its own history even in isolation (SEED-001, SEED-002, SEED-003 and SEED-005 report that).
     """
     found, unconfirmed = _dependence(case, instances)
     if found is None:
         if unconfirmed:
             case.not_checkable(
                 "two fresh instances that took the same calls alone disagree, so the target's results are not a "
-                "function of its own history even without other instances (reported by SEED-001, SEED-002 or "
-                "SEED-005)"
+                "function of its own history even without other instances (reported by SEED-001, SEED-002, "
+                "SEED-003 or SEED-005)"
             )
         return
     shortest = _shortest(case, program, found)

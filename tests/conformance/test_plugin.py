@@ -77,7 +77,7 @@ def test_environment_variable_names_targets(tmp_path: Path, monkeypatch: pytest.
         (["--conformance-report", "/dev/null/x.json"], "--conformance-report must be a path in a writable directory"),
         (["--conformance-report", "/tmp"], "--conformance-report must be a file path, got '/tmp', which is a dir"),
         (["--conformance-memory", "lots"], "--conformance-memory must be a size such as 2GiB"),
-        (["--conformance-isolation", "fiber"], "--conformance-isolation must be one of ['process', 'thread']"),
+        (["--conformance-isolation", "fiber"], "--conformance-isolation must be one of ['auto', 'fork', 'spawn', 'thread']"),
         (["--conformance-jobs", "0"], "--conformance-jobs must be a positive number of processes or 'auto', got '0'"),
         (["--conformance-jobs", "many"], "--conformance-jobs must be a positive number of processes or 'auto'"),
         (["--conformance-shard", "3/2"], "--conformance-shard must be I/N with 1 <= I <= N"),

@@ -50,6 +50,9 @@ PACKAGES: dict[str, Package] = {
         Package("gym-electric-motor", "gym-electric-motor==3.0.3", "gym_electric_motor", "gym-electric-motor",
                 "3.0.3"),
         Package("panda-gym", "panda-gym==3.0.7", "panda_gym", "panda-gym", "3.0.7"),
+        # Gymnasium's own JAX envs (phys2d) need jax and flax; they are unsafe to fork once JAX runs (the suite
+        # checks them in spawned processes) and compile on their first reset and step in each process.
+        Package("jax", "jax==0.10.2 jaxlib==0.10.2 flax==0.12.8", "flax", "jax", "0.10.2"),
     )
 }
 """The pinned packages by name (pyproject.toml's ``ecosystem`` extra installs the same pins)."""
@@ -65,6 +68,8 @@ class Verdict:
         warned: SHOULD rules it warns on (real defects).
         quick: Also checked with the quick profile in the regular (CI) run; only packages of the ``test`` extra.
         why: The defect behind ``failed`` and ``warned`` (``docs/ecosystem.md`` has its reproduction).
+        kind: ``"env"``, or ``"vector"`` for a vector env's class (``env_id`` is then a ``module:attr`` path).
+        unchecked: Rules the suite cannot check on it (errors naming why: the env is NOT CHECKED on them).
     """
 
     package: str
@@ -73,12 +78,17 @@ class Verdict:
     warned: frozenset[str] = frozenset()
     quick: bool = False
     why: str = ""
+    kind: str = "env"
+    unchecked: frozenset[str] = frozenset()
 
     @property
     def target(self) -> str:
-        """The id as ``check_env`` and ``--env-id`` take it: ``module:id`` imports the package first."""
+        """The id as ``check_env`` and ``--env-id`` take it: ``module:id`` imports the package first; a class's
+        ``module:attr`` path as it is."""
         module = PACKAGES[self.package].module
-        return self.env_id if module in ("gymnasium", "Box2D", "mujoco") else f"{module}:{self.env_id}"
+        if module in ("gymnasium", "Box2D", "mujoco") or "/" not in self.env_id and ":" in self.env_id:
+            return self.env_id
+        return f"{module}:{self.env_id}"
 
 
 def _rules(*ids: str) -> frozenset[str]:
@@ -94,6 +104,10 @@ _REFUSES_AT_CONSTRUCTION = (
     "RENDER-003 warns: the construction refuses the undeclared mode, but with an exception a caller cannot catch "
     "as an unsupported mode ({}); kept by decision, see RENDER-003's calibration note"
 )
+_JAX_SHARED_SPACES = ("the functional env's observation_space and action_space are class attributes, so every "
+                      "instance's spaces share one generator: sampling one instance's space changes another's")
+_JAX_RENDER = ("construction takes any render_mode silently; render() with render_mode None raises "
+               "NotImplementedError though rgb_array is declared")
 _MO_WHY = "vector rewards (an ndarray per step) by design: multi-objective RL departs from the scalar-reward API"
 
 VERDICTS: tuple[Verdict, ...] = (
@@ -192,5 +206,19 @@ VERDICTS: tuple[Verdict, ...] = (
     Verdict("panda-gym", "PandaReach-v3", failed=_rules("SEED-003"), warned=_rules("RENDER-018"),
             why="after reset(seed=s), the goals of unseeded resets differ between two instances; the constructor "
                 "defaults render_mode to 'rgb_array' (RENDER-018, a SHOULD since RENDER-001's split)"),
+    # Gymnasium's JAX envs (phys2d): checked in spawned processes (JAX's threads make them unsafe to fork); their
+    # spaces are class attributes of the functional env, shared by every instance.
+    *(
+        Verdict("jax", path, failed=_rules("SEED-009"), warned=_rules("RENDER-003", "RENDER-005"),
+                why=_JAX_SHARED_SPACES + "; " + _JAX_RENDER)
+        for path in ("gymnasium.envs.phys2d.cartpole:CartPoleJaxEnv", "gymnasium.envs.phys2d.pendulum:PendulumJaxEnv")
+    ),
+    Verdict("jax", "gymnasium.envs.phys2d.cartpole:CartPoleJaxVectorEnv", kind="vector",
+            failed=_rules("AUTORESET-003", "AUTORESET-010", "VEC-007", "VEC-012", "VEC-013"), warned=_rules("VEC-020"),
+            unchecked=_rules("VEC-006"),
+            why="FunctionalJaxVectorEnv (NextStep) returns the previous step's reward on a sub-env's reset step, not 0; "
+                "it returns JAX arrays where NumPy arrays are due (observations, rewards, flags); reset accepts a "
+                "reset_mask that is a list, not a NumPy bool array; reset(seed=[...]) raises (it takes one int seed); reset after "
+                "close works. VEC-006 is not checked: its observations are JAX arrays, which VEC-011 accepts"),
 )
 """Every env of the tier with its verdict (the quick ones also run in CI)."""

@@ -22,6 +22,7 @@ import pytest
 from conformance._engine.processes import cpu_and_state
 from tests.meta._run import BASE_ARGS, REPO, SuiteRun, has_xdist, run_inprocess, run_suite, suite_env
 from tests.meta.broken.hostile import HOSTILE, PID_DIR
+from tests.meta.broken.unchecked import TIMEOUT, UNCHECKED
 
 _PACKAGE = "tests.meta.broken"
 _WALK = f"{_PACKAGE}._base:Walk"
@@ -48,6 +49,8 @@ class _Attack:
 def _attack(tmp: Path, which: str, parallel: bool) -> _Attack:
     pids = tmp / "pids"
     pids.mkdir()
+    if which == "unchecked":
+        return _attack_unchecked(tmp, pids, parallel)
     targets = [hostile.spec for hostile in HOSTILE if hostile.run == which]
     args = [arg for spec in (*targets, _WALK) for arg in ("--env", spec)]
     if which == "main":
@@ -66,7 +69,20 @@ def _attack(tmp: Path, which: str, parallel: bool) -> _Attack:
     return _Attack(run, time.monotonic() - started, pids)
 
 
-_RUNS = [("main", False), ("main", True), ("memory", False)]
+_UNCHECKED_RULES = "ENV-00[1-4],ENV-016,SEED-00[19],SPACE-001"
+
+
+def _attack_unchecked(tmp: Path, pids: Path, parallel: bool) -> _Attack:
+    targets = [unchecked.spec for unchecked in UNCHECKED]
+    args = [arg for spec in targets for arg in ("--env", spec)]
+    args += ["--conformance-timeout", f"{TIMEOUT:g}", "--rules", _UNCHECKED_RULES, "--conformance-profile", "quick",
+             *(["-n", "2"] if parallel else [])]
+    started = time.monotonic()
+    run = run_suite(args, tmp / "report.json", timeout=600, env={PID_DIR: str(pids)})
+    return _Attack(run, time.monotonic() - started, pids)
+
+
+_RUNS = [("main", False), ("main", True), ("memory", False), ("unchecked", False)]
 
 
 @pytest.fixture(scope="module", params=_RUNS, ids=[f"{w}{'-xdist' if p else ''}" for w, p in _RUNS])
@@ -77,8 +93,37 @@ def attack(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     return which, _attack(tmp_path_factory.mktemp(which), which, parallel)
 
 
+def test_a_target_is_checked_or_not_checked_never_silently_skipped(attack: tuple[str, _Attack]) -> None:
+    """Unsafe to fork, compiling on its first calls, slow to construct: each gets a verdict on every rule, in the
+    isolation it needs (said in the summary); one allowing a single live instance is NOT CHECKED on the rules that
+    need two, naming why, and the run fails."""
+    which, attacked = attack
+    if which != "unchecked":
+        pytest.skip("the unchecked run checks these targets")
+    run = attacked.run
+    assert run.returncode == pytest.ExitCode.TESTS_FAILED, run.output[-3000:]
+    notes = run.report["summary"]["isolation"]
+    for unchecked in UNCHECKED:
+        records = [r for r in run.report["results"] if r["target"] == unchecked.spec]
+        assert records, unchecked
+        if unchecked.message:
+            errors = [r for r in records if r["outcome"] == "error"]
+            assert errors and all(unchecked.message in r["message"] for r in errors), records
+            assert run.report["summary"]["not_checked"][unchecked.spec] == len(errors)
+            assert f"NOT CHECKED: {unchecked.spec}" in run.output
+        else:
+            assert {r["outcome"] for r in records} <= {"passed", "warned"}, records
+        if unchecked.isolation:
+            assert unchecked.isolation in notes.get(unchecked.spec, ""), notes
+            assert f"isolation: {notes[unchecked.spec]} ({unchecked.spec})" in run.output
+        else:
+            assert unchecked.spec not in notes, notes
+
+
 def test_each_hostile_target_gets_its_rule_tagged_outcome(attack: tuple[str, _Attack]) -> None:
     which, attacked = attack
+    if which == "unchecked":
+        pytest.skip("the unchecked run has its own test")
     run = attacked.run
     for hostile in (h for h in HOSTILE if h.run == which):
         outcomes = run.outcomes(hostile.spec)
@@ -94,13 +139,23 @@ def test_each_hostile_target_gets_its_rule_tagged_outcome(attack: tuple[str, _At
             if record["rule"] == (hostile.rule or None):
                 continue
             assert record["outcome"] in hostile.others, (hostile.target, record)
-            if record["outcome"] == "failed":
+            if record["outcome"] in ("failed", "error"):
                 assert hostile.message in record["message"] or "hung earlier" in record["message"], record
+            if record["outcome"] == "skipped" and "reported by" in record["message"]:
+                # A skip may name another rule as the reporter only when that rule did fail.
+                owner = re.search(r"reported by ((?:[A-Z]+-\d{3}(?:, | or )?)+|the construction check|"
+                                  r"test_target_constructs)", record["message"])
+                assert owner is not None, record
+                reporters = re.findall(r"[A-Z]+-\d{3}", owner[1]) or ["CONSTRUCT"]
+                outcomes = run.outcomes(hostile.spec)
+                assert any(outcomes.get(reporter) == "failed" for reporter in reporters), (record, outcomes)
             assert record["message"].startswith((record["rule"], "CONSTRUCT")) or not record["message"], record
 
 
 def test_the_correct_target_beside_them_passes(attack: tuple[str, _Attack]) -> None:
-    _, attacked = attack
+    which, attacked = attack
+    if which == "unchecked":
+        pytest.skip("no correct target beside them")
     assert set(attacked.run.outcomes(_WALK).values()) <= {"passed", "skipped"}
 
 
@@ -108,7 +163,7 @@ def test_the_report_agrees_with_pytest(attack: tuple[str, _Attack]) -> None:
     _, attacked = attack
     run = attacked.run
     assert run.returncode == pytest.ExitCode.TESTS_FAILED, run.output[-3000:]
-    tail = run.output.strip().splitlines()[-1]
+    tail = _summary_line(run.output)
     counted = {kind.rstrip("s") if kind.startswith("error") else kind: int(n) for n, kind in _SUMMARY.findall(tail)}
     reported = run.report["summary"]["pytest"]
     assert {kind: n for kind, n in reported.items() if n} == counted, tail
@@ -125,7 +180,7 @@ def test_each_record_is_its_own_items(attack: tuple[str, _Attack]) -> None:
     for record in records:
         if record["rule"] != "CONSTRUCT":
             assert f"[{record['rule']}-" in record["nodeid"], record
-    tail = attacked.run.output.strip().splitlines()[-1]
+    tail = _summary_line(attacked.run.output)
     assert len(records) == sum(int(n) for n, _ in _SUMMARY.findall(tail)), tail
 
 
@@ -286,3 +341,66 @@ def test_report_aggregates_across_xdist_workers(tmp_path: Path) -> None:
     assert _records(single) == _records(parallel)
     assert parallel.report["summary"]["failed"] == 1
     assert "conformance summary" in parallel.output
+
+
+def _start(report: Path, pids: Path, *args: str) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "pytest", *BASE_ARGS, "--conformance-report", str(report), *args]
+    env = {**suite_env(), PID_DIR: str(pids)}
+    return subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True, preexec_fn=_as_from_a_terminal)
+
+
+def _results_so_far(report: Path) -> int:
+    try:
+        return len(json.loads(report.read_text(encoding="utf-8"))["results"])
+    except (OSError, ValueError, KeyError):
+        return 0
+
+
+def test_a_run_killed_outright_leaves_a_valid_report_of_what_finished(tmp_path: Path) -> None:
+    # What `timeout -s KILL` or a CI job's limit does: no handler runs, only what was written as items finished stays.
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    report = tmp_path / "report.json"
+    child = _start(report, pids, "--env", "tests.meta.broken.unchecked:SlowConstructor", "--conformance-timeout",
+                   f"{TIMEOUT:g}", "--conformance-profile", "quick")
+    try:
+        deadline = time.monotonic() + 300
+        while _results_so_far(report) < 3 and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.1)
+        assert child.poll() is None, "the run ended before it could be killed"
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+    data = json.loads(report.read_text(encoding="utf-8"))  # valid JSON, whatever the moment of the kill
+    assert data["summary"]["run"]["incomplete"] is True
+    assert len(data["results"]) >= 3 and data["summary"]["total"] == len(data["results"])
+    assert all(r["outcome"] in ("passed", "skipped", "warned") for r in data["results"]), data["results"]
+
+
+def test_sigterm_writes_the_final_report_and_the_summary(tmp_path: Path) -> None:
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    report = tmp_path / "report.json"
+    child = _start(report, pids, "--env", f"{_PACKAGE}.hostile:SleepsOnStep", "--conformance-timeout", "120",
+                   "--rules", "ENV-016")
+    try:
+        deadline = time.monotonic() + 120
+        while not any(pids.iterdir()) and time.monotonic() < deadline and child.poll() is None:
+            time.sleep(0.05)
+        assert any(pids.iterdir()), "the target never reached its hanging call"
+        os.kill(child.pid, signal.SIGTERM)  # what `timeout` sends: to the process, not its group
+        output, _ = child.communicate(timeout=60)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+    text = output.decode(errors="replace")
+    assert child.returncode == pytest.ExitCode.INTERRUPTED, text[-3000:]
+    assert "conformance summary" in text and "interrupted by SIGTERM" in text, text[-3000:]
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert data["summary"]["run"]["incomplete"] is False and data["summary"]["run"]["signal"] == "SIGTERM"
+    assert [r["outcome"] for r in data["results"] if r["rule"] == "ENV-016"] == ["error"], data["results"]

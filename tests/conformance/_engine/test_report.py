@@ -5,7 +5,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conformance._engine.report import OUTCOMES, Result, build_report, format_effort, format_table, write_report
+import pytest
+
+from conformance._engine.report import (
+    OUTCOMES,
+    LiveReport,
+    Result,
+    build_report,
+    format_effort,
+    format_table,
+    isolation_notes,
+    not_checked,
+    write_report,
+)
 
 
 def _results() -> list[Result]:
@@ -57,3 +69,27 @@ def test_effort_counts_a_shared_trace_once_per_area() -> None:
     shared = [Result("t", f"ENV-00{i}", "MUST", "passed", examples=15, steps=1200) for i in (5, 6, 7)]
     own = Result("t", "SEED-001", "MUST", "passed", examples=4, steps=300, seconds=0.5)
     assert format_effort([*shared, own]) == ["t: ENV 1200 steps/15 examples, SEED 300 steps/4 examples"]
+
+
+def test_a_target_with_errors_is_not_checked_and_its_isolation_is_noted() -> None:
+    results = [*_results(), Result("env-b", "SEED-002", "MUST", "error", nodeid="b2", isolation="spawn — 3 threads")]
+    assert not_checked(results) == {"env-b": 2}
+    assert isolation_notes(results) == {"env-b": "spawn — 3 threads"}
+    summary = build_report(results, {})["summary"]
+    assert summary["not_checked"] == {"env-b": 2} and summary["isolation"] == {"env-b": "spawn — 3 threads"}
+
+
+def test_the_live_report_is_valid_after_every_item_and_marked_incomplete(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(LiveReport, "_CHEAP", float("inf"))  # a loaded machine's slow write must not space updates
+    path = tmp_path / "live" / "report.json"
+    live = LiveReport(path)
+    for count, result in enumerate(_results(), start=1):
+        live.update(result, {"profile": "quick"})
+        report = json.loads(path.read_text())  # what a kill now would leave
+        assert len(report["results"]) == count and report["summary"]["total"] == count
+        assert report["summary"]["run"] == {"profile": "quick", "incomplete": True}
+    live.update(Result("env-a", "ENV-001", "MUST", "failed", nodeid="a1"), {"profile": "quick"})
+    report = json.loads(path.read_text())
+    assert len(report["results"]) == 5 and report["summary"]["failed"] == 2  # a record replaced, not added

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -26,7 +27,13 @@ _HERE = "tests.conformance._engine.test_supervisor"
 # --- jobs (module level: they travel by name) -------------------------------------------------------------------
 
 
+_WARMED: list[int] = []  # the pids of the processes that ran warm(): a cold zygote's jobs warm up themselves
+
+
 def warm(payload: Mapping[str, Any]) -> None:
+    _WARMED.append(os.getpid())
+    if payload.get("thread"):  # a runtime's worker thread, as JAX starts one once it runs
+        threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
     if payload.get("die"):
         os._exit(7)
     if payload.get("escape"):  # leave a child in a session of its own, as a target's constructor might
@@ -76,6 +83,10 @@ def leave_a_child(payload: Mapping[str, Any]) -> Any:
         os._exit(0)
     Path(str(payload["file"])).write_text(str(pid))
     return pid
+
+
+def warmed_here(payload: Mapping[str, Any]) -> Any:
+    return _WARMED[-1:] == [os.getpid()]
 
 
 def pid_of_me(payload: Mapping[str, Any]) -> Any:
@@ -324,3 +335,40 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+def test_a_target_that_leaves_threads_in_its_zygote_runs_its_jobs_from_a_cold_one(supervisor: Supervisor) -> None:
+    # Forking a process with threads copies their locks, not the threads: each job warms up itself instead.
+    outcome = supervisor.run("t", _job("warm", thread=True), _job("warmed_here"))
+    assert isinstance(outcome, Finished) and outcome.value is True
+    mode, why = supervisor.isolation("t")
+    assert mode == "spawn" and why == "1 thread besides the main one in the probe process"
+    plain = supervisor.run("u", _job("warm"), _job("warmed_here"))
+    assert isinstance(plain, Finished) and plain.value is False  # forked from its warm zygote
+    assert supervisor.isolation("u") == ("fork", "")
+
+
+def test_forced_fork_keeps_forking_and_forced_spawn_always_spawns() -> None:
+    forked, spawned = Supervisor(1.0, 0, start="fork"), Supervisor(1.0, 0, start="spawn")
+    try:
+        outcome = forked.run("t", _job("warm", thread=True), _job("warmed_here"))
+        assert isinstance(outcome, Finished) and outcome.value is False
+        assert forked.isolation("t") == ("fork", "--conformance-isolation fork")
+        outcome = spawned.run("t", _job("warm"), _job("warmed_here"))
+        assert isinstance(outcome, Finished) and outcome.value is True
+        assert spawned.isolation("t")[0] == "spawn"
+    finally:
+        forked.close()
+        spawned.close()
+
+
+def test_isolate_moves_a_key_to_cold_zygotes_and_unisolate_back(supervisor: Supervisor) -> None:
+    outcome = supervisor.run("t", _job("warm"), _job("warmed_here"))
+    assert isinstance(outcome, Finished) and outcome.value is False
+    assert supervisor.isolate("t", "its first forked item stalled")
+    assert not supervisor.isolate("t", "again")
+    outcome = supervisor.run("t", _job("warm"), _job("warmed_here"))
+    assert isinstance(outcome, Finished) and outcome.value is True
+    supervisor.unisolate("t")
+    outcome = supervisor.run("t", _job("warm"), _job("warmed_here"))
+    assert isinstance(outcome, Finished) and outcome.value is False
