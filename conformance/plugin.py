@@ -449,6 +449,7 @@ class _Reporter:
         # The targets' own warnings: (target, category, message, where) -> the number of items that raised it.
         self.target_warnings: dict[tuple[str, str, str, str], int] = {}
         self.signal = ""
+        self.sigterm_caught = False
         self.exitstatus: int | pytest.ExitCode | None = None
         self.live: Any = None  # the report on disk while the run goes on (LiveReport), where one is asked for
         path = option(config, "report")
@@ -475,6 +476,7 @@ class _Reporter:
             raise KeyboardInterrupt("SIGTERM")
 
         signal.signal(signal.SIGTERM, stop)
+        self.sigterm_caught = True
 
     def _meta(self) -> dict[str, Any]:
         return {
@@ -643,8 +645,15 @@ class _Reporter:
 
     @pytest.hookimpl(trylast=True)
     def pytest_unconfigure(self, config: pytest.Config) -> None:
-        """Under thread isolation, end the process at once when a worker thread is still stuck in a call of the
-        target: interpreter shutdown would finalize modules under it (one such run crashed at exit)."""
+        """Give SIGTERM back its default (a process that runs pytest.main and goes on, e.g. a test session, must not
+        keep a handler that turns its children's termination into KeyboardInterrupt); under thread isolation, end
+        the process at once when a worker thread is still stuck in a call of the target: interpreter shutdown would
+        finalize modules under it (one such run crashed at exit)."""
+        if self.sigterm_caught:
+            import signal
+
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            self.sigterm_caught = False
         watchdog = sys.modules.get("conformance._engine.watchdog")
         if self.exitstatus is None or self._worker() or watchdog is None or not watchdog.stuck_threads():
             return

@@ -132,3 +132,13 @@ def test_should_violations_are_filterable_warnings(tmp_path: Path) -> None:
     assert escalated.result(spec, "RENDER-003")["outcome"] == "failed"
     ignored = run_inprocess([*base, "-W", "ignore::conformance.warnings.RENDER003Warning"], tmp_path / "ignored.json")
     assert ignored.returncode == 0
+
+
+def test_sigterm_is_given_back_after_an_inprocess_run(tmp_path: Path) -> None:
+    # A run with a report turns SIGTERM into an interrupt so the report is still written; a process that ran it with
+    # pytest.main and goes on (a test session forking workers) must get the default back, or its children would too.
+    import signal
+
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    run_inprocess(["--env", _WALK, "--rules", "ENV-001"], tmp_path / "r.json")
+    assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
