@@ -225,8 +225,10 @@ def test_render_without_mode_returns_none(conformance_case: Case) -> None:
         env = case.make()
         mode = read(case, env, "render_mode", "RENDER-001")
         if mode is not None:
+            # Not applicable (this rule is about an env that renders nothing by default); whether the default should
+            # be None is RENDER-018's question, a SHOULD, so this skip names no reporter.
             case.require(False, f"constructed without a render_mode, the env has render_mode {mode!r}, not None "
-                                f"(reported by RENDER-018)")
+                                "(RENDER-018 is the rule about that default)")
         env.reset(seed=0)
         # render() raising here is this rule's finding (it owns the call): a SHOULD, since no frame was asked for.
         try:
