@@ -23,8 +23,9 @@ _MODE_RULES = {
     AutoresetMode.SAME_STEP: {"AUTORESET-005", "AUTORESET-006", "AUTORESET-007"},
     AutoresetMode.DISABLED: {"AUTORESET-008", "AUTORESET-009"},
 }
-# Rules that compare a vector env with its sub-envs, which need the sub-env factories (``env_fns``).
-_NEEDS_ENV_FNS = {"AUTORESET-002", "AUTORESET-004", "VEC-018"}
+# Rules that need the sub-env factories (env_fns) to compare with, or that hold only for a vector env promising
+# Sync/Async semantics, which the suite recognises by env_fns: a vector entry point has neither.
+_NEEDS_ENV_FNS = {"AUTORESET-002", "AUTORESET-004", "AUTORESET-010", "AUTORESET-011", "VEC-006", "VEC-007", "VEC-018"}
 
 
 def sync_blackjack_same_step(num_envs: int) -> SyncVectorEnv[object, object]:
