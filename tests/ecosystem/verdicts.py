@@ -214,11 +214,10 @@ VERDICTS: tuple[Verdict, ...] = (
         for path in ("gymnasium.envs.phys2d.cartpole:CartPoleJaxEnv", "gymnasium.envs.phys2d.pendulum:PendulumJaxEnv")
     ),
     Verdict("jax", "gymnasium.envs.phys2d.cartpole:CartPoleJaxVectorEnv", kind="vector",
-            failed=_rules("AUTORESET-003", "AUTORESET-010", "VEC-007", "VEC-012", "VEC-013"), warned=_rules("VEC-020"),
-            unchecked=_rules("VEC-006"),
-            why="FunctionalJaxVectorEnv (NextStep) returns the previous step's reward on a sub-env's reset step, not 0; "
-                "it returns JAX arrays where NumPy arrays are due (observations, rewards, flags); reset accepts a "
-                "reset_mask that is a list, not a NumPy bool array; reset(seed=[...]) raises (it takes one int seed); reset after "
-                "close works. VEC-006 is not checked: its observations are JAX arrays, which VEC-011 accepts"),
+            failed=_rules("AUTORESET-003", "VEC-012", "VEC-013"), warned=_rules("VEC-020"),
+            why="FunctionalJaxVectorEnv (NextStep) returns the previous step's reward on a sub-env's reset step, not 0 "
+                "(found by the default profile, whose episodes reach an end); it returns JAX arrays where NumPy arrays "
+                "are due (rewards, flags); reset after close works. It has no env_fns, so the Sync/Async-only rules "
+                "(VEC-006/007, AUTORESET-010/011) do not apply"),
 )
 """Every env of the tier with its verdict (the quick ones also run in CI)."""
