@@ -228,6 +228,16 @@ def _as_from_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+def _await_hanging_call(child: subprocess.Popen[bytes], pids: Path) -> None:
+    """Wait (up to 2 minutes) until the target's process wrote its pid on entering its hanging call."""
+    deadline = time.monotonic() + 120
+    while not any(pids.iterdir()) and time.monotonic() < deadline and child.poll() is None:
+        time.sleep(0.05)
+    if not any(pids.iterdir()):
+        early = child.communicate(timeout=20)[0].decode(errors="replace") if child.poll() is not None else ""
+        pytest.fail(f"the target never reached its hanging call (exit {child.returncode}): {early[-3000:]}")
+
+
 def test_ctrl_c_stops_at_once_and_the_report_says_so(tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     pids.mkdir()
@@ -238,12 +248,7 @@ def test_ctrl_c_stops_at_once_and_the_report_says_so(tmp_path: Path) -> None:
     child = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              start_new_session=True, preexec_fn=_as_from_a_terminal)
     try:
-        deadline = time.monotonic() + 120
-        while not any(pids.iterdir()) and time.monotonic() < deadline and child.poll() is None:
-            time.sleep(0.05)
-        if not any(pids.iterdir()):
-            early = child.communicate(timeout=20)[0].decode(errors="replace") if child.poll() is not None else ""
-            pytest.fail(f"the target never reached its hanging call (exit {child.returncode}): {early[-3000:]}")
+        _await_hanging_call(child, pids)
         os.killpg(child.pid, signal.SIGINT)  # what a terminal does on Ctrl-C: the whole foreground group
         output, _ = child.communicate(timeout=60)  # "at once", with room for a machine running other suites
     finally:
@@ -388,10 +393,7 @@ def test_sigterm_writes_the_final_report_and_the_summary(tmp_path: Path) -> None
     child = _start(report, pids, "--env", f"{_PACKAGE}.hostile:SleepsOnStep", "--conformance-timeout", "120",
                    "--rules", "ENV-016")
     try:
-        deadline = time.monotonic() + 120
-        while not any(pids.iterdir()) and time.monotonic() < deadline and child.poll() is None:
-            time.sleep(0.05)
-        assert any(pids.iterdir()), "the target never reached its hanging call"
+        _await_hanging_call(child, pids)
         os.kill(child.pid, signal.SIGTERM)  # what `timeout` sends: to the process, not its group
         output, _ = child.communicate(timeout=60)
     finally:
