@@ -20,8 +20,7 @@ import dataclasses
 import os
 import re
 import sys
-import time
-from collections.abc import Callable, Generator, Iterable
+from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +39,7 @@ from conformance._engine.options import (
     option,
     rule_selected,
 )
+from conformance._engine.progress import Progress
 
 # Imported when pytest loads the plugin, before any target can be: it records the process-wide state (warning
 # filters, logging, print options, signals) that each item starts from, whatever a target changes.
@@ -444,7 +444,7 @@ class _Reporter:
         self.running: dict[str, tuple[str, int | None, str]] = {}
         self.interrupted = False
         self.internal_error = ""
-        self.progress = _Progress(config)
+        self.progress = Progress(config, _target_group)
         self.fixed: list[Entry] = []
         # The targets' own warnings: (target, category, message, where) -> the number of items that raised it.
         self.target_warnings: dict[tuple[str, str, str, str], int] = {}
@@ -513,7 +513,9 @@ class _Reporter:
         if record is None and report.failed:
             record = _orphan_record(report, str(report.longrepr))
         if record is not None:
-            _accept(self.config.stash.get(_BASELINE_KEY, None), report, record)
+            baseline = self.config.stash.get(_BASELINE_KEY, None)
+            if baseline is not None:
+                baseline.accept(report, record)
             self._merge(record)
             self.progress.reported(report, record)
         self._gather_warnings(report)
@@ -724,66 +726,3 @@ class _Reporter:
         if self.fixed and option(self.config, "strict_baseline") and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
-
-def _accept(baseline: Baseline | None, report: pytest.TestReport, record: dict[str, Any]) -> None:
-    """Mark a finding the baseline accepts: the record's outcome ``accepted``, the report an xfail with the reason."""
-    if baseline is None or record.get("outcome") not in ("failed", "warned", "error"):
-        return
-    entry = baseline.accepting(str(record["target"]), str(record["rule"]), str(record.get("message", "")))
-    if entry is None:
-        return
-    record["outcome"] = "accepted"
-    record["message"] = f"{record.get('message', '')}\n  accepted by the baseline {baseline.path}: {entry.reason}"
-    report.outcome = "skipped"
-    report.wasxfail = f"{record['rule']} accepted by the baseline: {entry.reason}"
-
-
-class _Progress:
-    """Per target, items done of total and the time since its first item, on the terminal of long runs.
-
-    A line is written when a target finishes and, while one runs, at most every :attr:`EVERY` seconds; nothing in
-    the first few seconds (short runs stay as pytest prints them) and nothing under ``-q``.
-    """
-
-    EVERY = 10.0
-    QUIET_FOR = 5.0
-
-    def __init__(self, config: pytest.Config) -> None:
-        self.config = config
-        self.totals: dict[str, int] = {}
-        self.done: dict[str, set[str]] = {}
-        self.started: dict[str, float] = {}
-        self.announced: set[str] = set()
-        self.began = time.monotonic()
-        self.last = self.began
-
-    def expect(self, nodeids: Iterable[str]) -> None:
-        if self.totals:
-            return
-        for nodeid in nodeids:
-            parsed = _rule_and_target(nodeid)
-            if parsed is not None:
-                self.totals[parsed[1]] = self.totals.get(parsed[1], 0) + 1
-
-    def reported(self, report: pytest.TestReport, record: dict[str, Any]) -> None:
-        target = str(record.get("target", ""))
-        now = time.monotonic()
-        self.started.setdefault(target, now)
-        done = self.done.setdefault(target, set())
-        done.add(report.nodeid)
-        total = self.totals.get(target)
-        if self.config.get_verbosity() < 0 or total is None or now - self.began < self.QUIET_FOR:
-            return
-        finished = len(done) >= total
-        if finished:
-            if target in self.announced:  # the item's later phases
-                return
-            self.announced.add(target)
-        elif now - self.last < self.EVERY or now - self.started[target] < self.QUIET_FOR:
-            return
-        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
-        if reporter is None:
-            return
-        self.last = now
-        state = "done" if finished else "running"
-        reporter.write_line(f"conformance: {target} {len(done)}/{total} items {state}, {now - self.started[target]:.1f} s")

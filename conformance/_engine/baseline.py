@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conformance._engine.narrowing import is_dict, is_list
 
 __all__ = ["Baseline", "BaselineError", "Entry", "fingerprint", "write_baseline"]
@@ -142,6 +144,20 @@ class Baseline:
         """The entry that accepts this finding, if any."""
         found = fingerprint(rule, target, message)
         return next((e for e in self.entries if (e.target, e.rule, e.fingerprint) == (target, rule, found)), None)
+
+    def accept(self, report: pytest.TestReport, record: dict[str, Any]) -> None:
+        """If this baseline accepts the finding of an item's ``record``, mark both in place, as a pytest hook marks
+        a report before pytest's reporters count it: the record's outcome ``accepted`` (the reason appended to its
+        message), the report an xfail with the reason."""
+        if record.get("outcome") not in ("failed", "warned", "error"):
+            return
+        entry = self.accepting(str(record["target"]), str(record["rule"]), str(record.get("message", "")))
+        if entry is None:
+            return
+        record["outcome"] = "accepted"
+        record["message"] = f"{record.get('message', '')}\n  accepted by the baseline {self.path}: {entry.reason}"
+        report.outcome = "skipped"
+        report.wasxfail = f"{record['rule']} accepted by the baseline: {entry.reason}"
 
     def fixed(self, ran: Iterable[tuple[str, str]], found: Iterable[tuple[str, str, str]]) -> list[Entry]:
         """The entries whose item ran and no longer has their finding.

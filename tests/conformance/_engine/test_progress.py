@@ -1,0 +1,57 @@
+"""Progress lines: per target, once when it finishes, at most every few seconds while it runs, never under -q."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from conformance._engine.progress import Progress
+
+
+class _Terminal:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def write_line(self, line: str) -> None:
+        self.lines.append(line)
+
+
+class _Config:
+    def __init__(self, verbosity: int) -> None:
+        self.verbosity = verbosity
+        self.terminal = _Terminal()
+        self.pluginmanager = self
+
+    def get_verbosity(self) -> int:
+        return self.verbosity
+
+    def get_plugin(self, name: str) -> Any:
+        return self.terminal if name == "terminalreporter" else None
+
+
+class _Report:
+    def __init__(self, nodeid: str) -> None:
+        self.nodeid = nodeid
+
+
+def _run(verbosity: int) -> list[str]:
+    clock = [100.0]
+    config = _Config(verbosity)
+    progress = Progress(config, lambda nodeid: nodeid.split("/")[0], lambda: clock[0])  # type: ignore[arg-type]
+    progress.expect([f"a/{i}" for i in range(4)] + ["b/0"])
+    for i in range(4):
+        clock[0] += 6.0  # a long run: past the quiet start, and lines at most every 10 s
+        for _ in range(3):  # setup, call, teardown of one item
+            progress.reported(_Report(f"a/{i}"), {"target": "a"})  # type: ignore[arg-type]
+    progress.reported(_Report("b/0"), {"target": "b"})  # type: ignore[arg-type]
+    return config.terminal.lines
+
+
+def test_lines_for_long_runs() -> None:
+    lines = _run(0)
+    assert [line for line in lines if "done" in line] == ["conformance: a 4/4 items done, 18.0 s",
+                                                           "conformance: b 1/1 items done, 0.0 s"]
+    assert [line for line in lines if "running" in line] == ["conformance: a 2/4 items running, 6.0 s"]
+
+
+def test_quiet_under_q() -> None:
+    assert _run(-1) == []
