@@ -22,6 +22,7 @@ from typing import Any
 
 from conformance._engine.narrowing import is_list
 from conformance._engine.options import LIST_OPTIONS, OPTION_HELP, TARGET_OPTIONS, classify, flag
+from conformance.results import Report, schema_markdown
 
 __all__ = ["main"]
 
@@ -49,6 +50,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--json", action="store_true", help="print the JSON report instead of the table")
     parser.add_argument("-n", "--numprocesses", metavar="N", help="run with pytest-xdist on N processes")
     parser.add_argument("-v", "--verbose", action="store_true", help="show pytest's own output too")
+    parser.add_argument("--report-schema", action="store_true",
+                        help="print the JSON report's schema (docs/report.md) and exit")
     return parser
 
 
@@ -72,23 +75,20 @@ def _pytest_args(options: argparse.Namespace, report: Path) -> list[str]:
     return args
 
 
-def _table(report: dict[str, Any]) -> list[str]:
-    from conformance._engine.report import Result, format_table
-
-    results = [Result(**record) for record in report["results"]]
-    lines = format_table(results)
-    noteworthy = [r for r in results if r.outcome in ("failed", "error", "warned")]
+def _table(data: dict[str, Any]) -> list[str]:
+    report = Report.from_dict(data)
+    lines = report.table()
+    noteworthy = report.violations(should=True)
     for result in noteworthy[:_MAX_DETAILS]:
-        first = result.message.splitlines()[0] if result.message else ""
-        lines.append(f"{result.outcome.upper():7} {result.rule} [{result.target}] {first}")
+        lines.append(f"{result.outcome.upper():7} {result.rule} [{result.target}] {result.summary}")
     if len(noteworthy) > _MAX_DETAILS:
         lines.append(f"... and {len(noteworthy) - _MAX_DETAILS} more (see --json or --report)")
-    summary = report["summary"]
-    for target, note in summary.get("isolation", {}).items():
+    for target, note in report.isolation.items():
         lines.append(f"isolation: {note} ({target})")
-    for target, count in summary.get("not_checked", {}).items():
+    for target, count in report.not_checked.items():
         lines.append(f"NOT CHECKED: {target} — {count} item{'s' if count != 1 else ''} could not be checked")
-    lines.append(", ".join(f"{summary[key]} {key}" for key in ("passed", "failed", "warned", "skipped", "error")))
+    counts = report.counts
+    lines.append(", ".join(f"{counts[key]} {key}" for key in ("passed", "failed", "warned", "skipped", "error")))
     return lines
 
 
@@ -125,6 +125,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = _parser()
     options = parser.parse_args(argv)
+    if options.report_schema:
+        sys.stdout.write(schema_markdown())
+        return 0
     if options.report:
         problem = _unwritable(Path(options.report))
         if problem:

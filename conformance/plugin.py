@@ -16,10 +16,10 @@ temporary file renamed into place) and the table.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import sys
+import time
 from collections.abc import Callable, Generator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -40,6 +40,8 @@ from conformance._engine.options import (
     rule_selected,
 )
 from conformance._engine.progress import Progress
+from conformance._engine.report import PROPERTY
+from conformance.results import Outcome, Report, RuleResult, rule_level
 
 # Imported when pytest loads the plugin, before any target can be: it records the process-wide state (warning
 # filters, logging, print options, signals) that each item starts from, whatever a target changes.
@@ -70,7 +72,6 @@ _SESSION_KEY = pytest.StashKey["ConformanceSession"]()
 _BASELINE_KEY = pytest.StashKey["Baseline | None"]()
 _RUNNER_KEY = pytest.StashKey["ItemRunner | None"]()
 _CONSTRUCT = "CONSTRUCT"
-_PROPERTY = "conformance"
 _TARGET_WARNINGS = "conformance-target-warnings"  # the same as conformance._engine.runner.TARGET_WARNINGS
 # A conformance item's node id: conformance/test_<area>.py::test_<name>[<rule id>-<target id>] (or [<target id>]).
 # Its file is one of the suite's, relative to the rootdir: the package's own directory under `--pyargs conformance`,
@@ -317,16 +318,13 @@ def _skip_reason(report: pytest.TestReport) -> str:
 
 def _record(
     item: pytest.Item, param: CaseParam, report: pytest.TestReport, call: pytest.CallInfo[None]
-) -> dict[str, Any]:
+) -> RuleResult:
     from conformance._engine.outcomes import RuleFailure, Unchecked
 
     case = item.stash.get(CASE_KEY, None)
-    rule = getattr(case, "rule", None)
-    level = rule.level.value if rule is not None else _level(param.rule_id)
-    record: dict[str, Any] = {"target": param.target.id, "rule": param.rule_id or _CONSTRUCT, "level": level,
-                              "nodeid": item.nodeid, "examples": getattr(case, "examples", 0),
-                              "steps": getattr(case, "steps", 0), "seconds": round(report.duration, 4)}
+    rule = param.rule_id or _CONSTRUCT
     message, reproducer = "", ""
+    outcome: Outcome
     if report.skipped:
         outcome, message = "skipped", _skip_reason(report)
     elif report.failed:
@@ -343,17 +341,9 @@ def _record(
         outcome = "warned" if violations and report.when == "call" else "passed"
         if violations:
             message, reproducer = violations[0].message(), violations[0].reproducer
-    record.update(outcome=outcome, message=message, reproducer=reproducer)
-    return record
-
-
-def _level(rule_id: str | None) -> str:
-    if rule_id is None:
-        return "MUST"
-    from gymspec.rules import RULES
-
-    rule = RULES.get(rule_id)
-    return rule.level.value if rule is not None else "MUST"
+    return RuleResult(rule, param.target.id, rule_level(rule), outcome, message, reproducer, item.nodeid,
+                      examples=getattr(case, "examples", 0), steps=getattr(case, "steps", 0),
+                      seconds=round(report.duration, 4))
 
 
 @pytest.hookimpl(wrapper=True)
@@ -369,14 +359,14 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         report.longrepr = call.excinfo.value.render()
     elif call.excinfo is not None and isinstance(call.excinfo.value, Unchecked) and report.failed:
         report.longrepr = str(call.excinfo.value)
-    report.user_properties = [*report.user_properties, (_PROPERTY, _record(item, param, report, call))]
+    report.user_properties = [*report.user_properties, (PROPERTY, _record(item, param, report, call).to_dict())]
     return report
 
 
-def _own_record(report: pytest.TestReport) -> dict[str, Any] | None:
+def _own_record(report: pytest.TestReport) -> RuleResult | None:
     for name, value in getattr(report, "user_properties", ()):
-        if name == _PROPERTY and is_dict(value):
-            return value
+        if name == PROPERTY and is_dict(value):
+            return RuleResult.from_dict(value)
     return None
 
 
@@ -411,14 +401,13 @@ def _target_group(nodeid: str) -> str | None:
     return None if parsed is None else parsed[1]
 
 
-def _orphan_record(report: pytest.TestReport, reason: str) -> dict[str, Any] | None:
+def _orphan_record(report: pytest.TestReport, reason: str) -> RuleResult | None:
     """A record for a conformance item's report the suite did not make (an xdist worker crash), from its node id."""
     parsed = _rule_and_target(report.nodeid)
     if parsed is None:
         return None
     rule, target = parsed
-    return {"target": target, "rule": rule, "level": _level(None if rule == _CONSTRUCT else rule),
-            "nodeid": report.nodeid, "outcome": "error", "message": reason, "reproducer": ""}
+    return RuleResult(rule, target, rule_level(rule), "error", reason, nodeid=report.nodeid)
 
 
 def pytest_report_teststatus(report: pytest.TestReport) -> tuple[str, str, str] | None:
@@ -426,7 +415,7 @@ def pytest_report_teststatus(report: pytest.TestReport) -> tuple[str, str, str] 
     record = _own_record(report)
     if record is None and report.failed and report.when not in ("setup", "call", "teardown"):
         record = _orphan_record(report, "")
-    if record is not None and record.get("outcome") == "error" and report.failed:
+    if record is not None and record.outcome == "error" and report.failed:
         return "error", "E", "ERROR"
     return None
 
@@ -440,7 +429,7 @@ class _Reporter:
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
-        self.records: dict[str, Any] = {}
+        self.records: dict[str, RuleResult] = {}
         self.running: dict[str, tuple[str, int | None, str]] = {}
         self.interrupted = False
         self.internal_error = ""
@@ -451,6 +440,7 @@ class _Reporter:
         self.signal = ""
         self.sigterm_caught = False
         self.exitstatus: int | pytest.ExitCode | None = None
+        self.started = time.monotonic()
         self.live: Any = None  # the report on disk while the run goes on (LiveReport), where one is asked for
         path = option(config, "report")
         if path and not self._worker():
@@ -489,10 +479,7 @@ class _Reporter:
             "internal_error": self.internal_error,
         }
 
-    def _merge(self, value: dict[str, Any]) -> None:
-        from conformance._engine.report import Result
-
-        result = Result(**value)
+    def _merge(self, result: RuleResult) -> None:
         previous = self.records.get(result.nodeid)
         merged = result if previous is None else previous.merge(result)
         self.records[result.nodeid] = merged
@@ -515,7 +502,7 @@ class _Reporter:
         if record is not None:
             baseline = self.config.stash.get(_BASELINE_KEY, None)
             if baseline is not None:
-                baseline.accept(report, record)
+                record = baseline.accept(report, record)
             self._merge(record)
             self.progress.reported(report, record)
         self._gather_warnings(report)
@@ -558,9 +545,8 @@ class _Reporter:
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         if report.failed and "conformance" in report.nodeid:
-            self._merge({"target": "-", "rule": "COLLECT", "level": "MUST", "nodeid": report.nodeid,
-                         "outcome": "error", "message": str(report.longrepr).strip().splitlines()[-1],
-                         "reproducer": ""})
+            reason = str(report.longrepr).strip().splitlines()[-1]
+            self._merge(RuleResult("COLLECT", "-", rule_level("COLLECT"), "error", reason, nodeid=report.nodeid))
 
     def _unfinished(self, reason: str) -> None:
         """Log an error report for every conformance item that started and never reported, so pytest counts it."""
@@ -571,7 +557,7 @@ class _Reporter:
             record = _orphan_record(report, reason)
             if record is None:
                 continue
-            properties: list[tuple[str, object]] = [(_PROPERTY, record)]
+            properties: list[tuple[str, object]] = [(PROPERTY, record.to_dict())]
             report.user_properties = properties
             self.config.hook.pytest_runtest_logreport(report=report)
         self.running.clear()
@@ -584,13 +570,12 @@ class _Reporter:
         results = list(self.records.values())
         if not results or self._worker():
             return
-        from conformance._engine.report import format_effort, format_table, isolation_notes, not_checked
-
+        report = Report(tuple(results))
         profile = option(self.config, "profile") or "default"
         terminalreporter.write_sep("=", f"conformance summary (profile {profile})")
-        for line in format_table(results):
+        for line in report.table():
             terminalreporter.write_line(line)
-        effort = format_effort(results)
+        effort = report.effort()
         if effort:
             terminalreporter.write_line("effort (steps and examples by rule area; costly targets get fewer):")
             for line in effort:
@@ -601,9 +586,9 @@ class _Reporter:
         warned = sorted({f"{r.rule} [{r.target}]" for r in results if r.outcome == "warned"})
         if warned:
             terminalreporter.write_line("SHOULD warnings: " + ", ".join(warned), yellow=True)
-        for target, note in isolation_notes(results).items():
+        for target, note in report.isolation.items():
             terminalreporter.write_line(f"isolation: {note} ({target})")
-        for target, count in not_checked(results).items():
+        for target, count in report.not_checked.items():
             terminalreporter.write_line(
                 f"NOT CHECKED: {target} — {count} item{'s' if count != 1 else ''} could not be checked (errors above "
                 "name the cause and the remedy); the target has not passed", red=True)
@@ -617,7 +602,7 @@ class _Reporter:
             if path:
                 terminalreporter.write_line(f"{what}: {path}")
 
-    def _baseline_summary(self, terminalreporter: Any, results: list[Any]) -> None:
+    def _baseline_summary(self, terminalreporter: Any, results: list[RuleResult]) -> None:
         baseline: Baseline | None = self.config.stash.get(_BASELINE_KEY, None)
         if baseline is None:
             return
@@ -682,8 +667,10 @@ class _Reporter:
             return
         from conformance._engine.report import write_report
 
+        report = Report(tuple(self.records.values()), time.monotonic() - self.started,
+                        {**self._meta(), "incomplete": False})
         try:
-            write_report(path, list(self.records.values()), {**self._meta(), "incomplete": False})
+            write_report(path, report)
         except OSError as exc:
             reporter = self.config.pluginmanager.get_plugin("terminalreporter")
             if reporter is not None:
@@ -714,8 +701,7 @@ class _Reporter:
         if written:
             from conformance._engine.baseline import write_baseline
 
-            records = [dataclasses.asdict(r) for r in results]
-            writers.append((written, lambda: write_baseline(written, records, baseline)))
+            writers.append((written, lambda: write_baseline(written, results, baseline)))
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
         for path, write in writers:
             try:

@@ -1,22 +1,28 @@
 """What a conformance run found: :class:`Report`, one :class:`RuleResult` per (rule, target) item.
 
+:class:`RuleResult` is the only record of an item anywhere in the suite: the process that runs an item builds one,
+the supervisor and pytest-xdist's controller carry it as :meth:`RuleResult.to_dict`, and every report (the JSON
+report, the terminal table, the HTML report, the badge, :func:`conformance.check_env`'s return value) is made from
+them. This module depends on nothing else in the suite (only on the spec's catalog), so every layer may import it.
+
 :func:`conformance.check_env` returns a :class:`Report`; :meth:`Report.from_json` reads the report any run writes
 (``pytest --pyargs conformance --conformance-report PATH``, ``python -m conformance --report PATH``), so tools can
-treat every run alike. The JSON form (:meth:`Report.to_json`) is that same schema.
+treat every run alike. The JSON form (:meth:`Report.to_json`) is that same schema, documented field by field in
+docs/report.md, which ``python -m conformance --report-schema`` prints from this module.
 """
 
 from __future__ import annotations
 
 import json
+import dataclasses
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeAlias, get_args
+from typing import Any, Literal, Protocol, TypeAlias, get_args
 
-if TYPE_CHECKING:
-    from conformance._engine.report import Result as _Record
+from gymspec.rules import RULES
 
-__all__ = ["ConformanceError", "Outcome", "RaiseOn", "Report", "RuleResult"]
+__all__ = ["OUTCOMES", "SCHEMA", "ConformanceError", "Outcome", "RaiseOn", "Report", "RuleResult", "rule_level", "schema_markdown"]
 
 Outcome: TypeAlias = Literal["passed", "failed", "warned", "skipped", "error", "accepted"]
 """An item's outcome; ``warned`` is a passed item whose SHOULD-level rule was violated, ``accepted`` a finding the
@@ -25,9 +31,15 @@ project's baseline accepts."""
 RaiseOn: TypeAlias = Literal["must", "should", "never"]
 """Which violations raise :class:`ConformanceError`: MUST ones (and errors), SHOULD ones too, or none."""
 
-_OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
+OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
+"""Every outcome, in the order reports show them."""
+SCHEMA = 1
+"""The version of the JSON report's schema (``"schema"`` of every report)."""
+
 _RAISE_ON: tuple[RaiseOn, ...] = get_args(RaiseOn)
-_SCHEMA = 1
+# How bad each outcome is: two phases of one item (setup, call, teardown) merge into the worse one.
+_SEVERITY: dict[Outcome, int] = {"passed": 0, "skipped": 1, "accepted": 2, "warned": 3, "failed": 4, "error": 5}
+_AREA_ORDER = ("CONSTRUCT", "SPACE", "ENV", "SEED", "RENDER", "WRAP", "VEC", "AUTORESET", "FUNC", "REG")
 _DETAILS = 12
 _DETAILED_ERRORS = 5
 
@@ -50,7 +62,9 @@ class RuleResult:
         examples: How many Hypothesis examples it ran.
         steps: How many ``step`` calls those examples made.
         seconds: Its wall time.
-        peak_mib: The largest resident memory of its process, in MiB.
+        peak_mib: The largest resident memory of its process, in MiB (0 when it did not run in one of its own).
+        isolation: How its process started when that was not the default fork, and why (``"spawn — 5 threads in
+            the probe process"``); ``""`` otherwise.
     """
 
     rule: str
@@ -64,6 +78,12 @@ class RuleResult:
     steps: int = 0
     seconds: float = 0.0
     peak_mib: float = 0.0
+    isolation: str = ""
+
+    @property
+    def area(self) -> str:
+        """The rule's area, the id's prefix (``"ENV"`` for ``"ENV-011"``)."""
+        return self.rule.split("-")[0]
 
     @property
     def mandatory(self) -> bool:
@@ -88,8 +108,8 @@ class RuleResult:
             ValueError: If the record has no rule, target or level, or an unknown outcome.
         """
         outcome = record.get("outcome")
-        if outcome not in _OUTCOMES:
-            raise ValueError(f"RuleResult outcome must be one of {list(_OUTCOMES)}, got {outcome!r}")
+        if outcome not in OUTCOMES:
+            raise ValueError(f"RuleResult outcome must be one of {list(OUTCOMES)}, got {outcome!r}")
         missing = [key for key in ("rule", "target", "level") if not isinstance(record.get(key), str)]
         if missing:
             raise ValueError(f"RuleResult record must have string {missing}, got {dict(record)!r}")
@@ -105,11 +125,25 @@ class RuleResult:
             steps=int(record.get("steps", 0)),
             seconds=float(record.get("seconds", 0.0)),
             peak_mib=float(record.get("peak_mib", 0.0)),
+            isolation=str(record.get("isolation", "")),
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """The record as a JSON report stores it."""
+        """The record as a JSON report stores it (and as it travels between processes)."""
         return asdict(self)
+
+    def merge(self, other: RuleResult) -> RuleResult:
+        """One record of two phases of one item (setup, call, teardown): the worse outcome with its message, the
+        larger statistics, the times added up."""
+        worse = other if _SEVERITY[other.outcome] > _SEVERITY[self.outcome] else self
+        return dataclasses.replace(
+            worse,
+            examples=max(self.examples, other.examples),
+            steps=max(self.steps, other.steps),
+            seconds=self.seconds + other.seconds,
+            peak_mib=max(self.peak_mib, other.peak_mib),
+            isolation=worse.isolation or self.isolation or other.isolation,
+        )
 
     def details(self) -> str:
         """The message, then the reproducer (indented), as a failure or warning shows them."""
@@ -125,6 +159,33 @@ class RuleResult:
         if not summary.startswith(self.rule):
             summary = f"{self.rule} ({self.level}) [{self.target}] {summary}".rstrip()
         return f"{self.outcome.upper():7} {summary}"
+
+
+def rule_level(rule: str) -> str:
+    """The level of ``rule`` in the catalog; ``"MUST"`` for the suite's own items (``CONSTRUCT``: the target must
+    be constructible, ``COLLECT``: the suite must load) and for an id the catalog does not have."""
+    found = RULES.get(rule)
+    return found.level.value if found is not None else "MUST"
+
+
+def _counts(results: Iterable[RuleResult]) -> dict[Outcome, int]:
+    counter = Counter(result.outcome for result in results)
+    return {outcome: counter.get(outcome, 0) for outcome in OUTCOMES}
+
+
+def _area_rank(area: str) -> tuple[int, str]:
+    return (_AREA_ORDER.index(area) if area in _AREA_ORDER else len(_AREA_ORDER), area)
+
+
+def _align(table: list[list[str]], left: int) -> list[str]:
+    """The rows as text, columns padded: the first ``left`` to the left, the others (numbers) to the right."""
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    lines: list[str] = []
+    for row in table:
+        cells = [cell.ljust(width) for cell, width in zip(row[:left], widths[:left])]
+        cells += [cell.rjust(width) for cell, width in zip(row[left:], widths[left:])]
+        lines.append("  ".join(cells).rstrip())
+    return lines
 
 
 def _indent(text: str, prefix: str) -> str:
@@ -196,7 +257,7 @@ class Report:
 
     @property
     def skipped(self) -> tuple[RuleResult, ...]:
-        """The items that did not apply or could not be checked (the reason is each one's ``message``)."""
+        """The items whose rule does not apply to the target (the reason is each one's ``message``)."""
         return self._with("skipped")
 
     @property
@@ -206,8 +267,20 @@ class Report:
 
     @property
     def errors(self) -> tuple[RuleResult, ...]:
-        """The items whose check could not run (a crash of the suite around the target, say)."""
+        """The items that could not be checked (a call that never returned, a process limit, an internal error):
+        each one's ``message`` names the cause and the remedy."""
         return self._with("error")
+
+    @property
+    def not_checked(self) -> dict[str, int]:
+        """The targets with items that could not be checked, and how many: such a target has not passed, whatever
+        its other items say."""
+        return dict(sorted(Counter(result.target for result in self.errors).items()))
+
+    @property
+    def isolation(self) -> dict[str, str]:
+        """The targets whose items ran in processes that did not start by the default fork, and how and why."""
+        return dict(sorted({result.target: result.isolation for result in self.results if result.isolation}.items()))
 
     @property
     def ok(self) -> bool:
@@ -217,8 +290,7 @@ class Report:
     @property
     def counts(self) -> dict[Outcome, int]:
         """How many items had each outcome (every outcome present, zeros included)."""
-        counter = Counter(result.outcome for result in self.results)
-        return {outcome: counter.get(outcome, 0) for outcome in _OUTCOMES}
+        return _counts(self.results)
 
     @property
     def targets(self) -> tuple[str, ...]:
@@ -274,17 +346,31 @@ class Report:
     # --- JSON ------------------------------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The report in the JSON schema every run writes (``{"schema": 1, "results": [...], "summary": {...}}``)."""
-        from conformance._engine.report import build_report
+        """The report in the JSON schema every run writes (``{"schema": 1, "results": [...], "summary": {...}}``;
+        docs/report.md describes every field)."""
+        return {"schema": SCHEMA, "results": [result.to_dict() for result in self.results], "summary": self.summary()}
 
-        data = build_report(self._records(), self.run)
-        data["summary"]["seconds"] = round(self.seconds, 4)
-        return data
-
-    def _records(self) -> list[_Record]:
-        from conformance._engine.report import Result
-
-        return [Result(**result.to_dict()) for result in self.results]
+    def summary(self) -> dict[str, Any]:
+        """The ``"summary"`` part of :meth:`to_dict`: counts overall, as pytest counts them and per target, the
+        failing and warned items, the targets not checked, isolation notes, the run's facts and its time."""
+        by_target: dict[str, list[RuleResult]] = {}
+        for result in self.results:
+            by_target.setdefault(result.target, []).append(result)
+        counts = self.counts
+        return {
+            "total": len(self.results),
+            **{str(outcome): count for outcome, count in counts.items()},
+            # The same items as pytest counts them: a warned item passed, an accepted one is an xfail.
+            "pytest": {"passed": counts["passed"] + counts["warned"], "failed": counts["failed"],
+                       "skipped": counts["skipped"], "error": counts["error"], "xfailed": counts["accepted"]},
+            "by_target": {target: _counts(items) for target, items in by_target.items()},
+            "failing": sorted({f"{r.rule}@{r.target}" for r in self._with("failed", "error")}),
+            "warned_rules": sorted({f"{r.rule}@{r.target}" for r in self.warned}),
+            "not_checked": self.not_checked,
+            "isolation": self.isolation,
+            "run": dict(self.run),
+            "seconds": round(self.seconds, 4),
+        }
 
     def to_json(self, *, indent: int | None = 2) -> str:
         """The report as JSON text (:meth:`to_dict`)."""
@@ -297,9 +383,9 @@ class Report:
         Raises:
             ValueError: If ``data`` is not a schema-1 report.
         """
-        if data.get("schema") != _SCHEMA or not isinstance(data.get("results"), list):
+        if data.get("schema") != SCHEMA or not isinstance(data.get("results"), list):
             raise ValueError(
-                f"Report data must be a schema-{_SCHEMA} conformance report with a results list, "
+                f"Report data must be a schema-{SCHEMA} conformance report with a results list, "
                 f"got keys {sorted(data)!r} and schema {data.get('schema')!r}"
             )
         summary = data.get("summary", {})
@@ -317,10 +403,43 @@ class Report:
     # --- display ---------------------------------------------------------------------------------------------
 
     def table(self) -> list[str]:
-        """One aligned row per target and rule area with the outcome counts (the header row first)."""
-        from conformance._engine.report import format_table
+        """One aligned row per target, sorted by id (the header row first): its outcome counts, the examples and
+        steps its items ran, their seconds and the largest memory of their processes."""
+        by_target: dict[str, list[RuleResult]] = {}
+        for result in self.results:
+            by_target.setdefault(result.target, []).append(result)
+        # The accepted column only where a baseline accepted something: most runs have none.
+        outcomes = OUTCOMES if self.accepted else OUTCOMES[:-1]
+        table = [["target", *outcomes, "examples", "steps", "seconds", "peak MiB"]]
+        for target in sorted(by_target):
+            items = by_target[target]
+            counts = _counts(items)
+            table.append([
+                target,
+                *(str(counts[outcome]) for outcome in outcomes),
+                str(sum(r.examples for r in items)),
+                str(sum(r.steps for r in items)),
+                f"{sum(r.seconds for r in items):.1f}",
+                f"{max(r.peak_mib for r in items):.0f}",
+            ])
+        return _align(table, 1)
 
-        return format_table(self._records())
+    def effort(self) -> list[str]:
+        """Per target, the steps and examples each rule area got (observers of one shared trace count it once)."""
+        effort: dict[str, dict[str, set[tuple[int, int, str]]]] = {}
+        for result in self.results:
+            if result.rule == "CONSTRUCT" or not (result.examples or result.steps):
+                continue
+            # Observers of one shared trace report the same run, with no time of their own: count it once per area.
+            key = (result.examples, result.steps, result.rule if result.seconds else "shared")
+            effort.setdefault(result.target, {}).setdefault(result.area, set()).add(key)
+        lines: list[str] = []
+        for target in sorted(effort):
+            areas = effort[target]
+            parts = [f"{area} {sum(s for _, s, _ in areas[area])} steps/{sum(e for e, _, _ in areas[area])} examples"
+                     for area in sorted(areas, key=_area_rank)]
+            lines.append(f"{target}: " + ", ".join(parts))
+        return lines
 
     def __str__(self) -> str:
         lines = self.table()
@@ -328,9 +447,7 @@ class Report:
         lines += [str(result) for result in noteworthy[:_DETAILS]]
         if len(noteworthy) > _DETAILS:
             lines.append(f"... and {len(noteworthy) - _DETAILS} more (report.failed, report.warned, report.errors)")
-        from conformance._engine.report import not_checked
-
-        for target, count in not_checked(self._records()).items():
+        for target, count in self.not_checked.items():
             lines.append(f"NOT CHECKED: {target} — {count} item{'s' if count != 1 else ''} could not be checked")
         # "accepted" only where a baseline accepted something: most runs have none.
         tally = ", ".join(f"{count} {outcome}" for outcome, count in self.counts.items()
@@ -346,3 +463,66 @@ class Report:
     def _repr_pretty_(self, printer: _Printer, cycle: bool) -> None:
         """Show the table in IPython and Jupyter, where a bare ``report`` line displays the report."""
         printer.text(repr(self) if cycle else str(self))
+
+
+# What each key of a report's "summary" holds: docs/report.md is printed from this and RuleResult's own docstring,
+# and a test checks Report.summary() has exactly these keys.
+_SUMMARY_KEYS: dict[str, str] = {
+    "total": "How many items the run recorded.",
+    **{outcome: f"How many items ended {outcome}." for outcome in OUTCOMES},
+    "pytest": "The same items as pytest counts them: `passed` (warned included), `failed`, `skipped`, `error`, "
+              "`xfailed` (accepted).",
+    "by_target": "Per target id, the count of each outcome.",
+    "failing": "`RULE@target` of every failed or errored item, sorted.",
+    "warned_rules": "`RULE@target` of every warned item, sorted.",
+    "not_checked": "Per target with errors, how many items could not be checked: such a target has not passed.",
+    "isolation": "Per target whose items did not run in forked processes, how they ran and why.",
+    "run": "Facts of the run: `profile`, `rules`, `registry`, `python`, `interrupted`, `signal`, "
+           "`internal_error`, and `incomplete` (true while the run goes on or when it was killed).",
+    "seconds": "Wall time of the run, in seconds (0 where the run did not measure it).",
+}
+
+
+def _field_docs() -> dict[str, str]:
+    """RuleResult's attribute descriptions, from its docstring's ``Attributes:`` section."""
+    docs: dict[str, str] = {}
+    name = ""
+    section = (RuleResult.__doc__ or "").split("Attributes:", 1)[-1]
+    for line in section.splitlines():
+        stripped = line.strip()
+        head, sep, text = stripped.partition(": ")
+        if sep and line.startswith(" " * 8) and not line.startswith(" " * 12) and head.isidentifier():
+            name = head
+            docs[name] = text
+        elif name and stripped:
+            docs[name] += " " + stripped
+    return docs
+
+
+def schema_markdown() -> str:
+    """docs/report.md: the JSON report's schema, derived from :class:`RuleResult` and the summary's keys."""
+    lines = [
+        "# The JSON report",
+        "",
+        "<!-- Generated by `python -m conformance --report-schema > docs/report.md`; do not edit by hand. -->",
+        "",
+        "Every run can write one (`--conformance-report PATH`, `python -m conformance --report PATH`,",
+        "`check_env(...).to_json()`); `conformance.Report.from_json` reads it back. It is an object with three keys:",
+        "",
+        f"- `schema`: `{SCHEMA}`, the version of this layout.",
+        "- `results`: one record per (rule, target) item, in the order items finished.",
+        "- `summary`: totals and facts of the run.",
+        "",
+        "## A record of `results` (`conformance.RuleResult`)",
+        "",
+        "| key | type | meaning |",
+        "|---|---|---|",
+    ]
+    docs = _field_docs()
+    for item in dataclasses.fields(RuleResult):
+        kind = {"Outcome": "string (one of " + ", ".join(f"`{o}`" for o in OUTCOMES) + ")"}.get(
+            str(item.type), {"str": "string", "int": "integer", "float": "number"}.get(str(item.type), str(item.type)))
+        lines.append(f"| `{item.name}` | {kind} | {' '.join(docs.get(item.name, '').split())} |")
+    lines += ["", "## `summary`", "", "| key | meaning |", "|---|---|"]
+    lines += [f"| `{key}` | {text} |" for key, text in _SUMMARY_KEYS.items()]
+    return "\n".join(lines) + "\n"

@@ -10,7 +10,8 @@ import html
 from collections.abc import Sequence
 from pathlib import Path
 
-from conformance._engine.report import Result, replace_file
+from conformance._engine.report import replace_file
+from conformance.results import RuleResult
 
 __all__ = ["badge_text", "render_badge", "write_badge"]
 
@@ -18,7 +19,7 @@ _GREEN, _YELLOW, _RED, _GREY = "#2e7d32", "#b26a00", "#c62828", "#757575"
 _CHAR = 6.6  # px per character of 11px Verdana-like text: a badge need not be exact, only wide enough
 
 
-def badge_text(results: Sequence[Result]) -> tuple[str, str]:
+def badge_text(results: Sequence[RuleResult]) -> tuple[str, str]:
     """The right-hand text and its colour for these results."""
     failed = sum(r.outcome in ("failed", "error") for r in results)
     if failed:
@@ -34,7 +35,7 @@ def badge_text(results: Sequence[Result]) -> tuple[str, str]:
     return text, _YELLOW if extras else _GREEN
 
 
-def render_badge(results: Sequence[Result], label: str = "conformance") -> str:
+def render_badge(results: Sequence[RuleResult], label: str = "conformance") -> str:
     """The badge as SVG text."""
     value, colour = badge_text(results)
     left = int(len(label) * _CHAR) + 12
@@ -51,6 +52,6 @@ def render_badge(results: Sequence[Result], label: str = "conformance") -> str:
     )
 
 
-def write_badge(path: str | Path, results: Sequence[Result]) -> Path:
+def write_badge(path: str | Path, results: Sequence[RuleResult]) -> Path:
     """Write :func:`render_badge` to ``path`` (atomically)."""
     return replace_file(Path(path), render_badge(results))

@@ -20,17 +20,18 @@ an entry whose item ran and no longer has that finding is *fixed*: reported in t
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from conformance._engine.narrowing import is_dict, is_list
+from conformance.results import RuleResult
 
 __all__ = ["Baseline", "BaselineError", "Entry", "fingerprint", "write_baseline"]
 
@@ -145,19 +146,19 @@ class Baseline:
         found = fingerprint(rule, target, message)
         return next((e for e in self.entries if (e.target, e.rule, e.fingerprint) == (target, rule, found)), None)
 
-    def accept(self, report: pytest.TestReport, record: dict[str, Any]) -> None:
-        """If this baseline accepts the finding of an item's ``record``, mark both in place, as a pytest hook marks
-        a report before pytest's reporters count it: the record's outcome ``accepted`` (the reason appended to its
-        message), the report an xfail with the reason."""
-        if record.get("outcome") not in ("failed", "warned", "error"):
-            return
-        entry = self.accepting(str(record["target"]), str(record["rule"]), str(record.get("message", "")))
+    def accept(self, report: pytest.TestReport, record: RuleResult) -> RuleResult:
+        """The record of an item as this baseline sees it: if the baseline accepts its finding, an ``accepted``
+        record (the reason appended to its message), and the report marked an xfail with the reason, as a pytest
+        hook marks a report before pytest's reporters count it; otherwise ``record`` itself."""
+        if record.outcome not in ("failed", "warned", "error"):
+            return record
+        entry = self.accepting(record.target, record.rule, record.message)
         if entry is None:
-            return
-        record["outcome"] = "accepted"
-        record["message"] = f"{record.get('message', '')}\n  accepted by the baseline {self.path}: {entry.reason}"
+            return record
         report.outcome = "skipped"
-        report.wasxfail = f"{record['rule']} accepted by the baseline: {entry.reason}"
+        report.wasxfail = f"{record.rule} accepted by the baseline: {entry.reason}"
+        message = f"{record.message}\n  accepted by the baseline {self.path}: {entry.reason}"
+        return dataclasses.replace(record, outcome="accepted", message=message)
 
     def fixed(self, ran: Iterable[tuple[str, str]], found: Iterable[tuple[str, str, str]]) -> list[Entry]:
         """The entries whose item ran and no longer has their finding.
@@ -172,17 +173,17 @@ class Baseline:
                 if (e.target, e.rule) in ran_items and (e.target, e.rule, e.fingerprint) not in findings]
 
 
-def write_baseline(path: str | Path, findings: Sequence[Mapping[str, Any]], keep: Baseline | None = None) -> Path:
-    """Write a baseline of ``findings`` (records with target, rule, outcome and message) to ``path``.
+def write_baseline(path: str | Path, findings: Sequence[RuleResult], keep: Baseline | None = None) -> Path:
+    """Write a baseline of the findings among ``findings`` (failed, warned, errored or accepted items) to ``path``.
 
     Reasons of entries ``keep`` already has are kept; new entries get an empty reason to be filled in.
     """
     kept = {(e.target, e.rule, e.fingerprint): e.reason for e in (keep.entries if keep else ())}
     entries: dict[tuple[str, str, str], Entry] = {}
     for record in findings:
-        if record.get("outcome") not in _FINDINGS:
+        if record.outcome not in _FINDINGS:
             continue
-        target, rule, message = str(record["target"]), str(record["rule"]), str(record.get("message", ""))
+        target, rule, message = record.target, record.rule, record.message
         key = (target, rule, fingerprint(rule, target, message))
         first = message.splitlines()[0] if message else ""
         entries.setdefault(key, Entry(target, rule, key[2], kept.get(key, ""), first))

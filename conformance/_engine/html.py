@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from conformance._engine.gallery import frames_folder
-from conformance._engine.report import OUTCOMES, Result, replace_file
+from conformance._engine.report import replace_file
+from conformance.results import OUTCOMES, RuleResult
 
 __all__ = ["render_html", "write_html"]
 
@@ -43,14 +44,14 @@ def _outcome(outcome: str) -> str:
     return f'<span class="o" style="color:{_COLOURS.get(outcome, "#222")}">{_e(outcome)}</span>'
 
 
-def _counts(items: Sequence[Result]) -> str:
+def _counts(items: Sequence[RuleResult]) -> str:
     outcomes = [*OUTCOMES, *sorted({r.outcome for r in items} - set(OUTCOMES))]
     cells = [f"{_outcome(o)} {sum(r.outcome == o for r in items)}" for o in outcomes
              if any(r.outcome == o for r in items)]
     return '<p class="counts">' + "".join(f"<span>{cell}</span>" for cell in cells) + "</p>"
 
 
-def _chart(items: Sequence[Result]) -> str:
+def _chart(items: Sequence[RuleResult]) -> str:
     """Horizontal bars: each rule's seconds and steps (the costliest first), as inline SVG."""
     ranked = sorted((r for r in items if r.seconds > 0 or r.steps > 0), key=lambda r: (-r.seconds, -r.steps))[:30]
     if not ranked:
@@ -77,7 +78,7 @@ def _chart(items: Sequence[Result]) -> str:
             + "".join(bars) + "</svg></details>")
 
 
-def _table(items: Sequence[Result]) -> str:
+def _table(items: Sequence[RuleResult]) -> str:
     rows = ["<tr><th>rule</th><th>level</th><th>outcome</th><th>summary</th><th class=num>examples</th>"
             "<th class=num>steps</th><th class=num>seconds</th></tr>"]
     for result in sorted(items, key=lambda r: r.rule):
@@ -90,11 +91,11 @@ def _table(items: Sequence[Result]) -> str:
     return (f"<details><summary>all {len(items)} rules</summary><table>" + "".join(rows) + "</table></details>")
 
 
-def _anchor(result: Result) -> str:
+def _anchor(result: RuleResult) -> str:
     return f"{result.target}--{result.rule}"
 
 
-def _findings(items: Sequence[Result]) -> str:
+def _findings(items: Sequence[RuleResult]) -> str:
     parts: list[str] = []
     for result in sorted(items, key=lambda r: (_FINDINGS.index(r.outcome) if r.outcome in _FINDINGS else 9, r.rule)):
         if result.outcome not in _FINDINGS:
@@ -131,7 +132,7 @@ def _gallery(folder: Path) -> str:
     return "<h3>frames</h3>" + "".join(sections)
 
 
-def render_html(results: Sequence[Result], meta: Mapping[str, Any], frames: Mapping[str, Path]) -> str:
+def render_html(results: Sequence[RuleResult], meta: Mapping[str, Any], frames: Mapping[str, Path]) -> str:
     """The report as one HTML document.
 
     Args:
@@ -139,7 +140,7 @@ def render_html(results: Sequence[Result], meta: Mapping[str, Any], frames: Mapp
         meta: The run's facts (profile, rules filter, ...).
         frames: Target id → the folder of its captured frames (missing targets have none).
     """
-    by_target: dict[str, list[Result]] = {}
+    by_target: dict[str, list[RuleResult]] = {}
     for result in results:
         by_target.setdefault(result.target, []).append(result)
     facts = ", ".join(f"{_e(key)} {_e(value)}" for key, value in meta.items() if value not in ("", None, False))
@@ -155,7 +156,7 @@ def render_html(results: Sequence[Result], meta: Mapping[str, Any], frames: Mapp
             f"<style>{_STYLE}</style></head><body>" + "".join(body) + "</body></html>\n")
 
 
-def write_html(path: str | Path, results: Sequence[Result], meta: Mapping[str, Any]) -> Path:
+def write_html(path: str | Path, results: Sequence[RuleResult], meta: Mapping[str, Any]) -> Path:
     """Write :func:`render_html` to ``path`` atomically, with the frames captured for it, then remove them."""
     file = Path(path)
     targets = sorted({result.target for result in results})

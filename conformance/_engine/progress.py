@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable
 
 import pytest
+
+from conformance.results import RuleResult
 
 __all__ = ["Progress"]
 
@@ -48,9 +49,9 @@ class Progress:
             if target is not None:
                 self.totals[target] = self.totals.get(target, 0) + 1
 
-    def reported(self, report: pytest.TestReport, record: Mapping[str, Any]) -> None:
+    def reported(self, report: pytest.TestReport, record: RuleResult) -> None:
         """Note an item's report; write a line when its target finished or the last line is old enough."""
-        target = str(record.get("target", ""))
+        target = record.target
         now = self.clock()
         self.started.setdefault(target, now)
         done = self.done.setdefault(target, set())

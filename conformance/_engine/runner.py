@@ -35,15 +35,16 @@ from conformance._engine.endings import Died, Failure, Finished, Hung, Interrupt
 from conformance._engine.jobs import run_items, run_trace, share, warm_supervisor, warm_target
 from conformance._engine.narrowing import is_dict
 from conformance._engine.options import CaseParam
+from conformance._engine.report import PROPERTY
 from conformance._engine.supervisor import Supervisor, Ticket
-from conformance._engine.verdicts import PROPERTY, REPORTED_BY, RULE_ID, record_of, worse
+from conformance._engine.verdicts import REPORTED_BY, RULE_ID, record_of, worse
 from conformance._engine.verdicts import Verdict as _Verdict
 from conformance._engine.verdicts import describe_ending as _ending
 from conformance._engine.verdicts import owning_rule as _owner
 from conformance._engine.verdicts import remedy as _remedy
-from conformance._engine.verdicts import level as _level
 from conformance._engine.verdicts import verdict as _verdict
 from conformance._engine.zygote import JSON, Job, JobFunction
+from conformance.results import rule_level
 
 __all__ = ["ItemRunner", "TargetFacts"]
 
@@ -599,7 +600,7 @@ class ItemRunner:
         longrepr: Any = verdict.message or None
         if verdict.kind == "skipped":
             longrepr = (str(item.path), (item.location[1] or 0) + 1, f"Skipped: {verdict.message}")
-        record = {"target": param.target.id, "rule": rule_id, "level": _level(rule_id), "nodeid": item.nodeid,
+        record = {"target": param.target.id, "rule": rule_id, "level": rule_level(rule_id), "nodeid": item.nodeid,
                   "outcome": verdict.outcome, "message": verdict.message, "reproducer": "",
                   "examples": examples, "steps": steps, "seconds": round(seconds, 4)}
         return pytest.TestReport(

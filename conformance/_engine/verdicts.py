@@ -19,23 +19,20 @@ from conformance._engine.case import CONSTRUCT, headless, owner_of, owner_text
 from conformance._engine.endings import Died, Failure, Hung, Interrupted, OverMemory
 from conformance._engine.narrowing import is_dict
 from conformance._engine.options import CaseParam
+from conformance._engine.report import PROPERTY
+from conformance.results import rule_level
 
 __all__ = [
-    "PROPERTY",
     "REPORTED_BY",
     "RULE_ID",
     "Verdict",
     "describe_ending",
-    "level",
     "owning_rule",
     "record_of",
     "remedy",
     "verdict",
     "worse",
 ]
-
-PROPERTY = "conformance"
-
 
 @dataclass(frozen=True)
 class Verdict:
@@ -44,13 +41,6 @@ class Verdict:
     message: str
 
 
-
-
-def level(rule_id: str) -> str:
-    from gymspec.rules import RULES
-
-    rule = RULES.get(rule_id)
-    return rule.level.value if rule is not None else "MUST"
 
 
 def verdict(param: CaseParam, outcome: Failure, first: str | None, owner_failed: bool) -> Verdict:
@@ -89,16 +79,16 @@ def verdict(param: CaseParam, outcome: Failure, first: str | None, owner_failed:
             return Verdict("skipped", "skipped",
                             f"{rule_id} not checked on {target}: {ending} (reported by {owner_text(owner)})")
         return Verdict("failed", "error",
-                        f"{rule_id} ({level(rule_id)}) not checked on {target}: {ending}; "
+                        f"{rule_id} ({rule_level(rule_id)}) not checked on {target}: {ending}; "
                         f"{owner_text(owner)} did not fail, so nothing reports it. {remedy(owner, outcome)}")
     if param.rule_id is None:
         return Verdict("failed", "failed", f"CONSTRUCT: target {target} cannot be constructed: {ending}")
     if first is not None and owner is None:
         return Verdict("failed", "error",
-                        f"{rule_id} ({level(rule_id)}) not checked: target {target} hung earlier: {ending}. "
+                        f"{rule_id} ({rule_level(rule_id)}) not checked: target {target} hung earlier: {ending}. "
                         f"{remedy(None, outcome)}")
     problem = f"the target hung: {ending}" if isinstance(outcome, Hung) else ending
-    message = f"{rule_id} ({level(rule_id)}) violated by {target}: {problem}"
+    message = f"{rule_id} ({rule_level(rule_id)}) violated by {target}: {problem}"
     rule = RULES.get(rule_id)
     if rule is not None:
         message += f"\n  rule:     {rule_id} {rule.level.value} {rule.text}"

@@ -1,4 +1,5 @@
-"""``Report`` and ``RuleResult``: the JSON schema round trip, accessors, and which violations raise."""
+"""``Report`` and ``RuleResult``: the JSON schema round trip and its documentation, accessors, tables and summary,
+and which violations raise."""
 
 from __future__ import annotations
 
@@ -10,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance import ConformanceError, Report, RuleResult
-from conformance._engine.report import Result, write_report
-from conformance.results import Outcome, RaiseOn
+from conformance._engine.report import write_report
+from conformance.results import OUTCOMES, Outcome, RaiseOn, schema_markdown
 
 _OUTCOMES: tuple[Outcome, ...] = ("passed", "failed", "warned", "skipped", "error")
 _RULES = ("CONSTRUCT", "ENV-001", "ENV-011", "SEED-004", "RENDER-005", "VEC-010", "FUNC-008")
@@ -102,7 +103,8 @@ def test_text_forms() -> None:
 
 
 def test_reads_what_the_suite_writes(tmp_path: Path) -> None:
-    path = write_report(tmp_path / "r.json", [Result("x:Env", "ENV-001", "MUST", "passed", seconds=0.5)], {"p": 1})
+    written = Report((RuleResult("ENV-001", "x:Env", "MUST", "passed", seconds=0.5),), run={"p": 1})
+    path = write_report(tmp_path / "r.json", written)
     report = Report.from_json(path.read_text())
     assert report["ENV-001"] == RuleResult("ENV-001", "x:Env", "MUST", "passed", seconds=0.5)
     assert report.run == {"p": 1}
@@ -115,3 +117,67 @@ def test_malformed_reports_are_rejected() -> None:
         RuleResult.from_dict({"rule": "ENV-001", "target": "t", "level": "MUST", "outcome": "green"})
     with pytest.raises(ValueError, match="raise_on must be one of"):
         Report(()).raise_for_violations("always")  # type: ignore[arg-type]
+
+
+def _items() -> list[RuleResult]:
+    return [
+        RuleResult("ENV-001", "env-a", "MUST", "passed", nodeid="a1"),
+        RuleResult("ENV-009", "env-a", "MUST", "failed", "ENV-009 (MUST) violated", "env.step(1)", "a2"),
+        RuleResult("RENDER-003", "env-a", "SHOULD", "warned", nodeid="a3"),
+        RuleResult("CONSTRUCT", "env-b", "MUST", "error", nodeid="b0"),
+        RuleResult("SEED-001", "env-b", "MUST", "skipped", "not applicable", nodeid="b1"),
+    ]
+
+
+def test_merge_keeps_the_most_severe_phase() -> None:
+    call = RuleResult("ENV-001", "t", "MUST", "passed", nodeid="n")
+    teardown = RuleResult("ENV-001", "t", "MUST", "error", "teardown broke", nodeid="n")
+    assert call.merge(teardown).outcome == "error"
+    assert teardown.merge(call).outcome == "error"
+
+
+def test_table_has_one_sorted_row_per_target() -> None:
+    lines = Report(tuple(reversed(_items()))).table()
+    # The accepted column shows only where a baseline accepted a finding.
+    assert lines[0].split() == ["target", *OUTCOMES[:-1], "examples", "steps", "seconds", "peak", "MiB"]
+    accepted = Report((*_items(), RuleResult("ENV-009", "env-b", "MUST", "accepted"))).table()
+    assert accepted[0].split()[1:7] == list(OUTCOMES)
+    rows = [line.split() for line in lines[1:]]
+    assert [row[0] for row in rows] == ["env-a", "env-b"]
+    assert rows[0][1:6] == ["1", "1", "1", "0", "0"]
+    assert rows[1][1:6] == ["0", "0", "0", "1", "1"]
+
+
+def test_effort_counts_a_shared_trace_once_per_area() -> None:
+    shared = [RuleResult(f"ENV-00{i}", "t", "MUST", "passed", examples=15, steps=1200) for i in (5, 6, 7)]
+    own = RuleResult("SEED-001", "t", "MUST", "passed", examples=4, steps=300, seconds=0.5)
+    assert Report((*shared, own)).effort() == ["t: ENV 1200 steps/15 examples, SEED 300 steps/4 examples"]
+
+
+def test_a_target_with_errors_is_not_checked_and_its_isolation_is_noted() -> None:
+    results = [*_items(), RuleResult("SEED-002", "env-b", "MUST", "error", nodeid="b2", isolation="spawn — 3 threads")]
+    report = Report(tuple(results))
+    assert report.not_checked == {"env-b": 2}
+    assert report.isolation == {"env-b": "spawn — 3 threads"}
+    summary = report.summary()
+    assert summary["not_checked"] == {"env-b": 2} and summary["isolation"] == {"env-b": "spawn — 3 threads"}
+
+
+def test_the_documented_schema_is_the_one_written() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "report.md").read_text(encoding="utf-8")
+    assert doc == schema_markdown(), "docs/report.md is stale: python -m conformance --report-schema > docs/report.md"
+    record = RuleResult("ENV-001", "t", "MUST", "passed").to_dict()
+    summary = Report((RuleResult("ENV-001", "t", "MUST", "passed"),)).summary()
+    for key in (*record, *summary):
+        assert f"| `{key}` |" in doc, f"{key} is written but not documented"
+    documented = {line.split("`")[1] for line in doc.splitlines() if line.startswith("| `")}
+    assert documented == {*record, *summary}, "a documented key is no longer written"
+
+
+@given(st.lists(_results(), max_size=6), st.lists(_results(), max_size=6))
+def test_merged_phases_keep_the_worst_outcome(first: list[RuleResult], second: list[RuleResult]) -> None:
+    for one, other in zip(first, second):
+        merged = one.merge(other)
+        assert OUTCOMES.index(merged.outcome) in (OUTCOMES.index(one.outcome), OUTCOMES.index(other.outcome))
+        assert merged.seconds == one.seconds + other.seconds
+        assert merged == RuleResult.from_dict(json.loads(json.dumps(merged.to_dict())))

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from conformance._engine.badge import badge_text, write_badge
-from conformance._engine.report import Result
+from conformance.results import Outcome, RuleResult
 
 
-def _results(*outcomes: str) -> list[Result]:
-    return [Result("t", f"ENV-{i:03d}", "MUST", outcome) for i, outcome in enumerate(outcomes)]
+def _results(*outcomes: Outcome) -> list[RuleResult]:
+    return [RuleResult(f"ENV-{i:03d}", "t", "MUST", outcome) for i, outcome in enumerate(outcomes)]
 
 
 @pytest.mark.parametrize(
@@ -24,7 +24,7 @@ def _results(*outcomes: str) -> list[Result]:
         (("skipped",), "not checked"),
     ],
 )
-def test_text_follows_the_results(outcomes: tuple[str, ...], text: str) -> None:
+def test_text_follows_the_results(outcomes: tuple[Outcome, ...], text: str) -> None:
     assert badge_text(_results(*outcomes))[0] == text
 
 

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance._engine.baseline import Baseline, BaselineError, fingerprint, write_baseline
+from conformance.results import RuleResult
 
 _TARGET = "pkg.envs:GridEnv"
 _HEAD = "ENV-006 (MUST) violated by pkg.envs:GridEnv: "
@@ -87,10 +88,10 @@ def test_accepting_and_fixed(tmp_path: Path) -> None:
 
 def test_written_baselines_read_back_and_keep_reasons(tmp_path: Path) -> None:
     findings = [
-        {"target": _TARGET, "rule": "ENV-006", "outcome": "failed", "message": _HEAD + "obs[2] out of bounds"},
-        {"target": _TARGET, "rule": "ENV-006", "outcome": "failed", "message": _HEAD + "obs[5] out of bounds"},
-        {"target": _TARGET, "rule": "ENV-019", "outcome": "warned", "message": "ENV-019 (SHOULD) violated: s"},
-        {"target": _TARGET, "rule": "ENV-001", "outcome": "passed", "message": ""},
+        RuleResult("ENV-006", _TARGET, "MUST", "failed", _HEAD + "obs[2] out of bounds"),
+        RuleResult("ENV-006", _TARGET, "MUST", "failed", _HEAD + "obs[5] out of bounds"),
+        RuleResult("ENV-019", _TARGET, "SHOULD", "warned", "ENV-019 (SHOULD) violated: s"),
+        RuleResult("ENV-001", _TARGET, "MUST", "passed"),
     ]
     keep = Baseline.load(_file(tmp_path, [_entry("known since 1.0")]))
     path = write_baseline(tmp_path / "out" / "baseline.json", findings, keep)

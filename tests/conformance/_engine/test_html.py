@@ -9,7 +9,7 @@ import numpy as np
 
 from conformance._engine.gallery import encode_png, frames_folder
 from conformance._engine.html import write_html
-from conformance._engine.report import Result
+from conformance.results import RuleResult
 
 
 class _Parsed(HTMLParser):
@@ -45,10 +45,10 @@ def parse_report(path: Path) -> _Parsed:
 
 def test_a_report_holds_every_result_and_finding_inline(tmp_path: Path) -> None:
     results = [
-        Result("pkg:Env", "ENV-001", "MUST", "passed", seconds=0.2, steps=10, examples=3),
-        Result("pkg:Env", "ENV-006", "MUST", "failed", "ENV-006 (MUST) violated by pkg:Env: obs[1] = 2 > 1 <b>",
+        RuleResult("ENV-001", "pkg:Env", "MUST", "passed", seconds=0.2, steps=10, examples=3),
+        RuleResult("ENV-006", "pkg:Env", "MUST", "failed", "ENV-006 (MUST) violated by pkg:Env: obs[1] = 2 > 1 <b>",
                "env = Env()\nenv.reset(seed=3)", "conformance/test_env.py::t[ENV-006-pkg:Env]"),
-        Result("other:Env", "SEED-001", "MUST", "skipped", "not applicable"),
+        RuleResult("SEED-001", "other:Env", "MUST", "skipped", "not applicable"),
     ]
     path = tmp_path / "r.html"
     folder = frames_folder(path, "pkg:Env")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from conformance._engine.progress import Progress
+from conformance.results import RuleResult
 
 
 class _Terminal:
@@ -41,8 +42,8 @@ def _run(verbosity: int) -> list[str]:
     for i in range(4):
         clock[0] += 6.0  # a long run: past the quiet start, and lines at most every 10 s
         for _ in range(3):  # setup, call, teardown of one item
-            progress.reported(_Report(f"a/{i}"), {"target": "a"})  # type: ignore[arg-type]
-    progress.reported(_Report("b/0"), {"target": "b"})  # type: ignore[arg-type]
+            progress.reported(_Report(f"a/{i}"), RuleResult("ENV-001", "a", "MUST", "passed"))  # type: ignore[arg-type]
+    progress.reported(_Report("b/0"), RuleResult("ENV-001", "b", "MUST", "passed"))  # type: ignore[arg-type]
     return config.terminal.lines
 
 
