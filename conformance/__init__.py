@@ -4,7 +4,8 @@ The suite checks an environment against every MUST and SHOULD rule of the gymspe
 one pytest item per (rule, target). Targets are chosen with ``--env pkg.mod:attr``, ``--env-id ID`` (with
 ``--registry reference|gymnasium|pkg.module``, any module with ``make``) or the ``CONFORMANCE_ENV`` environment
 variable; ``python -m conformance`` is a small front end that prints a one-screen table. SHOULD violations are
-warnings of the per-rule classes in :mod:`conformance.warnings`, all subclasses of :class:`ConformanceWarning`.
+warnings of the per-rule classes in :mod:`conformance.rule_warnings` (named so as not to shadow the standard
+library's :mod:`warnings`), all subclasses of :class:`ConformanceWarning`.
 
 :func:`check_env` runs the same suite from a function — in a user's own tests, a script or a notebook — and returns
 a :class:`Report` of :class:`RuleResult` items; it raises :class:`ConformanceError` when MUST rules are violated.
@@ -15,9 +16,10 @@ suite's own test modules are collected.
 
 from __future__ import annotations
 
+from conformance import rule_warnings
 from conformance.check import check_env
 from conformance.results import ConformanceError, Report, RuleResult
-from conformance.warnings import ConformanceWarning
+from conformance.rule_warnings import ConformanceWarning
 
 __all__ = ["ConformanceError", "ConformanceWarning", "Report", "RuleResult", "check_env"]
 
@@ -26,6 +28,4 @@ def __getattr__(name: str) -> object:
     # Per-rule warning classes are reachable from the package too: -W "ignore::conformance.SEED004Warning".
     if not name.endswith("Warning"):
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from conformance import warnings as _warnings
-
-    return getattr(_warnings, name)
+    return getattr(rule_warnings, name)

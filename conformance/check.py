@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeAlias, get_args
 
 from conformance.results import RaiseOn, Report
-from conformance.warnings import warning_class
+from conformance.rule_warnings import warning_class
 
 if TYPE_CHECKING:
     from conformance._engine.launch import Launch

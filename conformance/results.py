@@ -22,7 +22,17 @@ from typing import Any, Literal, Protocol, TypeAlias, get_args
 
 from gymspec.rules import RULES
 
-__all__ = ["OUTCOMES", "SCHEMA", "ConformanceError", "Outcome", "RaiseOn", "Report", "RuleResult", "rule_level", "schema_markdown"]
+__all__ = [
+    "OUTCOMES",
+    "SCHEMA",
+    "ConformanceError",
+    "Outcome",
+    "RaiseOn",
+    "Report",
+    "RuleResult",
+    "rule_level",
+    "schema_markdown",
+]
 
 Outcome: TypeAlias = Literal["passed", "failed", "warned", "skipped", "error", "accepted"]
 """An item's outcome; ``warned`` is a passed item whose SHOULD-level rule was violated, ``accepted`` a finding the

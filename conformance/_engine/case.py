@@ -37,7 +37,7 @@ from conformance._engine.record import Trace
 from conformance._engine.state import Probe, TargetState
 from conformance._engine.watchdog import CallTimeout, Guard
 from conformance._kit.pristine import WarningState
-from conformance.warnings import warning_class
+from conformance.rule_warnings import warning_class
 from gymspec.rules import Rule
 
 __all__ = ["CONSTRUCT", "Case", "OWNERS", "headless", "owner_of", "owner_text"]

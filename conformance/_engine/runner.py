@@ -124,7 +124,7 @@ def _category(module: str, name: str) -> type[Warning] | None:
 
 def _per_item(category: type[Warning]) -> bool:
     """Whether a warning is about the item (a SHOULD violation, the test tools' own), not about the target as a whole."""
-    from conformance.warnings import ConformanceWarning
+    from conformance.rule_warnings import ConformanceWarning
 
     return issubclass(category, ConformanceWarning) or category.__module__.split(".")[0] in _TOOLS
 

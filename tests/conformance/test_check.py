@@ -16,7 +16,7 @@ import pytest
 
 from conformance import ConformanceError, Report, RuleResult, check_env
 from conformance.results import RaiseOn
-from conformance.warnings import warning_class
+from conformance.rule_warnings import warning_class
 from tests.meta._run import REPO
 from tests.meta.broken._base import Walk
 from tests.meta.broken.env import Env011ArrayReward

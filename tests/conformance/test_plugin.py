@@ -130,7 +130,7 @@ def test_should_violations_are_filterable_warnings(tmp_path: Path) -> None:
     assert warned.returncode == 0 and warned.result(spec, "RENDER-003")["outcome"] == "warned"
     escalated = run_inprocess([*base, "-W", "error::conformance.ConformanceWarning"], tmp_path / "error.json")
     assert escalated.result(spec, "RENDER-003")["outcome"] == "failed"
-    ignored = run_inprocess([*base, "-W", "ignore::conformance.warnings.RENDER003Warning"], tmp_path / "ignored.json")
+    ignored = run_inprocess([*base, "-W", "ignore::conformance.rule_warnings.RENDER003Warning"], tmp_path / "ignored.json")
     assert ignored.returncode == 0
 
 

@@ -8,7 +8,7 @@ import warnings
 import pytest
 
 import conformance
-from conformance.warnings import ConformanceWarning, warning_class, warning_class_name
+from conformance.rule_warnings import ConformanceWarning, warning_class, warning_class_name
 
 
 def test_per_rule_classes_are_stable_subclasses() -> None:
@@ -20,14 +20,14 @@ def test_per_rule_classes_are_stable_subclasses() -> None:
 
 
 def test_classes_resolve_by_module_attribute() -> None:
-    module = importlib.import_module("conformance.warnings")
+    module = importlib.import_module("conformance.rule_warnings")
     assert getattr(module, "RENDER003Warning") is warning_class("RENDER-003")
     assert getattr(conformance, "RENDER003Warning") is warning_class("RENDER-003")
     assert conformance.ConformanceWarning is ConformanceWarning
 
 
 def test_unknown_rule_names_fail_loudly() -> None:
-    module = importlib.import_module("conformance.warnings")
+    module = importlib.import_module("conformance.rule_warnings")
     with pytest.raises(AttributeError, match="SEED-999"):
         getattr(module, "SEED999Warning")
     with pytest.raises(AttributeError):

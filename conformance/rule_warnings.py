@@ -3,7 +3,7 @@
 A SHOULD (or SHOULD NOT) violation does not fail its item; it is emitted as a warning of the rule's own class, so
 it can be silenced or escalated per rule with pytest's ``-W``::
 
-    pytest --pyargs conformance -W "ignore::conformance.warnings.SEED004Warning"
+    pytest --pyargs conformance -W "ignore::conformance.rule_warnings.SEED004Warning"
     pytest --pyargs conformance -W "error::conformance.ConformanceWarning"
 
 The per-rule classes are created on first access (module ``__getattr__``) from ``gymspec.rules.RULES``, so the
