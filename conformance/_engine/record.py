@@ -55,6 +55,8 @@ class Trace:
         self._checks: list[str] = []
         self.steps = 0
         """How many ``step`` calls were recorded (for the run's statistics)."""
+        self.seed: int | None = None
+        """The seed of the first ``reset(seed=...)`` recorded: a failure names it, so no check has to."""
 
     def expect(self, *lines: str, imports: tuple[str, ...] = ()) -> None:
         """End the script with ``lines``: an assertion that fails while the defect exists and passes once it is
@@ -80,6 +82,9 @@ class Trace:
         """Record ``var.method(*args, **kwargs)`` (arguments are snapshotted)."""
         if method == "step":
             self.steps += 1
+        seed = kwargs.get("seed")
+        if method == "reset" and self.seed is None and isinstance(seed, int) and not isinstance(seed, bool):
+            self.seed = seed
         self._entries.append(_Entry("call", var=var, method=method, args=snapshot(args), kwargs=snapshot(kwargs)))
 
     def line(self, text: str) -> None:

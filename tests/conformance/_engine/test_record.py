@@ -57,3 +57,13 @@ def test_arguments_are_snapshotted() -> None:
     action[:] = 7  # the env (or anyone) mutating the action afterwards does not change the record
     assert "np.array([0.0, 0.0], dtype=np.float64)" in trace.script()
     assert snapshot({"a": [action]})["a"][0] is not action
+
+
+def test_the_first_seeded_reset_names_the_seed() -> None:
+    trace = Trace()
+    trace.call("env", "reset")
+    assert trace.seed is None
+    trace.call("env", "reset", seed=7)
+    trace.call("env", "reset", seed=9)
+    trace.call("other", "reset", seed=True)  # a bool is no seed
+    assert trace.seed == 7
