@@ -36,6 +36,7 @@ from conformance._engine.jobs import run_items, run_trace, share, warm_superviso
 from conformance._engine.narrowing import is_dict
 from conformance._engine.options import CaseParam
 from conformance._engine.supervisor import Supervisor, Ticket
+from conformance._engine.shelf import COSTLY_SECONDS
 from conformance._engine.verdicts import PROPERTY, REPORTED_BY, RULE_ID, record_of, worse
 from conformance._engine.verdicts import Verdict as _Verdict
 from conformance._engine.verdicts import describe_ending as _ending
@@ -62,6 +63,7 @@ _BATCH = 8
 _BATCH_CALL_SECONDS = 0.05
 _BATCH_STEP_SECONDS = 0.002
 _BATCH_OBSERVATION_BYTES = 1 << 20
+_COSTLY_SPAWN_BATCH = 24  # items per spawned job of a target costly to construct (shelf.py)
 
 
 @dataclass
@@ -402,8 +404,12 @@ class ItemRunner:
         if not costs or trace.get("observation_bytes") is None:
             return 1
         cheap = costs["construct"] + costs["reset"] <= _BATCH_CALL_SECONDS and costs["step"] <= _BATCH_STEP_SECONDS
-        # A job that imports and probes its target anew (spawn) pays that start for each process: its items share it.
+        # A job that imports and probes its target anew (spawn) pays that start for each process: its items share it,
+        # and when constructing is costly, so do many (its recycled instances serve them all). Forked from a warm
+        # zygote, a costly target's items run one per job instead: each gets the zygote's whole shelf.
         spawned = self.supervisor.isolation(key)[0] == "spawn"
+        if costs["construct"] >= COSTLY_SECONDS:
+            return _COSTLY_SPAWN_BATCH if spawned else 1
         return _BATCH if (cheap or spawned) and trace["observation_bytes"] <= _BATCH_OBSERVATION_BYTES else 1
 
     def _submit(self, nodeid: str, param: CaseParam, facts: TargetFacts) -> _Ahead:

@@ -40,8 +40,10 @@ __all__ = [
     "emit",
     "flush_stdio",
     "fork_hazard",
+    "in_job",
     "send",
     "serve",
+    "warm_zygote",
 ]
 
 JSON: TypeAlias = Any  # a value json.loads returns: dict / list / str / int / float / bool / None
@@ -95,6 +97,18 @@ def _write_result(path: str, value: JSON) -> None:
 
 
 _PARTS: list[str] = []  # in a job process: where its result goes, then one entry per part handed over
+_WARM: list[int] = []  # the pid of a zygote that warms up itself and forks its jobs from that warm state
+
+
+def in_job() -> bool:
+    """Whether this process is a supervised job process."""
+    return bool(_PARTS)
+
+
+def warm_zygote() -> bool:
+    """Whether this process is a zygote that warms up for its target and forks its jobs from there (what it builds
+    while warming up, every job inherits)."""
+    return _WARM == [os.getpid()]
 
 
 def emit(value: JSON) -> None:
@@ -258,6 +272,7 @@ def serve(sock: socket.socket, board: Board, warm: Job, cold: bool = False) -> N
         board.reset(os.getpid())
         modules, threads = set(sys.modules), _threads()
         if not cold:
+            _WARM[:] = [os.getpid()]
             _resolve(warm.function)(warm.payload)
         send(sock, {"op": "ready", "unsafe": "" if cold else fork_hazard(modules, threads)})
         reader = sock.makefile("rb")

@@ -69,7 +69,7 @@ def _attack(tmp: Path, which: str, parallel: bool) -> _Attack:
     return _Attack(run, time.monotonic() - started, pids)
 
 
-_UNCHECKED_RULES = "ENV-00[1-4],ENV-016,SEED-00[19],SPACE-001"
+_UNCHECKED_RULES = "ENV-00[1-4],ENV-016,ENV-021,SEED-00[19],SPACE-001"
 
 
 def _attack_unchecked(tmp: Path, pids: Path, parallel: bool) -> _Attack:
@@ -94,25 +94,24 @@ def attack(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 
 def test_a_target_is_checked_or_not_checked_never_silently_skipped(attack: tuple[str, _Attack]) -> None:
-    """Unsafe to fork, compiling on its first calls, slow to construct: each gets a verdict on every rule, in the
-    isolation it needs (said in the summary); one allowing a single live instance is NOT CHECKED on the rules that
-    need two, naming why, and the run fails."""
+    """Unsafe to fork, compiling on its first calls, slow to construct, allowing one live instance: each gets a
+    verdict on every rule, in the isolation it needs (said in the summary); the last warns ENV-021, and the rules
+    that need two live instances check it with the second in a process of its own."""
     which, attacked = attack
     if which != "unchecked":
         pytest.skip("the unchecked run checks these targets")
     run = attacked.run
-    assert run.returncode == pytest.ExitCode.TESTS_FAILED, run.output[-3000:]
+    assert run.returncode == pytest.ExitCode.OK, run.output[-3000:]
     notes = run.report["summary"]["isolation"]
     for unchecked in UNCHECKED:
         records = [r for r in run.report["results"] if r["target"] == unchecked.spec]
         assert records, unchecked
-        if unchecked.message:
-            errors = [r for r in records if r["outcome"] == "error"]
-            assert errors and all(unchecked.message in r["message"] for r in errors), records
-            assert run.report["summary"]["not_checked"][unchecked.spec] == len(errors)
-            assert f"NOT CHECKED: {unchecked.spec}" in run.output
-        else:
-            assert {r["outcome"] for r in records} <= {"passed", "warned"}, records
+        assert {r["outcome"] for r in records} <= {"passed", "warned"}, records
+        warned = {r["rule"]: r["message"] for r in records if r["outcome"] == "warned"}
+        assert set(warned) == ({unchecked.warns} if unchecked.warns else set()), warned
+        if unchecked.warns:
+            assert unchecked.message in warned[unchecked.warns], warned
+        assert unchecked.spec not in run.report["summary"].get("not_checked", {}), run.report["summary"]
         if unchecked.isolation:
             assert unchecked.isolation in notes.get(unchecked.spec, ""), notes
             assert f"isolation: {notes[unchecked.spec]} ({unchecked.spec})" in run.output
