@@ -10,6 +10,12 @@ of one's own through :meth:`Case.conclude`), and the translation of what happene
   and otherwise skips it as not checkable, naming the rule that reports it (:data:`OWNERS`, by target kind);
 * an exception raised by ``human`` rendering on a machine with no display skips the item, saying how to check it;
 * a call that exceeds the timeout fails the item, and every later item of that target fails fast.
+
+Constructions are budgeted (:mod:`conformance._engine.shelf`): for a target costly to construct, :meth:`Case.make`
+defers a construction to the handle's first use, which takes an untouched instance from the zygote's shelf, or, for
+a seeded ``reset``, an instance an earlier example is done with. A target that refuses a second live instance in a
+process gets it in a process of its own (:mod:`conformance._engine.remote`), so the rules that need two instances
+still check it; ENV-021 reports the refusal.
 """
 
 from __future__ import annotations
@@ -281,6 +287,9 @@ class Case:
         live = [handle.held for handle in self._handles if handle.held is not None and not handle.closed]
         if self.rule.id == SINGLE_INSTANCE_RULE or not in_job() or not (live or shelf.holding()):
             return None
+        wanted, probe = kwargs.get("render_mode"), self.state.probe()
+        if wanted is not None and (probe is None or wanted not in probe.render_modes):
+            return None  # a mode nothing declares is meant to be refused, alone or not
 
         def release() -> None:
             for obj in live:

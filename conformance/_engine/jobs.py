@@ -2,6 +2,10 @@
 processes run items (:func:`run_items`) or a target's shared work (:func:`run_trace`: its costs, its profile, its
 observers' verdicts). :class:`~conformance._engine.runner.ItemRunner` asks for them, in the supervisor.
 
+A zygote's warm-up of a target costly to construct also builds its shelf: untouched instances every job forked from
+it inherits (:mod:`conformance._engine.shelf`); the cost probe of such a target takes the construction's cost from
+the zygote's probe instead of constructing again.
+
 These functions run in processes forked from the supervisor after :func:`share` made the run's config and items
 known; they find the run's :class:`~conformance._engine.session.ConformanceSession` there, and learn what the
 supervisor knows of the target (``payload["facts"]``) before they do anything else.

@@ -7,6 +7,10 @@ imported. A job process runs its :class:`Job`, writes ``{"value": ..., "imported
 ``{"internal_error": traceback}``) to its result file, and leaves with ``os._exit``. On the way it may hand over parts
 of its result (:func:`emit`), each in a file of its own, so they survive a crash; a fatal signal's Python stacks, and
 those asked for at a hang (:data:`STACKS_SIGNAL`), go to a ``.crash`` file. :func:`collect` reads and removes them all.
+
+What a warm zygote holds when it forks, every job inherits copy-on-write: the imported target, its probe, and for a
+target costly to construct, the shelf of untouched instances its warm-up built (:mod:`conformance._engine.shelf`;
+:func:`warm_zygote` tells the warm-up it runs in such a zygote, not in a job of a cold one).
 """
 
 from __future__ import annotations

@@ -119,6 +119,20 @@ def test_a_target_is_checked_or_not_checked_never_silently_skipped(attack: tuple
             assert unchecked.spec not in notes, notes
 
 
+def test_a_slow_constructor_is_checked_on_every_rule_as_a_fast_one(tmp_path: Path) -> None:
+    """A constructor of 2 s (shelf, recycling and one example per item when a construction is that costly,
+    conformance/_engine/shelf.py) gets the verdict the same env constructed in microseconds gets, on every rule:
+    nothing is left unchecked to save constructions. How long it takes is the benchmark's business
+    (benchmarks/bench_suite.py --only "20 s"), not this test's."""
+    slow = "tests.meta.broken.unchecked:SlowConstructor"
+    args = ["--env", slow, "--env", _WALK, "--conformance-profile", "quick"]
+    run = run_suite(args, tmp_path / "report.json", timeout=600)
+    assert run.returncode == pytest.ExitCode.OK, run.output[-3000:]
+    assert "NOT CHECKED" not in run.output
+    assert run.outcomes(slow) == run.outcomes(_WALK)
+    assert len(run.outcomes(slow)) > 50 and set(run.outcomes(slow).values()) <= {"passed", "skipped"}
+
+
 def test_each_hostile_target_gets_its_rule_tagged_outcome(attack: tuple[str, _Attack]) -> None:
     which, attacked = attack
     if which == "unchecked":
