@@ -173,9 +173,11 @@ def test_the_correct_target_beside_them_passes(attack: tuple[str, _Attack]) -> N
 
 
 def test_the_report_agrees_with_pytest(attack: tuple[str, _Attack]) -> None:
-    _, attacked = attack
+    which, attacked = attack
     run = attacked.run
-    assert run.returncode == pytest.ExitCode.TESTS_FAILED, run.output[-3000:]
+    # The unchecked targets are all checked now: warnings at most (ENV-021), so that run passes.
+    expected = pytest.ExitCode.OK if which == "unchecked" else pytest.ExitCode.TESTS_FAILED
+    assert run.returncode == expected, run.output[-3000:]
     tail = _summary_line(run.output)
     counted = {kind.rstrip("s") if kind.startswith("error") else kind: int(n) for n, kind in _SUMMARY.findall(tail)}
     reported = run.report["summary"]["pytest"]
