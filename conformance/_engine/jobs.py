@@ -264,8 +264,10 @@ def _measure(case: Case) -> tuple[Costs, int, dict[str, float]] | None:
         begun = time.perf_counter()
         constructions: list[float] = []
         resets: list[float] = []
-        # A target costly to construct was timed by the probe, and its constructions here are served by the shelf.
+        # A target costly to construct was timed by the probe and the shelf (its constructions here are served by
+        # the shelf): the cheapest of those is what a construction costs, the probe's what the first one costs.
         costly = shelf.costly()
+        steady = shelf.steady() or costly
 
         def construct_and_reset() -> tuple[Any, Any]:
             case.new_example()
@@ -274,7 +276,7 @@ def _measure(case: Case) -> tuple[Costs, int, dict[str, float]] | None:
             constructed = time.perf_counter()
             observed = made.reset(seed=0)
             resets.append(time.perf_counter() - constructed)
-            constructions.append(costly if costly is not None else constructed - started)
+            constructions.append(steady if steady is not None else constructed - started)
             return made, observed
 
         env, first = construct_and_reset()
@@ -292,7 +294,8 @@ def _measure(case: Case) -> tuple[Costs, int, dict[str, float]] | None:
                 env.reset()
         weight = _nbytes(first[0] if is_tuple(first) and first else first)
         step = float(np.median(steps[1:] or steps)) if steps else 0.0
-        firsts = {"construct": constructions[0], "reset": resets[0], **({"step": steps[0]} if steps else {})}
+        first_construction = costly if costly is not None else constructions[0]
+        firsts = {"construct": first_construction, "reset": resets[0], **({"step": steps[0]} if steps else {})}
         return Costs(min(constructions), min(resets), step), weight, firsts
     except Exception:  # noqa: BLE001 - the items themselves report what went wrong
         return None

@@ -36,6 +36,7 @@ import contextlib
 import json
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -51,6 +52,7 @@ __all__ = [
     "recycle",
     "recycled",
     "release",
+    "steady",
     "stock",
     "stocked",
     "untouched",
@@ -72,6 +74,7 @@ _BIN_MAX = 4  # recycled instances kept per construction kwargs; more are closed
 _SHELF: dict[str, list[Any]] = {}  # construction kwargs (key_of) -> untouched instances, in the zygote and its jobs
 _BIN: dict[str, list[Any]] = {}  # construction kwargs -> instances rules are done with, in a job process
 _COSTLY: list[float] = []  # in a process that probed a costly target (or inherited that probe): its construction cost
+_STEADY: list[float] = []  # what the shelf's constructions took (after the probe's, which may pay imports or a compile)
 
 
 def key_of(kwargs: Mapping[str, Any]) -> str | None:
@@ -85,6 +88,12 @@ def key_of(kwargs: Mapping[str, Any]) -> str | None:
 def mark_costly(seconds: float) -> None:
     """Record that this process probed a target whose construction took ``seconds`` (costly or not)."""
     _COSTLY[:] = [seconds] if seconds >= COSTLY_SECONDS else []
+
+
+def steady() -> float | None:
+    """The cheapest of the shelf's constructions (a construction's cost once the first has paid for imports and
+    caches), or ``None`` when no shelf was built here."""
+    return min(_STEADY) if _STEADY else None
 
 
 def costly() -> float | None:
@@ -175,7 +184,9 @@ def stock(
             continue
         for _ in range(count):
             try:
+                started = time.perf_counter()
                 obj = construct(kwargs)
+                _STEADY.append(time.perf_counter() - started)
             except Exception:  # noqa: BLE001 - that construction is the items' to report, not the shelf's
                 # Beside the live ones, it raised: maybe a target allowing one live instance per process (ENV-021),
                 # whose jobs must then start with none, not even the probed instance.
