@@ -10,8 +10,10 @@ import collections
 import inspect
 from typing import Any, cast
 
+import numpy as np
+
 from conformance._engine.case import Case
-from conformance._engine.describe import summarize, type_name
+from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import TargetError
 from conformance._engine.marks import rule
 from conformance._engine.narrowing import is_array, is_dict, is_list_or_tuple, is_tuple
@@ -30,7 +32,7 @@ from conformance._kit.assertions import (
     space_label,
 )
 from conformance._kit.rollout import Record
-from conformance._kit.strategies import Plan, elements, seeds
+from conformance._kit.strategies import Plan, elements, sampler, seeds
 from conformance.equality import difference
 
 
@@ -359,3 +361,31 @@ def test_close_is_idempotent(conformance_case: Case) -> None:
         env.close()
 
     case.explore(example, short, max_examples=min(case.profile.max_examples, 3))
+
+
+@rule("ENV-021")
+def test_instances_live_side_by_side(conformance_case: Case) -> None:
+    case = conformance_case
+    space = case.probe().action_space
+    case.require(space is not None, "no action_space (ENV-001)")
+
+    def example(seed: int) -> None:
+        case.set_seed(seed)
+        first = case.make("env_a")
+        first.reset(seed=seed)
+        try:
+            second = case.make("env_b")
+        except TargetError as error:
+            case.fail(
+                f"constructing a second instance while the first is open raised {describe_exception(error.error)}",
+                expected="a second live instance (SyncVectorEnv builds num_envs of them in one process)",
+                actual=f"{describe_exception(error.error)}; the first instance was still open",
+            )
+        second.reset(seed=seed + 1)
+        draw = sampler(space)
+        rng = np.random.default_rng(seed)
+        first.step(draw(rng))
+        second.step(draw(rng))
+        first.reset(seed=seed)
+
+    case.explore(example, seeds(), max_examples=1)

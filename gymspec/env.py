@@ -339,12 +339,22 @@ class Env(  # pyright: ignore[reportInvalidTypeVarUse]  (action_space's self bin
     The members come from the building blocks it is composed of; ``metadata`` is required by rule ENV-003 but is
     not a static member (see the module docstring): ask for ``HasMetadata`` as well where code reads it.
 
+    ENV-021 is a SHOULD, not a MUST. Gymnasium's own tools need several live instances of one env in one process:
+    ``SyncVectorEnv`` (``make_vec``'s ``"sync"`` mode) builds ``num_envs`` of them side by side, and a training loop
+    that evaluates keeps an evaluation env open beside the training one. But nothing in ``Env``'s API promises it,
+    and an env that cannot (an emulator with process-wide state) is still usable one instance per process, as
+    ``AsyncVectorEnv``'s worker processes use it: a limitation users must know of before they vectorize, not an API
+    break. The suite reports it once, as ENV-021, and checks every other rule that needs two live instances with
+    the second one in a process of its own.
+
     Rules:
         [ENV-001] MUST expose ``action_space`` and ``observation_space`` that satisfy the ``Space`` protocol.
         [ENV-002] MUST keep its spaces fixed: ``action_space`` and ``observation_space`` compare equal before and
             after any sequence of ``reset`` and ``step`` calls (or, for spaces without equality, remain the same
             unmodified objects).
         [ENV-003] MUST expose ``metadata`` as a mapping with string keys.
+        [ENV-021] SHOULD allow several live instances in one process: a second instance constructed while the
+            first is open constructs, resets and steps, and the first keeps working beside it.
     """
 
     def step(

@@ -10,6 +10,12 @@ of one's own through :meth:`Case.conclude`), and the translation of what happene
   and otherwise skips it as not checkable, naming the rule that reports it (:data:`OWNERS`, by target kind);
 * an exception raised by ``human`` rendering on a machine with no display skips the item, saying how to check it;
 * a call that exceeds the timeout fails the item, and every later item of that target fails fast.
+
+Constructions are budgeted (:mod:`conformance._engine.shelf`): for a target costly to construct, :meth:`Case.make`
+defers a construction to the handle's first use, which takes an untouched instance from the zygote's shelf, or, for
+a seeded ``reset``, an instance an earlier example is done with. A target that refuses a second live instance in a
+process gets it in a process of its own (:mod:`conformance._engine.remote`), so the rules that need two instances
+still check it; ENV-021 reports the refusal.
 """
 
 from __future__ import annotations
@@ -30,20 +36,26 @@ from hypothesis.errors import HypothesisException
 from hypothesis import strategies as st
 
 from conformance._engine.describe import describe_exception
-from conformance._engine.handles import Handle, TargetError
+from conformance._engine import remote, shelf
+from conformance._engine.handles import ConstructionFailed, Handle, TargetError
 from conformance._engine.outcomes import NotCheckable, RuleFailure, Unchecked
 from conformance._engine.profiles import Profile, hypothesis_settings
 from conformance._engine.record import Trace
+from conformance._engine.remote import Remote
 from conformance._engine.state import Probe, TargetState
 from conformance._engine.watchdog import CallTimeout, Guard
+from conformance._engine.zygote import in_job
 from conformance._kit.pristine import WarningState
 from conformance.rule_warnings import warning_class
 from gymspec.rules import Rule
 
-__all__ = ["CONSTRUCT", "Case", "OWNERS", "headless", "owner_of", "owner_text"]
+__all__ = ["CONSTRUCT", "OWNERS", "SINGLE_INSTANCE_RULE", "Case", "headless", "owner_of", "owner_text"]
 
 CONSTRUCT = "CONSTRUCT"
 """The pseudo rule id of the construction check (``test_target_constructs``)."""
+SINGLE_INSTANCE_RULE = "ENV-021"
+"""The rule a target refusing a second live instance breaks; the other rules' second instance lives in a process of
+its own then (:mod:`conformance._engine.remote`)."""
 
 _SPACES = {"seed": "SPACE-004", "sample": "SPACE-007"}
 _RENDER = {"render_construct": "RENDER-001", "render": "RENDER-004"}
@@ -215,6 +227,12 @@ class Case:
     def make(self, var: str = "env", **kwargs: Any) -> Handle:
         """Construct a fresh instance of the target, recorded as ``var = <constructor>``.
 
+        For a target costly to construct (in a job process), when the shelf or the bin holds an instance of this
+        construction, the construction is deferred to the handle's first use, which takes an untouched instance
+        from the shelf or, for a seeded ``reset``, a recycled one (:mod:`conformance._engine.shelf`); a construction
+        it still has to make that raises surfaces there as :class:`~conformance._engine.handles.ConstructionFailed`,
+        which the case translates as it does here.
+
         Raises:
             TargetError: If construction raised (method ``"construct"``, or ``"render_construct"`` when a
                 ``render_mode`` was given).
@@ -224,15 +242,68 @@ class Case:
         mode = kwargs.get("render_mode")
         mode_text = mode if isinstance(mode, str) else ""
         method = "render_construct" if mode is not None else "construct"
-        try:
-            env = self.watchdog.call(
-                expression, lambda: self.target.construct(**kwargs), method=method, mode=mode_text
-            )
-        except (Exception, SystemExit) as exc:  # noqa: BLE001
-            raise TargetError(expression, method, exc, mode=mode_text) from exc
-        handle = Handle(env, var, self._trace, self.watchdog, mode=mode_text)
+        key = shelf.key_of(kwargs)
+        # ENV-021's second instance is the construction under check: always made, beside the first.
+        second = self.rule.id == SINGLE_INSTANCE_RULE and bool(self._handles)
+        if shelf.costly() is not None and in_job() and shelf.stocked(key) and not second:
+            # Only a construction the shelf or the bin may serve is deferred: one that has no instance of its kind
+            # in this process (an undeclared mode, say, which is meant to raise, or warn, right here) is made now.
+            fresh_only = self.rule.id in shelf.FRESH_RULES
+
+            def bind(reusable: bool) -> Any:
+                found = shelf.recycled(key) if reusable and not fresh_only else None
+                if found is None:
+                    found = shelf.untouched(key)
+                if found is not None:
+                    return found
+                try:
+                    return self._construct(expression, method, mode_text, kwargs)
+                except TargetError as error:
+                    raise ConstructionFailed(error) from error.error
+
+            handle = Handle(None, var, self._trace, self.watchdog, mode=mode_text, binder=bind)
+            handle.key = key
+        else:
+            handle = Handle(self._construct(expression, method, mode_text, kwargs), var, self._trace, self.watchdog,
+                            mode=mode_text)
         self._handles.append(handle)
         return handle
+
+    def _construct(self, expression: str, method: str, mode: str, kwargs: dict[str, Any]) -> Any:
+        """A new instance, or a :class:`~conformance._engine.remote.Remote` one when the target refuses a second
+        live instance in this process but constructs alone."""
+        try:
+            return self.watchdog.call(expression, lambda: self.target.construct(**kwargs), method=method, mode=mode)
+        except (Exception, SystemExit) as exc:  # noqa: BLE001
+            elsewhere = self._elsewhere(expression, method, mode, kwargs)
+            if elsewhere is None:
+                raise TargetError(expression, method, exc, mode=mode) from exc
+            return elsewhere
+
+    def _elsewhere(self, expression: str, method: str, mode: str, kwargs: dict[str, Any]) -> Remote | None:
+        """After a construction raised with other instances of the target live in this job process: the same
+        construction in a process of its own, where those are closed (``None`` when there are none, when it raises
+        there too, or for ENV-021, whose finding the refusal is)."""
+        live = [handle.held for handle in self._handles if handle.held is not None and not handle.closed]
+        if self.rule.id == SINGLE_INSTANCE_RULE or not in_job() or not (live or shelf.holding()):
+            return None
+        wanted, probe = kwargs.get("render_mode"), self.state.probe()
+        if wanted is not None and (probe is None or wanted not in probe.render_modes):
+            return None  # a mode nothing declares is meant to be refused, alone or not
+
+        def release() -> None:
+            for obj in live:
+                with contextlib.suppress(Exception):
+                    _close(obj)
+            shelf.release(_close)
+
+        try:
+            return self.watchdog.call(
+                f"{expression} (in a process of its own)",
+                lambda: remote.start(release, lambda: self.target.construct(**kwargs)), method=method, mode=mode,
+            )
+        except (Exception, SystemExit):  # noqa: BLE001 - it does not construct alone either: its own failure stands
+            return None
 
     def probed(self, var: str = "env") -> Probe:
         """What a fresh instance exposes, as the probe read it, with ``var = <constructor>`` in the reproducer.
@@ -381,13 +452,30 @@ class Case:
         :class:`~conformance._engine.watchdog.CallTimeout`, which :meth:`conclude` turns into a failure.
         """
         for handle in reversed(self._handles):
-            try:
-                self.watchdog.call(
-                    f"{handle.var}.close()", lambda: _close(handle.raw), method="close", mode=handle.mode
-                )
-            except (Exception, SystemExit):  # noqa: BLE001, S110 - cleanup only; ENV-020 checks close itself
-                pass
+            obj = handle.held
+            elsewhere = handle.remote
+            if elsewhere is not None:
+                try:
+                    handle.call("close", record=False)
+                except (TargetError, ConstructionFailed):
+                    pass
+                finally:
+                    elsewhere.stop()
+                continue
+            if not handle.bound or obj is None:
+                continue  # a deferred construction never used: nothing was built
+            if handle.key is not None and not (handle.closed or handle.failed or handle.exposed):
+                # A costly target's instance the check is done with: kept for a later seeded use (shelf.py).
+                shelf.recycle(handle.key, obj, functools.partial(self._close, handle))
+                continue
+            self._close(handle, obj)
         self._handles = []
+
+    def _close(self, handle: Handle, obj: Any) -> None:
+        try:
+            self.watchdog.call(f"{handle.var}.close()", lambda: _close(obj), method="close", mode=handle.mode)
+        except (Exception, SystemExit):  # noqa: BLE001, S110 - cleanup only; ENV-020 checks close itself
+            pass
 
     def _example(self, body: Callable[..., None], args: tuple[Any, ...]) -> None:
         """Run one example on the worker; translate target errors while Hypothesis can still shrink them."""
@@ -403,6 +491,8 @@ class Case:
             self.watchdog.run(guarded)
         except TargetError as error:
             raise self._from_target_error(error) from error.error
+        except ConstructionFailed as failed:
+            raise self._from_target_error(failed.error) from failed.error.error
 
     def conclude(self, run: Callable[[], None]) -> None:
         """Run ``run`` (the item's whole Hypothesis run) and turn its ending into the item's outcome.
@@ -423,7 +513,10 @@ class Case:
         user_warnings = WarningState()  # the filters the user chose; the target may change them while it runs
         try:
             try:
-                run()
+                try:
+                    run()
+                except ConstructionFailed as failed:  # a deferred construction, met outside an example
+                    raise self._from_target_error(failed.error) from failed.error.error
             except Exception as exc:
                 # Hypothesis wraps a failure that did not reproduce on replay in an exception group.
                 inner = _rule_failure_in(exc)

@@ -10,14 +10,17 @@ whether that exception is the violation it looks for or a reason it cannot check
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeAlias
 
 from conformance._engine.describe import describe_exception
+from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import Trace
+from conformance._engine.remote import Remote
 from conformance._engine.source import source
 from conformance._engine.watchdog import Guard
 
-__all__ = ["Handle", "TargetError"]
+__all__ = ["Binder", "ConstructionFailed", "Handle", "TargetError"]
 
 
 class TargetError(Exception):
@@ -42,24 +45,111 @@ class TargetError(Exception):
         self.worked = worked
 
 
+class ConstructionFailed(BaseException):
+    """A construction deferred to the first use of its handle raised (:data:`Binder`).
+
+    It is no :class:`Exception`, so a check that catches the target's errors around that first call (``step`` before
+    ``reset`` must raise, say) does not take the construction's failure for the call's:
+    :class:`~conformance._engine.case.Case` translates it as it translates a failed construction.
+
+    Args:
+        error: The construction's failure.
+    """
+
+    def __init__(self, error: TargetError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+Binder: TypeAlias = Callable[[bool], Any]
+"""Builds (or finds) the instance a deferred handle stands for, on its first use; the argument says whether that use
+is a seeded ``reset`` (which a recycled instance may serve). Raises :class:`ConstructionFailed`."""
+
+
 class Handle:
     """A target object (env, wrapper layer or space) seen through the trace and the guard.
 
+    A handle of a costly target's construction may be *deferred* (``binder``): its instance is chosen on its first
+    use, untouched or recycled (:mod:`conformance._engine.shelf`). Whether the check closed the instance, saw a
+    call on it raise, or took the raw object is remembered: only an instance with none of these may be recycled.
+
     Args:
-        obj: The object under test.
+        obj: The object under test (``None`` for a deferred handle).
         var: Its variable name in the reproducer (``"env"``, ``"env_b"``, ``"space"``).
         trace: Where calls are recorded.
         guard: What times them.
         mode: The render mode the instance was constructed with (``""`` for none).
+        binder: For a deferred handle, what finds its instance on first use.
     """
 
-    def __init__(self, obj: Any, var: str, trace: Trace, guard: Guard, mode: str = "") -> None:
-        self.raw = obj
+    def __init__(
+        self, obj: Any, var: str, trace: Trace, guard: Guard, mode: str = "", binder: Binder | None = None
+    ) -> None:
+        self._obj = obj
+        self._binder = binder
         self.var = var
         self.mode = mode
         self.worked = False
+        self.closed = False
+        """Whether the check called ``close`` on it."""
+        self.exposed = False
+        """Whether the check took the raw object (and may have done anything with it)."""
+        self.failed = False
+        """Whether a call on it raised or did not return."""
+        self.key: str | None = None
+        """A deferred handle's construction kwargs, as the shelf keys them (``None``: never recycled)."""
+        self.remote: Remote | None = obj if isinstance(obj, Remote) else None
+        """Where the instance lives when it lives in a process of its own (:mod:`conformance._engine.remote`)."""
+        if self.remote is not None:
+            self._obj = None
         self._trace = trace
         self._guard = guard
+
+    @property
+    def raw(self) -> Any:
+        """The object itself (a deferred handle's first use: a fresh or untouched instance).
+
+        Raises:
+            NotCheckable: The instance lives in another process (a target allowing one live instance, ENV-021).
+        """
+        obj = self._bind(reusable=False)
+        if self.remote is not None:
+            raise NotCheckable(
+                f"{self.var} lives in a process of its own (the target allows one live instance per process, "
+                "ENV-021), and this check needs the object itself"
+            )
+        self.exposed = True  # whatever the check does with it, the suite no longer knows its state
+        return obj
+
+    @property
+    def bound(self) -> bool:
+        """Whether the handle has its instance (a deferred one gets it on its first use)."""
+        return self._binder is None
+
+    @property
+    def held(self) -> Any:
+        """The instance, for the suite's own cleanup (``None`` when a deferred handle was never used)."""
+        return self._obj
+
+    def _bind(self, *, reusable: bool) -> Any:
+        if self._binder is not None:
+            found = self._binder(reusable)
+            self._binder = None
+            if isinstance(found, Remote):
+                self.remote = found
+            else:
+                self._obj = found
+        return self._obj
+
+    def _do(self, obj: Any, method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        remote = self.remote
+        if remote is not None:
+            return remote.call(method, args, kwargs)
+        return getattr(obj, method)(*args, **kwargs)
+
+    def _read(self, obj: Any, name: str) -> Any:
+        remote = self.remote
+        return remote.get(name) if remote is not None else getattr(obj, name)
 
     def call(self, method: str, *args: Any, record: bool = True, **kwargs: Any) -> Any:
         """Call ``obj.method(*args, **kwargs)``, recorded and guarded.
@@ -79,11 +169,18 @@ class Handle:
         if record:
             self._trace.call(self.var, method, *args, **kwargs)
         label = f"{self.var}.{method}()"
+        seed = kwargs.get("seed")
+        obj = self._bind(reusable=method == "reset" and isinstance(seed, int) and not isinstance(seed, bool))
+        if method == "close":
+            self.closed = True
         try:
             result = self._guard.call(
-                label, lambda: getattr(self.raw, method)(*args, **kwargs), method=method, mode=self.mode
+                label, lambda: self._do(obj, method, args, kwargs), method=method, mode=self.mode
             )
-        except (Exception, SystemExit) as exc:  # noqa: BLE001 - any exception of the target is data for the check
+        except BaseException as exc:
+            self.failed = True
+            if not isinstance(exc, (Exception, SystemExit)):
+                raise
             raise TargetError(
                 self._describe(method, args, kwargs), method, exc, mode=self.mode, worked=self.worked
             ) from exc
@@ -96,9 +193,13 @@ class Handle:
         Raises:
             TargetError: If reading the attribute raised (``AttributeError`` included).
         """
+        obj = self._bind(reusable=False)
         try:
-            return self._guard.call(f"{self.var}.{name}", lambda: getattr(self.raw, name), method=name, mode=self.mode)
-        except (Exception, SystemExit) as exc:  # noqa: BLE001
+            return self._guard.call(f"{self.var}.{name}", lambda: self._read(obj, name), method=name, mode=self.mode)
+        except BaseException as exc:
+            self.failed = True
+            if not isinstance(exc, (Exception, SystemExit)):
+                raise
             raise TargetError(f"{self.var}.{name}", name, exc, mode=self.mode, worked=self.worked) from exc
 
     def has(self, name: str) -> bool:

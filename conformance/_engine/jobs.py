@@ -2,6 +2,10 @@
 processes run items (:func:`run_items`) or a target's shared work (:func:`run_trace`: its costs, its profile, its
 observers' verdicts). :class:`~conformance._engine.runner.ItemRunner` asks for them, in the supervisor.
 
+A zygote's warm-up of a target costly to construct also builds its shelf: untouched instances every job forked from
+it inherits (:mod:`conformance._engine.shelf`); the cost probe of such a target takes the construction's cost from
+the zygote's probe instead of constructing again.
+
 These functions run in processes forked from the supervisor after :func:`share` made the run's config and items
 known; they find the run's :class:`~conformance._engine.session.ConformanceSession` there, and learn what the
 supervisor knows of the target (``payload["facts"]``) before they do anything else.
@@ -25,16 +29,18 @@ import pytest
 from _pytest.runner import runtestprotocol
 from _pytest.warnings import catch_warnings_for_item  # pyright: ignore[reportUnknownVariableType] - ihook is untyped
 
+from conformance._engine import shelf
 from conformance._engine.board import BoardGuard, current_board
 from conformance._engine.case import Case
 from conformance._engine.narrowing import is_list_or_tuple, is_mapping, is_tuple
 from conformance._engine.options import CaseParam
 from conformance._engine.profiles import Costs, Profile
-from conformance._engine.zygote import JSON, emit
+from conformance._engine.zygote import JSON, emit, warm_zygote
 from conformance._kit.pristine import restore as restore_process_state
 
 if TYPE_CHECKING:
     from conformance._engine.session import ConformanceSession
+    from conformance._engine.state import Probe, TargetState
 
 __all__ = ["run_items", "run_trace", "settle_imports", "share", "warm_supervisor", "warm_target"]
 
@@ -101,11 +107,33 @@ def warm_target(payload: Mapping[str, JSON]) -> JSON:
     if board is not None:
         session.use_guard(BoardGuard(board, session.timeout))
     state = _apply(session, str(payload["target"]), payload["facts"])
-    state.probe(close=bool(payload["facts"].get("close_probe", True)))
+    keep = warm_zygote()
+    probe = state.probe(close=bool(payload["facts"].get("close_probe", True)), keep=keep)
+    if keep and probe is not None and shelf.costly() is not None:
+        _stock(state, probe)
     _warm_hypothesis(session.profile)
     # Everything built so far is shared by every job: keep the collector from walking (and so copying) it in each.
     gc.freeze()
     return None
+
+
+def _stock(state: TargetState, probe: Probe) -> None:
+    """Build the shelf of a target costly to construct: untouched instances every job inherits (:mod:`.shelf`)."""
+    target = state.target
+
+    def construct(kwargs: Mapping[str, Any]) -> Any:
+        label = target.constructor_source(**kwargs)
+        method = "render_construct" if "render_mode" in kwargs else "construct"
+        return state.guard.call(label, lambda: target.construct(**kwargs), method=method)
+
+    def close(env: Any) -> None:
+        state.guard.call("env.close()", lambda: getattr(env, "close", lambda: None)(), method="close")
+
+    # Not in human mode: a window or a GL context in the zygote would make it unsafe to fork.
+    modes = [mode for mode in probe.render_modes if mode != "human"]
+    kinds: list[tuple[Mapping[str, Any], int]] = [({}, shelf.SHELF_DEFAULT)]
+    kinds += [({"render_mode": mode}, 1) for mode in modes]
+    shelf.stock(kinds, construct, close)
 
 
 def _warm_hypothesis(profile: Profile) -> None:
@@ -236,6 +264,10 @@ def _measure(case: Case) -> tuple[Costs, int, dict[str, float]] | None:
         begun = time.perf_counter()
         constructions: list[float] = []
         resets: list[float] = []
+        # A target costly to construct was timed by the probe and the shelf (its constructions here are served by
+        # the shelf): the cheapest of those is what a construction costs, the probe's what the first one costs.
+        costly = shelf.costly()
+        steady = shelf.steady() or costly
 
         def construct_and_reset() -> tuple[Any, Any]:
             case.new_example()
@@ -244,11 +276,11 @@ def _measure(case: Case) -> tuple[Costs, int, dict[str, float]] | None:
             constructed = time.perf_counter()
             observed = made.reset(seed=0)
             resets.append(time.perf_counter() - constructed)
-            constructions.append(constructed - started)
+            constructions.append(steady if steady is not None else constructed - started)
             return made, observed
 
         env, first = construct_and_reset()
-        while len(constructions) < _MEASURE_TRIES and time.perf_counter() - begun < 1.0:
+        while costly is None and len(constructions) < _MEASURE_TRIES and time.perf_counter() - begun < 1.0:
             env, first = construct_and_reset()
         steps: list[float] = []
         begun = 0.0  # counted from the end of the first step, which may pay a compile
@@ -262,7 +294,8 @@ def _measure(case: Case) -> tuple[Costs, int, dict[str, float]] | None:
                 env.reset()
         weight = _nbytes(first[0] if is_tuple(first) and first else first)
         step = float(np.median(steps[1:] or steps)) if steps else 0.0
-        firsts = {"construct": constructions[0], "reset": resets[0], **({"step": steps[0]} if steps else {})}
+        first_construction = costly if costly is not None else constructions[0]
+        firsts = {"construct": first_construction, "reset": resets[0], **({"step": steps[0]} if steps else {})}
         return Costs(min(constructions), min(resets), step), weight, firsts
     except Exception:  # noqa: BLE001 - the items themselves report what went wrong
         return None

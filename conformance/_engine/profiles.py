@@ -31,7 +31,8 @@ class Profile:
             from a seeded sampler, which keeps long rollouts cheap to generate.
         derandomize: Whether Hypothesis draws the same examples on every run (reproducible verdicts).
         budget: Seconds of target time (constructions, resets, steps) a target's items may spend in all.
-        min_examples: The fewest examples an item gets, however costly the target.
+        min_examples: The fewest examples an item gets, however costly the target's steps and resets; a target
+            whose construction alone takes more than a tenth of ``budget`` gets one (:func:`scaled`).
         min_steps: The shortest rollout, however costly the target.
     """
 
@@ -65,6 +66,7 @@ class Costs:
 
 
 _ROLLOUTS_PER_EXAMPLE = 2  # a typical intervening rule constructs and resets twice per example
+_FLOOR_CONSTRUCTIONS = 10  # a target whose construction costs more than budget / this gets one example per item
 
 
 def demand(profile: Profile, costs: Costs, items: int) -> float:
@@ -91,7 +93,11 @@ def scaled(profile: Profile, costs: Costs, items: int) -> Profile:
     ratio = profile.budget / needed
     # The positive root of (1 - fixed) * f**2 + fixed * f - ratio, in the form that stays exact as fixed nears 1.
     factor = 2 * ratio / (fixed + math.sqrt(fixed * fixed + 4 * (1 - fixed) * ratio))
-    examples = max(min(profile.min_examples, profile.max_examples), math.ceil(profile.max_examples * factor))
+    # A target whose single construction takes a good share of the whole budget (seconds: a benchmark env loading
+    # its assets) cannot afford the floor's examples in the rules that need fresh instances in each example (the
+    # shelf and recycling serve the others, conformance/_engine/shelf.py): one example each.
+    floor = 1 if costs.construct * _FLOOR_CONSTRUCTIONS > profile.budget else profile.min_examples
+    examples = max(min(floor, profile.max_examples), math.ceil(profile.max_examples * factor))
     steps = max(min(profile.min_steps, profile.max_steps), int(profile.max_steps * factor))
     return dataclasses.replace(
         profile, max_examples=examples, max_steps=steps, max_prefix=min(profile.max_prefix, steps)

@@ -15,7 +15,10 @@ other, and hands over each one's serialized reports and warnings as soon as it h
 
 A cheap target's items run in batches of a few per process (the fork and the first touches of a warm process cost
 more than such an item): an ending that is not a return is still the item's in progress (the items before it have
-handed over their results, those after it run again in fresh processes), and each item's peak memory is its own.
+handed over their results, those after it run again in fresh processes), and each item's peak memory is its own. A
+target costly to construct runs one item per process when forked (each item gets its zygote's whole shelf of
+untouched instances) and many per process when spawned (they share its recycled instances;
+:mod:`conformance._engine.shelf`).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from conformance._engine.narrowing import is_dict
 from conformance._engine.options import CaseParam
 from conformance._engine.report import PROPERTY
 from conformance._engine.supervisor import Supervisor, Ticket
+from conformance._engine.shelf import COSTLY_SECONDS
 from conformance._engine.verdicts import REPORTED_BY, RULE_ID, record_of, worse
 from conformance._engine.verdicts import Verdict as _Verdict
 from conformance._engine.verdicts import describe_ending as _ending
@@ -63,6 +67,7 @@ _BATCH = 8
 _BATCH_CALL_SECONDS = 0.05
 _BATCH_STEP_SECONDS = 0.002
 _BATCH_OBSERVATION_BYTES = 1 << 20
+_COSTLY_SPAWN_BATCH = 24  # items per spawned job of a target costly to construct (shelf.py)
 
 
 @dataclass
@@ -403,8 +408,12 @@ class ItemRunner:
         if not costs or trace.get("observation_bytes") is None:
             return 1
         cheap = costs["construct"] + costs["reset"] <= _BATCH_CALL_SECONDS and costs["step"] <= _BATCH_STEP_SECONDS
-        # A job that imports and probes its target anew (spawn) pays that start for each process: its items share it.
+        # A job that imports and probes its target anew (spawn) pays that start for each process: its items share it,
+        # and when constructing is costly, so do many (its recycled instances serve them all). Forked from a warm
+        # zygote, a costly target's items run one per job instead: each gets the zygote's whole shelf.
         spawned = self.supervisor.isolation(key)[0] == "spawn"
+        if costs["construct"] >= COSTLY_SECONDS:
+            return _COSTLY_SPAWN_BATCH if spawned else 1
         return _BATCH if (cheap or spawned) and trace["observation_bytes"] <= _BATCH_OBSERVATION_BYTES else 1
 
     def _submit(self, nodeid: str, param: CaseParam, facts: TargetFacts) -> _Ahead:

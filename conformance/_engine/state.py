@@ -7,6 +7,7 @@ hung in an earlier item, later items learn it here instead of paying for it agai
 
 from __future__ import annotations
 
+import time
 import traceback
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -14,6 +15,7 @@ from typing import Any
 
 from conformance._engine.describe import describe_exception
 from conformance._engine.narrowing import is_list_or_tuple, is_mapping
+from conformance._engine.shelf import costly, key_of, mark_costly, recycle
 from conformance._engine.targets import Target
 from conformance._engine.watchdog import CallTimeout, Guard
 
@@ -144,6 +146,8 @@ class TargetState:
         self.construct_error: str | None = target.unavailable
         self.construct_traceback: str = ""
         self.hung: str | None = None
+        self.construct_seconds: float | None = None
+        """What the probe's construction took (``None`` until it returned)."""
         self._probed = target.unavailable is not None
         self.verdicts: dict[str, dict[str, Any]] = {}
         """Shared verdicts of the target's observers (:mod:`conformance._engine.observe`), by rule id."""
@@ -154,18 +158,23 @@ class TargetState:
         self._probe = None
         self._probed = True
 
-    def probe(self, *, close: bool = True) -> Probe | None:
+    def probe(self, *, close: bool = True, keep: bool = False) -> Probe | None:
         """Construct the target once (if not done yet) and return what it exposes; ``None`` if it failed.
 
         Args:
             close: Whether to close the probed instance afterwards.
+            keep: Whether a target costly to construct keeps its probed instance open for recycling instead
+                (:mod:`conformance._engine.shelf`: a warm zygote's jobs inherit it).
         """
         if self._probed:
             return self._probe
         self._probed = True
         label = f"{self.target.constructor_source()}"
         try:
+            started = time.perf_counter()
             env = self.guard.call(label, self.target.construct, method="construct")
+            self.construct_seconds = time.perf_counter() - started
+            mark_costly(self.construct_seconds)
         except CallTimeout as exc:
             self.hung = f"{label} did not return within {exc.timeout:g} s"
             self.construct_error = self.hung
@@ -178,10 +187,18 @@ class TargetState:
             self._probe = self.guard.run(lambda: _Reader(self.guard).probe(env))
         finally:
             try:
-                if close:
+                if keep and costly() is not None:
+                    recycle(key_of({}), env, self._close)
+                elif close:
                     self.guard.call("env.close()", lambda: getattr(env, "close", lambda: None)(), method="close")
             except CallTimeout as exc:
                 self.hung = f"close() of a fresh instance did not return within {exc.timeout:g} s"
             except Exception:  # noqa: BLE001, S110 - close failures are ENV-020's business
                 pass
         return self._probe
+
+    def _close(self, env: Any) -> None:
+        try:
+            self.guard.call("env.close()", lambda: getattr(env, "close", lambda: None)(), method="close")
+        except Exception:  # noqa: BLE001, S110 - close failures are ENV-020's business
+            pass

@@ -128,8 +128,8 @@ def remedy(owner: str | None, outcome: Failure | None = None, *, hung: bool = Fa
                 "--conformance-timeout; if it stalls only in forked processes, run with --conformance-isolation "
                 "spawn.")
     if owner == CONSTRUCT:
-        return ("A construction failed here where the probe's did not: a target that allows one live instance per "
-                "process fails every rule that needs two; otherwise make construction deterministic.")
+        return ("A construction failed here where the probe's did not, and not for want of a process of its own (a "
+                "target allowing one live instance gets one, and ENV-021's warning): make construction deterministic.")
     if isinstance(outcome, Died):
         return f"The process died in a call {owner} owns: run {owner} alone (--rules {owner}) to see it fail there."
     if owner is not None:

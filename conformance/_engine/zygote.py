@@ -7,6 +7,10 @@ imported. A job process runs its :class:`Job`, writes ``{"value": ..., "imported
 ``{"internal_error": traceback}``) to its result file, and leaves with ``os._exit``. On the way it may hand over parts
 of its result (:func:`emit`), each in a file of its own, so they survive a crash; a fatal signal's Python stacks, and
 those asked for at a hang (:data:`STACKS_SIGNAL`), go to a ``.crash`` file. :func:`collect` reads and removes them all.
+
+What a warm zygote holds when it forks, every job inherits copy-on-write: the imported target, its probe, and for a
+target costly to construct, the shelf of untouched instances its warm-up built (:mod:`conformance._engine.shelf`;
+:func:`warm_zygote` tells the warm-up it runs in such a zygote, not in a job of a cold one).
 """
 
 from __future__ import annotations
@@ -40,8 +44,10 @@ __all__ = [
     "emit",
     "flush_stdio",
     "fork_hazard",
+    "in_job",
     "send",
     "serve",
+    "warm_zygote",
 ]
 
 JSON: TypeAlias = Any  # a value json.loads returns: dict / list / str / int / float / bool / None
@@ -95,6 +101,18 @@ def _write_result(path: str, value: JSON) -> None:
 
 
 _PARTS: list[str] = []  # in a job process: where its result goes, then one entry per part handed over
+_WARM: list[int] = []  # the pid of a zygote that warms up itself and forks its jobs from that warm state
+
+
+def in_job() -> bool:
+    """Whether this process is a supervised job process."""
+    return bool(_PARTS)
+
+
+def warm_zygote() -> bool:
+    """Whether this process is a zygote that warms up for its target and forks its jobs from there (what it builds
+    while warming up, every job inherits)."""
+    return _WARM == [os.getpid()]
 
 
 def emit(value: JSON) -> None:
@@ -258,6 +276,7 @@ def serve(sock: socket.socket, board: Board, warm: Job, cold: bool = False) -> N
         board.reset(os.getpid())
         modules, threads = set(sys.modules), _threads()
         if not cold:
+            _WARM[:] = [os.getpid()]
             _resolve(warm.function)(warm.payload)
         send(sock, {"op": "ready", "unsafe": "" if cold else fork_hazard(modules, threads)})
         reader = sock.makefile("rb")

@@ -69,7 +69,7 @@ def _attack(tmp: Path, which: str, parallel: bool) -> _Attack:
     return _Attack(run, time.monotonic() - started, pids)
 
 
-_UNCHECKED_RULES = "ENV-00[1-4],ENV-016,SEED-00[19],SPACE-001"
+_UNCHECKED_RULES = "ENV-00[1-4],ENV-016,ENV-021,SEED-00[19],SPACE-001"
 
 
 def _attack_unchecked(tmp: Path, pids: Path, parallel: bool) -> _Attack:
@@ -94,30 +94,43 @@ def attack(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 
 
 def test_a_target_is_checked_or_not_checked_never_silently_skipped(attack: tuple[str, _Attack]) -> None:
-    """Unsafe to fork, compiling on its first calls, slow to construct: each gets a verdict on every rule, in the
-    isolation it needs (said in the summary); one allowing a single live instance is NOT CHECKED on the rules that
-    need two, naming why, and the run fails."""
+    """Unsafe to fork, compiling on its first calls, slow to construct, allowing one live instance: each gets a
+    verdict on every rule, in the isolation it needs (said in the summary); the last warns ENV-021, and the rules
+    that need two live instances check it with the second in a process of its own."""
     which, attacked = attack
     if which != "unchecked":
         pytest.skip("the unchecked run checks these targets")
     run = attacked.run
-    assert run.returncode == pytest.ExitCode.TESTS_FAILED, run.output[-3000:]
+    assert run.returncode == pytest.ExitCode.OK, run.output[-3000:]
     notes = run.report["summary"]["isolation"]
     for unchecked in UNCHECKED:
         records = [r for r in run.report["results"] if r["target"] == unchecked.spec]
         assert records, unchecked
-        if unchecked.message:
-            errors = [r for r in records if r["outcome"] == "error"]
-            assert errors and all(unchecked.message in r["message"] for r in errors), records
-            assert run.report["summary"]["not_checked"][unchecked.spec] == len(errors)
-            assert f"NOT CHECKED: {unchecked.spec}" in run.output
-        else:
-            assert {r["outcome"] for r in records} <= {"passed", "warned"}, records
+        assert {r["outcome"] for r in records} <= {"passed", "warned"}, records
+        warned = {r["rule"]: r["message"] for r in records if r["outcome"] == "warned"}
+        assert set(warned) == ({unchecked.warns} if unchecked.warns else set()), warned
+        if unchecked.warns:
+            assert unchecked.message in warned[unchecked.warns], warned
+        assert unchecked.spec not in run.report["summary"].get("not_checked", {}), run.report["summary"]
         if unchecked.isolation:
             assert unchecked.isolation in notes.get(unchecked.spec, ""), notes
             assert f"isolation: {notes[unchecked.spec]} ({unchecked.spec})" in run.output
         else:
             assert unchecked.spec not in notes, notes
+
+
+def test_a_slow_constructor_is_checked_on_every_rule_as_a_fast_one(tmp_path: Path) -> None:
+    """A constructor of 2 s (shelf, recycling and one example per item when a construction is that costly,
+    conformance/_engine/shelf.py) gets the verdict the same env constructed in microseconds gets, on every rule:
+    nothing is left unchecked to save constructions. How long it takes is the benchmark's business
+    (benchmarks/bench_suite.py --only "20 s"), not this test's."""
+    slow = "tests.meta.broken.unchecked:SlowConstructor"
+    args = ["--env", slow, "--env", _WALK, "--conformance-profile", "quick"]
+    run = run_suite(args, tmp_path / "report.json", timeout=600)
+    assert run.returncode == pytest.ExitCode.OK, run.output[-3000:]
+    assert "NOT CHECKED" not in run.output
+    assert run.outcomes(slow) == run.outcomes(_WALK)
+    assert len(run.outcomes(slow)) > 50 and set(run.outcomes(slow).values()) <= {"passed", "skipped"}
 
 
 def test_each_hostile_target_gets_its_rule_tagged_outcome(attack: tuple[str, _Attack]) -> None:
@@ -160,9 +173,11 @@ def test_the_correct_target_beside_them_passes(attack: tuple[str, _Attack]) -> N
 
 
 def test_the_report_agrees_with_pytest(attack: tuple[str, _Attack]) -> None:
-    _, attacked = attack
+    which, attacked = attack
     run = attacked.run
-    assert run.returncode == pytest.ExitCode.TESTS_FAILED, run.output[-3000:]
+    # The unchecked targets are all checked now: warnings at most (ENV-021), so that run passes.
+    expected = pytest.ExitCode.OK if which == "unchecked" else pytest.ExitCode.TESTS_FAILED
+    assert run.returncode == expected, run.output[-3000:]
     tail = _summary_line(run.output)
     counted = {kind.rstrip("s") if kind.startswith("error") else kind: int(n) for n, kind in _SUMMARY.findall(tail)}
     reported = run.report["summary"]["pytest"]

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from conformance._engine.profiles import PROFILES, Costs, Profile, demand, scaled
 
-_SECONDS = st.floats(0.0, 2.0, allow_nan=False)
+_SECONDS = st.floats(0.0, 40.0, allow_nan=False)
 _COSTS = st.builds(Costs, construct=_SECONDS, reset=_SECONDS, step=st.floats(0.0, 0.05, allow_nan=False))
 _ITEMS = st.integers(1, 200)
 _NAMES = st.sampled_from(sorted(PROFILES))
@@ -24,7 +24,9 @@ def _demand_at(profile: Profile, costs: Costs, items: int, factor: float) -> flo
 def test_effort_stays_between_the_floors_and_the_profile(name: str, costs: Costs, items: int) -> None:
     profile = PROFILES[name]
     cut = scaled(profile, costs, items)
-    assert profile.min_examples <= cut.max_examples <= profile.max_examples
+    # One construction that takes more than a tenth of the budget leaves room for one example per item.
+    floor = 1 if costs.construct * 10 > profile.budget else profile.min_examples
+    assert floor <= cut.max_examples <= profile.max_examples
     assert profile.min_steps <= cut.max_steps <= profile.max_steps
     assert cut.max_prefix == min(profile.max_prefix, cut.max_steps)
     if demand(profile, costs, items) <= profile.budget:
@@ -35,7 +37,7 @@ def test_effort_stays_between_the_floors_and_the_profile(name: str, costs: Costs
 def test_a_cut_target_is_cut_to_its_budget(name: str, costs: Costs, items: int) -> None:
     profile = PROFILES[name]
     cut = scaled(profile, costs, items)
-    if cut == profile or cut.max_examples == profile.min_examples:
+    if cut == profile or cut.max_examples in (1, profile.min_examples):
         return
     # Examples are the cut factor's share of the profile's, rounded up: one example fewer is within the budget,
     # as many is not below it.
@@ -51,6 +53,14 @@ def test_costlier_targets_never_get_more_effort(name: str, cheap: Costs, extra: 
     a, b = scaled(profile, cheap, items), scaled(profile, costly, items)
     assert b.max_examples <= a.max_examples
     assert b.max_steps <= a.max_steps
+
+
+def test_a_construction_of_seconds_leaves_one_example_per_item() -> None:
+    # A benchmark env loading its assets for 20 s: the floor of examples would pay constructions nothing can afford.
+    for profile in PROFILES.values():
+        cut = scaled(profile, Costs(construct=profile.budget / 5, reset=0.001, step=0.001), 80)
+        assert cut.max_examples == 1
+        assert cut.max_steps == profile.min_steps
 
 
 def test_construction_bound_targets_are_cut_in_proportion_to_the_excess() -> None:

@@ -134,4 +134,6 @@ BROKEN: tuple[Broken, ...] = (
     _env("WRAP-006", "wrapper:wrap_006_unwrapped_is_wrapper"),
     _env("WRAP-007", "wrapper:wrap_007_wrapper_attr_shallow"),
     _env("WRAP-008", "wrapper:wrap_008_own_generator"),
+    # h23 (issue 23): a target allowing one live instance per process
+    _env("ENV-021", "unchecked:SingleInstance"),
 )

@@ -1,0 +1,209 @@
+"""Constructions of a costly target, budgeted: untouched instances built once per zygote, instances recycled.
+
+A benchmark env may take seconds (or, loading its assets, tens of seconds) to construct, and a rule's examples
+construct one or more instances each: rebuilt in every example of every item, construction alone would take such a
+target past any budget. Two mechanisms keep the count of constructions down, and both apply only to a target whose
+construction is measurably costly (the probe's construction took :data:`COSTLY_SECONDS` or more), so a cheap target
+is checked exactly as before:
+
+* **The shelf** (fork isolation only). After probing, the warm zygote builds a few more instances and leaves them
+  untouched (:func:`stock`): :data:`SHELF_DEFAULT` with the default construction and one in each declared render mode
+  but ``human`` (a window or GL context in the zygote would make it unsafe to fork). Every job process forked from
+  the zygote inherits a copy-on-write copy of them, so its first constructions of those kinds are served from the
+  shelf (:func:`untouched`) for free, once per job: an untouched instance is indistinguishable from a fresh one, so
+  the reproducer's ``env = make(...)`` still says what happened. A shelf is not kept when building it started a
+  thread or a child process (copies in many processes would share them), nor past :data:`SHELF_MIB` of memory.
+  Under spawn isolation no zygote holds the target, so there is no shelf.
+* **Recycling.** An instance a rule is done with (it did not close it, no call on it raised or hung, the rule never
+  took the raw object) goes to a bin instead of being closed (:func:`recycle`). A later construction whose first
+  call is ``reset(seed=<int>)`` takes a recycled instance of the same construction kwargs (:func:`recycled`)
+  instead of building one: after a seeded reset, a used instance must behave as a fresh one does (SEED-005,
+  "after any history, ``reset(seed=s)`` starts the episode a fresh instance starts", checks exactly that, so a
+  target that breaks it has that finding of its own). The rules that compare an instance with a *fresh* one
+  (:data:`FRESH_RULES`, SEED-005 among them) never get a recycled instance. A construction whose first use is anything else (a step before reset, an unseeded reset, a
+  read of ``render_mode``, ``close``) needs a fresh instance: it takes an untouched one or constructs. Which is which
+  is decided when the handle is first used (:class:`~conformance._engine.handles.Handle`'s binder), so no rule has
+  to say it.
+
+Jobs of a costly target run one item each under fork isolation (each item gets the whole shelf) and many items each
+under spawn isolation (each job pays an import and a probe, and its bin serves all of its items); see
+:mod:`conformance._engine.runner`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+__all__ = [
+    "COSTLY_SECONDS",
+    "FRESH_RULES",
+    "SHELF_DEFAULT",
+    "SHELF_MIB",
+    "costly",
+    "holding",
+    "key_of",
+    "mark_costly",
+    "recycle",
+    "recycled",
+    "release",
+    "steady",
+    "stock",
+    "stocked",
+    "untouched",
+]
+
+COSTLY_SECONDS = 0.25
+"""A construction this slow (the probe's) makes a target costly to construct: shelf and recycling apply to it."""
+SHELF_DEFAULT = 2
+"""Untouched default constructions a warm zygote of a costly target keeps (besides its probed instance, which goes to
+the bin): most rules need one or two fresh instances at a time. Each costs one construction per zygote, and saves
+one in every job that would otherwise make it."""
+SHELF_MIB = 1024.0
+"""The most memory a shelf may take (an instance that pushes past it is closed, and the shelf stops growing)."""
+FRESH_RULES = frozenset({"SEED-001", "SEED-005", "VEC-008", "VEC-009"})
+"""Rules whose statement is about fresh instances (two fresh instances agree; a used one replays a fresh one): their
+constructions are always fresh or untouched, never recycled, even when their first call is a seeded reset."""
+_BIN_MAX = 4  # recycled instances kept per construction kwargs; more are closed
+
+_SHELF: dict[str, list[Any]] = {}  # construction kwargs (key_of) -> untouched instances, in the zygote and its jobs
+_BIN: dict[str, list[Any]] = {}  # construction kwargs -> instances rules are done with, in a job process
+_COSTLY: list[float] = []  # in a process that probed a costly target (or inherited that probe): its construction cost
+_STEADY: list[float] = []  # what the shelf's constructions took (after the probe's, which may pay imports or a compile)
+
+
+def key_of(kwargs: Mapping[str, Any]) -> str | None:
+    """The shelf's key for a construction with ``kwargs`` (``None`` when they are not plain JSON data)."""
+    try:
+        return json.dumps(dict(kwargs), sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+
+
+def mark_costly(seconds: float) -> None:
+    """Record that this process probed a target whose construction took ``seconds`` (costly or not)."""
+    _COSTLY[:] = [seconds] if seconds >= COSTLY_SECONDS else []
+
+
+def steady() -> float | None:
+    """The cheapest of the shelf's constructions (a construction's cost once the first has paid for imports and
+    caches), or ``None`` when no shelf was built here."""
+    return min(_STEADY) if _STEADY else None
+
+
+def costly() -> float | None:
+    """The probe's construction cost when the target is costly to construct, else ``None``."""
+    return _COSTLY[0] if _COSTLY else None
+
+
+def stocked(key: str | None) -> bool:
+    """Whether this process holds an untouched or a recycled instance of construction ``key``."""
+    return key is not None and bool(_SHELF.get(key) or _BIN.get(key))
+
+
+def holding() -> bool:
+    """Whether this process holds any live instance on the shelf or in the bin."""
+    return any(_SHELF.values()) or any(_BIN.values())
+
+
+def release(close: Callable[[Any], None]) -> None:
+    """Close and forget every instance on the shelf and in the bin (a process that must hold no other instance)."""
+    for kept in (*_SHELF.values(), *_BIN.values()):
+        for obj in kept:
+            with contextlib.suppress(Exception):
+                close(obj)
+        kept.clear()
+
+
+def untouched(key: str | None) -> Any | None:
+    """An untouched instance of construction ``key`` from this process's copy of the shelf, or ``None``."""
+    found = _SHELF.get(key or "")
+    return found.pop() if found else None
+
+
+def recycled(key: str | None) -> Any | None:
+    """An instance of construction ``key`` a rule is done with, or ``None``."""
+    found = _BIN.get(key or "")
+    return found.pop() if found else None
+
+
+def recycle(key: str | None, obj: Any, close: Callable[[Any], None]) -> None:
+    """Keep ``obj`` (built with construction ``key``) for a later seeded use; ``close`` it when the bin is full."""
+    kept = _BIN.setdefault(key or "", []) if key is not None else None
+    if kept is None or len(kept) >= _BIN_MAX:
+        close(obj)
+        return
+    kept.append(obj)
+
+
+def _threads() -> int:
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
+def _children() -> int:
+    """How many child processes this process has (``0`` where that cannot be read)."""
+    count = 0
+    with contextlib.suppress(OSError):
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children", encoding="ascii") as children:
+                count += len(children.read().split())
+    return count
+
+
+def _rss_mib() -> float:
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def stock(
+    kinds: Iterable[tuple[Mapping[str, Any], int]], construct: Callable[[Mapping[str, Any]], Any],
+    close: Callable[[Any], None],
+) -> int:
+    """In a warm zygote: build ``count`` untouched instances of each construction ``kwargs`` of ``kinds``, with
+    ``construct`` (which runs under the guard and raises what the target raised). A construction that raises
+    drops the shelf and the bin (the target may refuse a second live instance); so does building that started a
+    thread or a child process; the shelf stops growing at :data:`SHELF_MIB`. Returns how many instances it holds."""
+    threads, children, memory = _threads(), _children(), _rss_mib()
+    built: list[Any] = []
+    full = False
+    for kwargs, count in kinds:
+        key = key_of(kwargs)
+        if key is None or full:
+            continue
+        for _ in range(count):
+            try:
+                started = time.perf_counter()
+                obj = construct(kwargs)
+                _STEADY.append(time.perf_counter() - started)
+            except Exception:  # noqa: BLE001 - that construction is the items' to report, not the shelf's
+                # Beside the live ones, it raised: maybe a target allowing one live instance per process (ENV-021),
+                # whose jobs must then start with none, not even the probed instance.
+                release(close)
+                return 0
+            if _rss_mib() - memory > SHELF_MIB:
+                with contextlib.suppress(Exception):
+                    close(obj)
+                full = True
+                break
+            built.append(obj)
+            _SHELF.setdefault(key, []).append(obj)
+    if _threads() > threads or _children() > children:
+        # Copies of a thread's or a child's peer in every job would share (and fight over) one thread or process.
+        for obj in built:
+            with contextlib.suppress(Exception):
+                close(obj)
+        _SHELF.clear()
+        return 0
+    return len(built)

@@ -1,0 +1,110 @@
+"""Tests for :mod:`conformance._engine.shelf`: untouched instances, recycled ones, and when a shelf is not kept."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+
+from conformance._engine import shelf
+
+
+class _Env:
+    def __init__(self, **kwargs: Any) -> None:
+        self.kwargs = dict(kwargs)
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _close(obj: Any) -> None:
+    obj.close()
+
+
+@pytest.fixture(autouse=True)
+def _empty() -> Iterator[None]:
+    shelf.release(lambda obj: None)
+    shelf.mark_costly(0.0)
+    yield
+    shelf.release(lambda obj: None)
+    shelf.mark_costly(0.0)
+
+
+def test_keys_are_the_kwargs_as_json_or_none() -> None:
+    assert shelf.key_of({"b": 1, "render_mode": "rgb_array"}) == shelf.key_of({"render_mode": "rgb_array", "b": 1})
+    assert shelf.key_of({}) != shelf.key_of({"render_mode": None})
+    assert shelf.key_of({"x": object()}) is None
+    assert shelf.key_of({"x": float("nan")}) is None
+
+
+def test_only_a_construction_of_a_quarter_second_or_more_is_costly() -> None:
+    shelf.mark_costly(0.01)
+    assert shelf.costly() is None
+    shelf.mark_costly(20.0)
+    assert shelf.costly() == 20.0
+
+
+def test_a_stocked_shelf_serves_each_kind_its_count_once() -> None:
+    built: list[_Env] = []
+
+    def construct(kwargs: Mapping[str, Any]) -> _Env:
+        built.append(_Env(**kwargs))
+        return built[-1]
+
+    assert shelf.stock([({}, 2), ({"render_mode": "rgb_array"}, 1)], construct, _close) == 3
+    default, rgb = shelf.key_of({}), shelf.key_of({"render_mode": "rgb_array"})
+    assert shelf.stocked(default) and shelf.stocked(rgb) and shelf.holding()
+    served = [shelf.untouched(default), shelf.untouched(default), shelf.untouched(default)]
+    assert served[2] is None and {id(env) for env in served[:2]} == {id(env) for env in built[:2]}
+    assert shelf.untouched(rgb) is built[2] and not shelf.stocked(rgb)
+    assert not any(env.closed for env in built)
+
+
+def test_a_construction_that_raises_beside_live_ones_leaves_no_instance_at_all() -> None:
+    # A target allowing one live instance: not even the probed instance (in the bin) may stay open in the zygote.
+    probed = _Env()
+    shelf.recycle(shelf.key_of({}), probed, _close)
+    live: list[_Env] = []
+
+    def construct(kwargs: Mapping[str, Any]) -> _Env:
+        if live:
+            raise RuntimeError("one live instance per process")
+        live.append(_Env(**kwargs))
+        return live[-1]
+
+    assert shelf.stock([({}, 2)], construct, _close) == 0
+    assert not shelf.holding()
+    assert probed.closed and all(env.closed for env in live)
+
+
+def test_a_shelf_whose_building_started_a_thread_is_dropped() -> None:
+    stop = threading.Event()
+
+    def construct(kwargs: Mapping[str, Any]) -> _Env:
+        threading.Thread(target=stop.wait, daemon=True).start()
+        return _Env(**kwargs)
+
+    try:
+        assert shelf.stock([({}, 1)], construct, _close) == 0
+        assert not shelf.holding()
+    finally:
+        stop.set()
+        time.sleep(0.01)
+
+
+def test_the_bin_keeps_a_few_instances_per_kind_and_closes_the_rest() -> None:
+    key = shelf.key_of({})
+    envs = [_Env() for _ in range(6)]
+    for env in envs:
+        shelf.recycle(key, env, _close)
+    kept = [env for env in envs if not env.closed]
+    assert 1 <= len(kept) < len(envs)
+    assert shelf.recycled(key) in kept
+    assert shelf.recycled(shelf.key_of({"render_mode": "ansi"})) is None
+    unkeyed = _Env()
+    shelf.recycle(None, unkeyed, _close)
+    assert unkeyed.closed
