@@ -16,7 +16,8 @@ import pytest
 from conformance._engine.case import Case
 from conformance._engine.options import CaseParam
 from conformance._engine.state import TargetState
-from conformance.plugin import CASE_KEY, get_session
+from conformance._engine.session import get_session
+from conformance.plugin import CASE_KEY
 
 _HEADLESS = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
 

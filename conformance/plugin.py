@@ -36,6 +36,7 @@ from conformance._engine.options import (
     PROJECT_KEY,
     CaseParam,
     flag,
+    item_param,
     option,
     rule_selected,
 )
@@ -51,12 +52,9 @@ if TYPE_CHECKING:
     from conformance._engine.baseline import Baseline, Entry
     from conformance._engine.project import ProjectTable
     from conformance._engine.runner import ItemRunner
-    from conformance._engine.session import ConformanceSession
 
 __all__ = [
     "CASE_KEY",
-    "get_session",
-    "item_param",
     "pytest_addoption",
     "pytest_collection_modifyitems",
     "pytest_configure",
@@ -68,7 +66,6 @@ __all__ = [
 
 MARKER = "conformance_rule"
 CASE_KEY = pytest.StashKey[Any]()
-_SESSION_KEY = pytest.StashKey["ConformanceSession"]()
 _BASELINE_KEY = pytest.StashKey["Baseline | None"]()
 _RUNNER_KEY = pytest.StashKey["ItemRunner | None"]()
 _CONSTRUCT = "CONSTRUCT"
@@ -171,22 +168,13 @@ def _baseline(config: pytest.Config) -> Baseline | None:
         raise pytest.UsageError(str(exc)) from None
 
 
-def get_session(config: pytest.Config) -> ConformanceSession:
-    """The run's :class:`ConformanceSession`, created on first use."""
-    session = config.stash.get(_SESSION_KEY, None)
-    if session is None:
-        from conformance._engine.session import ConformanceSession
-
-        session = ConformanceSession(config)
-        config.stash[_SESSION_KEY] = session
-    return session
-
-
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """One item per (rule, target) for rule tests; one per target for the construction check."""
     names = metafunc.fixturenames
     if "conformance_case" not in names and "conformance_target" not in names:
         return
+    from conformance._engine.session import get_session
+
     session = get_session(metafunc.config)
     if "conformance_target" in names:
         targets = session.targets
@@ -203,19 +191,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     chosen = [target for target in session.targets if target.kind in kinds and target.unavailable is None]
     params = [CaseParam(rule_id, target, owns) for target in chosen]
     metafunc.parametrize("conformance_case", params, ids=[f"{rule_id}-{t.id}" for t in chosen], indirect=True)
-
-
-def item_param(item: pytest.Item) -> CaseParam | None:
-    """The (rule, target) parameter of a conformance item (``None`` for any other item)."""
-    return _param(item)
-
-
-def _param(item: pytest.Item) -> CaseParam | None:
-    callspec = getattr(item, "callspec", None)
-    if callspec is None:
-        return None
-    param = callspec.params.get("conformance_case", callspec.params.get("conformance_target"))
-    return param if isinstance(param, CaseParam) else None
 
 
 def _wants_suite(item: pytest.Item) -> bool:
@@ -237,7 +212,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if not _wants_suite(item):
             keep.append(item)
             continue
-        param = _param(item)
+        param = item_param(item)
         if param is None:  # a rule with no target of its kinds: nothing to check, nothing to count
             drop.append(item)
             continue
@@ -250,7 +225,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xdist_group(name=param.target.id))
         keep.append(item)
     if rules_given and selected_rules == 0 and any(_wants_suite(item) for item in items):
-        kinds = sorted({p.target.kind for p in map(_param, items) if p is not None})
+        kinds = sorted({p.target.kind for p in map(item_param, items) if p is not None})
         raise pytest.UsageError(
             f"--rules must select at least one rule that applies to the targets, got {option(config, 'rules')!r} "
             f"(the targets are of kind {', '.join(kinds) or 'none'})"
@@ -267,6 +242,8 @@ def _runner(config: pytest.Config, session: pytest.Session) -> ItemRunner | None
     if _RUNNER_KEY in config.stash:
         return config.stash[_RUNNER_KEY]
     runner = None
+    from conformance._engine.session import get_session
+
     conformance = get_session(config)
     if conformance.limits.isolation == "process":
         from conformance._engine.jobs import settle_imports
@@ -292,7 +269,7 @@ def _runner(config: pytest.Config, session: pytest.Session) -> ItemRunner | None
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
     """Run a conformance item in a supervised process (``--conformance-isolation auto|fork|spawn``; auto is the
     default)."""
-    param = _param(item)
+    param = item_param(item)
     if param is None:
         return None
     runner = _runner(item.config, item.session)
@@ -350,7 +327,7 @@ def _record(
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
     """Attach the item's record to its report; show rule failures as their own text, not a traceback."""
     report = yield
-    param = _param(item)
+    param = item_param(item)
     if param is None:
         return report
     from conformance._engine.outcomes import RuleFailure, Unchecked
@@ -655,7 +632,9 @@ class _Reporter:
         runner = self.config.stash.get(_RUNNER_KEY, None)
         if runner is not None:
             runner.supervisor.close()
-        conformance = self.config.stash.get(_SESSION_KEY, None)
+        from conformance._engine.session import existing_session
+
+        conformance = existing_session(self.config)
         if conformance is not None:
             conformance.close()
         self._unfinished("the run ended before it finished")

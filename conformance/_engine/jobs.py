@@ -35,6 +35,7 @@ from conformance._engine.case import Case
 from conformance._engine.narrowing import is_list_or_tuple, is_mapping, is_tuple
 from conformance._engine.options import CaseParam
 from conformance._engine.profiles import Costs, Profile
+from conformance._engine.session import get_session
 from conformance._engine.zygote import JSON, emit, warm_zygote
 from conformance._kit.pristine import restore as restore_process_state
 
@@ -62,8 +63,6 @@ def warm_supervisor(config: pytest.Config) -> None:
     reads their source; no target is imported yet) and its first run's registration of the global random generator
     (a full garbage collection). Zygotes then scan only what their target imports."""
     from hypothesis import configuration
-
-    from conformance.plugin import get_session
 
     # The scan keeps a cache under Hypothesis' home directory: the zygotes' one, and the user's own setting back
     # afterwards (this process may run the user's Hypothesis tests too).
@@ -99,8 +98,6 @@ def warm_target(payload: Mapping[str, JSON]) -> JSON:
     # A finalizer of the probed instance that raises (see run_items) must not reach pytest's collector here, from
     # where every job would inherit it.
     sys.unraisablehook = _ignore_unraisable
-    from conformance.plugin import get_session
-
     config: pytest.Config = _CONTEXT["config"]
     session = get_session(config)
     board = current_board()
@@ -198,7 +195,6 @@ def run_trace(payload: Mapping[str, JSON]) -> JSON:
     is false), run the observers ``payload["rules"]`` on the shared rollouts."""
     from conformance._engine.observe import run_shared
     from conformance._engine.profiles import scaled
-    from conformance.plugin import get_session
 
     config: pytest.Config = _CONTEXT["config"]
     session = get_session(config)
@@ -341,8 +337,6 @@ def run_items(payload: Mapping[str, JSON]) -> JSON:
     """Job process: run the items ``payload["nodeids"]`` (of one target) with pytest's own protocol, in order, and
     hand over each one's serialized reports, warnings and peak memory (:func:`emit`) as soon as it has ended."""
     config: pytest.Config = _CONTEXT["config"]
-    from conformance.plugin import get_session
-
     for nodeid in payload["nodeids"]:
         item: pytest.Item = _CONTEXT["items"][nodeid]
         _apply(get_session(config), str(payload["target"]), payload["facts"])

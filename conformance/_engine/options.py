@@ -29,6 +29,7 @@ __all__ = [
     "TARGET_OPTIONS",
     "classify",
     "flag",
+    "item_param",
     "option",
     "rule_areas",
     "rule_selected",
@@ -270,3 +271,12 @@ class CaseParam:
 
     def __repr__(self) -> str:
         return f"{self.rule_id or 'construct'}-{self.target.id}"
+
+
+def item_param(item: pytest.Item) -> CaseParam | None:
+    """The (rule, target) parameter of a conformance item (``None`` for any other item)."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is None:
+        return None
+    param = callspec.params.get("conformance_case", callspec.params.get("conformance_target"))
+    return param if isinstance(param, CaseParam) else None

@@ -37,10 +37,10 @@ from conformance._engine.case import CONSTRUCT, owner_text
 from conformance._engine.endings import Died, Failure, Finished, Hung, Interrupted, Outcome
 from conformance._engine.jobs import run_items, run_trace, share, warm_supervisor, warm_target
 from conformance._engine.narrowing import is_dict
-from conformance._engine.options import CaseParam
+from conformance._engine.options import CaseParam, item_param
 from conformance._engine.report import PROPERTY
-from conformance._engine.supervisor import Supervisor, Ticket
 from conformance._engine.shelf import COSTLY_SECONDS
+from conformance._engine.supervisor import Supervisor, Ticket
 from conformance._engine.verdicts import REPORTED_BY, RULE_ID, record_of, worse
 from conformance._engine.verdicts import Verdict as _Verdict
 from conformance._engine.verdicts import describe_ending as _ending
@@ -221,8 +221,6 @@ class ItemRunner:
 
     def bind(self, items: list[pytest.Item]) -> None:
         """Make the run's items known to the processes forked from now on."""
-        from conformance.plugin import item_param
-
         share(self.config, items)
         warm_supervisor(self.config)
         self._order = [(item.nodeid, param) for item in items if (param := item_param(item)) is not None]

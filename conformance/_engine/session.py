@@ -29,7 +29,7 @@ from conformance._engine.targets import (
 )
 from conformance._engine.watchdog import Guard
 
-__all__ = ["ConformanceSession", "Limits", "jobs_for", "limits", "validate_options"]
+__all__ = ["ConformanceSession", "Limits", "existing_session", "get_session", "jobs_for", "limits", "validate_options"]
 
 DEFAULT_TIMEOUT = 10.0
 
@@ -338,3 +338,20 @@ class ConformanceSession:
     def close(self) -> None:
         """Release the guard's worker thread."""
         self.watchdog.shutdown()
+
+
+_SESSION_KEY = pytest.StashKey[ConformanceSession]()
+
+
+def get_session(config: pytest.Config) -> ConformanceSession:
+    """The run's :class:`ConformanceSession`, created on first use (one per pytest config, in every process)."""
+    session = config.stash.get(_SESSION_KEY, None)
+    if session is None:
+        session = ConformanceSession(config)
+        config.stash[_SESSION_KEY] = session
+    return session
+
+
+def existing_session(config: pytest.Config) -> ConformanceSession | None:
+    """The run's session if one was made (at the end of a run that collected no conformance item there is none)."""
+    return config.stash.get(_SESSION_KEY, None)

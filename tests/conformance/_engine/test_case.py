@@ -1,0 +1,52 @@
+"""The owner table (:data:`conformance._engine.case.OWNERS`) agrees with the rules' own markers: the rule that reports
+an exception in a call owns that call in its ``@rule(..., owns=...)`` marker, for that kind of target."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Iterator
+
+import pytest
+
+import conformance
+from conformance._engine.case import CONSTRUCT, OWNERS
+
+
+def _markers() -> Iterator[pytest.Mark]:
+    for module in pkgutil.iter_modules(conformance.__path__):
+        if not module.name.startswith("test_"):
+            continue
+        suite = importlib.import_module(f"conformance.{module.name}")
+        for name in dir(suite):
+            function = getattr(suite, name)
+            if name.startswith("test_") and callable(function):
+                yield from (mark for mark in getattr(function, "pytestmark", ()) if mark.name == "conformance_rule")
+
+
+def _owned() -> dict[str, set[tuple[str, str]]]:
+    """Rule id → the (target kind, call kind) pairs its marker owns."""
+    owned: dict[str, set[tuple[str, str]]] = {}
+    for mark in _markers():
+        kinds, owns = mark.kwargs.get("kinds", ("env",)), mark.kwargs.get("owns", ())
+        owned.setdefault(str(mark.args[0]), set()).update((kind, call) for kind in kinds for call in owns)
+    return owned
+
+
+_TABLE = [(kind, call, rule) for kind, calls in OWNERS.items() for call, rule in calls.items() if rule != CONSTRUCT]
+
+
+@pytest.mark.parametrize(("kind", "call", "rule"), _TABLE, ids=[f"{k}-{c}-{r}" for k, c, r in _TABLE])
+def test_every_owner_owns_its_call_in_its_marker(kind: str, call: str, rule: str) -> None:
+    owned = _owned()
+    assert rule in owned, f"OWNERS names {rule} for {kind} {call}, but no suite test is marked with {rule}"
+    assert (kind, call) in owned[rule], (
+        f"OWNERS names {rule} as the reporter of an exception in {call} on a {kind} target, but its marker does not "
+        f"own it: add owns=({call!r},) and {kind!r} to its kinds, or change the table"
+    )
+
+
+def test_the_table_covers_every_kind_of_target() -> None:
+    kinds = {kind for mark in _markers() for kind in mark.kwargs.get("kinds", ("env",))}
+    assert kinds <= set(OWNERS), f"targets of kinds {sorted(kinds - set(OWNERS))} have no owner table"
+    assert all(OWNERS[kind].get("construct") == CONSTRUCT for kind in OWNERS)

@@ -1,0 +1,75 @@
+"""The conformance package's layers only point down: the engine and the kit never import the plugin, the public
+front ends or the suite's test modules; :mod:`conformance.results` (the record every layer shares) imports nothing
+of the suite; and no two modules import each other, directly or round a longer loop."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import conformance
+
+_ROOT = Path(conformance.__file__).parent
+_ABOVE = ("conformance.plugin", "conformance.check", "conformance.__main__", "conformance.conftest")
+
+
+def _name(path: Path) -> str:
+    parts = path.relative_to(_ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path, *, anywhere: bool) -> Iterator[str]:
+    """The conformance modules ``path`` imports: at module level (``anywhere``: also inside functions), never those
+    under ``if TYPE_CHECKING:``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = ast.walk(tree) if anywhere else iter(tree.body)
+    for node in nodes:
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("conformance"):
+            yield node.module
+            # "from conformance import rule_warnings" imports a module too
+            yield from (f"{node.module}.{alias.name}" for alias in node.names
+                        if (_ROOT.parent / f"{node.module}.{alias.name}".replace(".", "/")).with_suffix(".py").exists())
+        elif isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names if alias.name.startswith("conformance"))
+
+
+_MODULES = {_name(path): path for path in _ROOT.rglob("*.py")}
+
+
+def test_the_engine_and_the_kit_never_import_what_sits_above_them() -> None:
+    wrong = {
+        name: sorted(m for m in _imports(path, anywhere=True)
+                     if m in _ABOVE or m.rsplit(".", 1)[-1].startswith("test_"))
+        for name, path in _MODULES.items()
+        if name.startswith(("conformance._engine", "conformance._kit"))
+    }
+    assert {name: found for name, found in wrong.items() if found} == {}
+
+
+def test_the_record_module_depends_on_nothing_of_the_suite() -> None:
+    assert sorted(_imports(_MODULES["conformance.results"], anywhere=True)) == []
+
+
+def test_no_import_cycles() -> None:
+    graph = {name: {m for m in _imports(path, anywhere=False) if m in _MODULES and m != name}
+             for name, path in _MODULES.items()}
+    # A package's own __init__ importing its submodules is no cycle with them.
+    for name in graph:
+        graph[name] -= {parent for parent in graph if name.startswith(parent + ".")}
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}  # 1: on the path, 2: done
+
+    def visit(node: str, path: list[str]) -> None:
+        state[node] = 1
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                cycles.append([*path[path.index(nxt):], nxt])
+            elif nxt not in state:
+                visit(nxt, [*path, nxt])
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node, [node])
+    assert cycles == []
