@@ -1,8 +1,10 @@
 """FUNC rules: functional envs are pure, draw randomness only from ``rng``, and return well-typed values.
 
 A target is a factory of ``FuncEnv`` instances. Episodes are driven by direct calls (``initial``, then
-``transition``/``reward``/``terminal``/``observation`` per action) with NumPy ``Generator`` s as ``rng`` and the
-functions' default params, unless a rule needs explicit params.
+``transition``/``reward``/``terminal``/``observation`` per action) with the kind of ``rng`` the target takes (NumPy
+``Generator`` s, or JAX PRNG keys split per step: :mod:`conformance._kit.func_rng`) and the functions' default
+params, unless a rule needs explicit params. Values may be arrays of the target's own library (a JAX env returns
+0-d ``jax.Array`` rewards and flags): they are read through ``np.asarray``/DLPack (:mod:`conformance._kit.arrays`).
 
 PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
 (which costs every run where the installed package's bytecode cannot be cached).
@@ -20,8 +22,10 @@ from conformance._engine.describe import describe_exception, summarize, type_nam
 from conformance._engine.handles import TargetError
 from conformance._engine.marks import rule
 from conformance._engine.narrowing import is_array, is_bool, is_tuple
+from conformance._kit.arrays import as_numpy
 from conformance._kit.assertions import SPACE_MEMBERS, contains, is_finite, plans_for, read, space_label
 from conformance._kit.func_checks import Driver, deep_snapshot, truthy, unchanged
+from conformance._kit.func_rng import NUMPY, KeyedFuncEnv, rng_kind
 from conformance._kit.strategies import Plan, seeds
 from conformance.equality import difference
 
@@ -90,7 +94,7 @@ def test_inputs_not_mutated(conformance_case: Case) -> None:
     case.explore(example, plans_for(case))
 
 
-def _outputs(driver: Driver, rng: np.random.Generator, state: Any, action: Any, order: list[str]) -> dict[str, Any]:
+def _outputs(driver: Driver, rng: Any, state: Any, action: Any, order: list[str]) -> dict[str, Any]:
     """Every function of one transition, each with its own equal copy of ``rng``, called in ``order``."""
     results: dict[str, Any] = {}
     next_state = None
@@ -186,17 +190,27 @@ def test_adapter_agrees_with_direct_calls(conformance_case: Case) -> None:
 
         case.set_seed(plan.seed)
         func = case.make("func")
+        keyed = rng_kind(case).is_jax
+        if keyed:
+            # The reference adapter passes NumPy generators; a JAX target sees each call's key drawn from them.
+            func = case.wrap(KeyedFuncEnv(func.raw), "func", "KeyedFuncEnv(func)",
+                             imports=("from conformance._kit.func_rng import KeyedFuncEnv",))
+        source = case.target.constructor_source()
+
+        def build() -> Any:
+            target = case.target.construct()
+            return FunctionalEnv(KeyedFuncEnv(target) if keyed else target)
+
         try:
-            built = case.watchdog.call("FunctionalEnv(func)", lambda: FunctionalEnv(case.target.construct()))
+            built = case.watchdog.call("FunctionalEnv(func)", build)
         except Exception as exc:  # noqa: BLE001 - no adapter, nothing to compare with
             case.not_checkable(f"the reference FunctionalEnv cannot wrap the target ({describe_exception(exc)})")
-        adapter = case.wrap(built, "adapter", f"FunctionalEnv({case.target.constructor_source()})",
-                            imports=("from reference.functional import FunctionalEnv",))
-        driver = Driver(case, func)
+        adapter = case.wrap(built, "adapter", f"FunctionalEnv(KeyedFuncEnv({source}))" if keyed
+                            else f"FunctionalEnv({source})", imports=("from reference.functional import FunctionalEnv",))
+        driver = Driver(case, func, kind=NUMPY)
         rng = driver.rng(plan.seed)
         state = driver.initial(rng)
-        case.note("episode_rng = rng.spawn(1)[0]")
-        episode_rng = driver.name(rng.spawn(1)[0], "episode_rng")
+        episode_rng = driver.child_rng(rng, "episode_rng")
         expected: Any = (driver.call("observation", state, episode_rng), driver.call("state_info", state))
         actual: Any = adapter.reset(seed=plan.seed)
         _agree(case, "reset", expected, actual)
@@ -267,15 +281,22 @@ def _episode_rule(case: Case, check: Any) -> None:
     case.explore(example, plans_for(case))
 
 
+def _scalar(value: Any) -> Any:
+    """The scalar a 0-d array holds (NumPy's, or a foreign one such as a ``jax.Array``); other values as they are."""
+    array = value if is_array(value) else as_numpy(value)
+    return array[()] if array is not None and array.ndim == 0 else value
+
+
 @rule("FUNC-008", kinds=_FUNC, owns=("reward",))
 def test_reward_is_real_finite_scalar(conformance_case: Case) -> None:
     def check(case: Case, driver: Driver, k: int, step: Any) -> None:
         reward = step.reward
-        scalar = reward[()] if is_array(reward) and reward.ndim == 0 else reward
+        scalar = _scalar(reward)
         real = isinstance(scalar, (int, float, np.integer, np.floating)) and not isinstance(scalar, (bool, np.bool_))
         if not real:
             case.fail(f"reward of transition {k} is {type_name(reward)}",
-                      expected="a real scalar (int, float, a NumPy integer/floating scalar or 0-d array)",
+                      expected="a real scalar (int, float, a NumPy integer/floating scalar, or a 0-d array of one, "
+                      "NumPy's or the target's array library's)",
                       actual=summarize(reward))
         if not is_finite(scalar):
             case.fail(f"reward of transition {k} is not finite", expected="a finite number", actual=summarize(reward))
@@ -287,10 +308,10 @@ def test_reward_is_real_finite_scalar(conformance_case: Case) -> None:
 def test_terminal_is_bool_like(conformance_case: Case) -> None:
     def check(case: Case, driver: Driver, k: int, step: Any) -> None:
         flag = step.terminal
-        ok = is_bool(flag) or (is_array(flag) and flag.dtype == np.bool_ and flag.ndim == 0)
-        if not ok:
+        if not is_bool(_scalar(flag)):
             case.fail(f"terminal after transition {k} is {type_name(flag)}",
-                      expected="bool, numpy.bool_ or a 0-d bool array (one state)", actual=summarize(flag))
+                      expected="bool, numpy.bool_ or a 0-d bool array, NumPy's or the target's array library's "
+                      "(one state)", actual=summarize(flag))
 
     _episode_rule(conformance_case, check)
 
@@ -381,7 +402,8 @@ def test_render_image_frames(conformance_case: Case) -> None:
                           expected="a 2-tuple (render_state, frame)", actual=summarize(result))
             render_state, frame = result
             driver.name(render_state, "render_state")
-            if not (is_array(frame) and frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3):
+            pixels = frame if is_array(frame) else as_numpy(frame)
+            if not (pixels is not None and pixels.dtype == np.uint8 and pixels.ndim == 3 and pixels.shape[2] == 3):
                 case.fail(f"render_image of state {k} returned a frame {summarize(frame)}",
                           expected="a uint8 array of shape (H, W, 3)", actual=summarize(frame))
         driver.call("render_close", render_state)
