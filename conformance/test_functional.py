@@ -24,13 +24,14 @@ from conformance._engine.marks import rule
 from conformance._engine.narrowing import is_array, is_bool, is_tuple
 from conformance._kit.arrays import as_numpy
 from conformance._kit.assertions import SPACE_MEMBERS, contains, is_finite, plans_for, read, space_label
-from conformance._kit.func_checks import Driver, deep_snapshot, truthy, unchanged
+from conformance._kit.func_checks import Driver, deep_snapshot, generators_built, truthy, unchanged
 from conformance._kit.func_rng import NUMPY, KeyedFuncEnv, rng_kind
 from conformance._kit.strategies import Plan, seeds
 from conformance.equality import difference
 
 _FUNC = ("func",)
 _NAMES = ("initial", "transition", "observation", "reward", "terminal", "state_info", "transition_info")
+_TRANSFORMED = _NAMES[:-1]  # FUNC-011: transition_info may stay untransformed, as Gymnasium's transform leaves it
 _RENDERED_STATES = 4
 
 
@@ -177,8 +178,39 @@ def test_randomness_only_from_rng(conformance_case: Case) -> None:
         if found is not None:
             case.fail(f"the episode depends on the global generators ({found})", expected="equal episodes",
                       actual=f"{summarize(a)} vs {summarize(b)}")
+        _private_generator(case, plan)
 
     case.explore(example, plans_for(case))
+
+
+def _private_generator(case: Case, plan: Plan) -> None:
+    """Fail when ``initial`` or ``transition`` builds a generator of its own and ignores ``rng`` for it.
+
+    Output alone cannot tell such a function from a deterministic one (both give equal results for different
+    rngs), so the generator factories are watched while they run: a function that built a generator, and whose
+    result is still the same for two different rngs, drew its randomness from that generator, not from ``rng``.
+    """
+    driver = Driver(case, case.make("func_private"))
+    rng_a, rng_b = driver.rng(plan.seed, "rng_a"), driver.rng(plan.seed + 1, "rng_b")
+    with generators_built() as made:
+        state_a = deep_snapshot(driver.call("initial", rng_a, out="state_a"))
+        state_b = deep_snapshot(driver.call("initial", rng_b, out="state_b"))
+    _same_despite_rng(case, "initial", made, state_a, state_b)
+    actions = plan.actions()
+    if not actions:
+        return
+    rng_c, rng_d = driver.rng(plan.seed + 2, "rng_c"), driver.rng(plan.seed + 3, "rng_d")
+    with generators_built() as made:
+        next_c = deep_snapshot(driver.call("transition", state_a, actions[0], rng_c, out="next_c"))
+        next_d = deep_snapshot(driver.call("transition", state_a, actions[0], rng_d, out="next_d"))
+    _same_despite_rng(case, "transition", made, next_c, next_d)
+
+
+def _same_despite_rng(case: Case, name: str, made: list[str], a: Any, b: Any) -> None:
+    if made and difference(a, b) is None:
+        case.fail(f"func.{name} builds its own generator ({made[0]}) and ignores rng: its result is the same for "
+                  "different rngs", expected=f"func.{name} draws its randomness from the rng it is given",
+                  actual=f"{len(made)} generator(s) built during the two calls; equal results {summarize(a)}")
 
 
 @rule("FUNC-005", kinds=_FUNC)
@@ -367,9 +399,8 @@ def test_transform_applies_to_every_function(conformance_case: Case) -> None:
         arguments = {
             "initial": (rng,), "transition": (state, action, rng), "observation": (state, rng),
             "reward": (state, action, state, rng), "terminal": (state, rng), "state_info": (state,),
-            "transition_info": (state, action, state),
         }
-        for name in _NAMES:
+        for name in _TRANSFORMED:
             calls.clear()
             driver.call(name, *arguments[name])
             if not calls:
@@ -409,3 +440,40 @@ def test_render_image_frames(conformance_case: Case) -> None:
         driver.call("render_close", render_state)
 
     case.explore(example, plans_for(case, max_steps=_RENDERED_STATES), max_examples=min(case.profile.max_examples, 3))
+
+
+@rule("FUNC-013", kinds=_FUNC)
+def test_fresh_randomness_from_rng(conformance_case: Case) -> None:
+    case = conformance_case
+    if rng_kind(case).is_jax:
+        case.not_checkable("the rule is about stateful generators: a JAX key is an immutable value, and the caller "
+                           "splits a fresh one for each step (FUNC-004 covers a function that ignores its key)")
+
+    def example(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        driver = Driver(case, case.make("func"))
+        state = driver.initial(driver.rng(plan.seed, "rng_0"))
+        actions = plan.actions()
+        action = actions[0] if actions else read(case, driver.func, "action_space", "FUNC-001").sample()
+        next_state = driver.call("transition", state, action, driver.rng(plan.seed, "rng_1"), out="next_state")
+        arguments: dict[str, tuple[Any, ...]] = {
+            "initial": (), "transition": (state, action), "observation": (state,),
+            "reward": (state, action, next_state), "terminal": (next_state,),
+        }
+        for name, args in arguments.items():
+            # Only a function whose result depends on its rng draws from it; a deterministic one has nothing to show.
+            one = deep_snapshot(driver.call(name, *args, driver.rng(plan.seed + 1, f"{name}_rng_a")))
+            other = deep_snapshot(driver.call(name, *args, driver.rng(plan.seed + 2, f"{name}_rng_b")))
+            if difference(one, other) is None:
+                continue
+            shared = driver.rng(plan.seed + 1, f"{name}_rng")
+            first = deep_snapshot(driver.call(name, *args, shared))
+            second = deep_snapshot(driver.call(name, *args, shared))
+            if difference(first, second) is None:
+                case.fail(f"func.{name} draws the same randomness on every call with one generator: it draws from "
+                          "a copy of rng, or rewinds it",
+                          expected=f"the second func.{name}(..., rng) with the same generator draws new values "
+                          "(rng advanced by the first)",
+                          actual=f"both calls returned {summarize(first)}")
+
+    case.explore(example, plans_for(case, max_steps=1), max_examples=min(case.profile.max_examples, 10))

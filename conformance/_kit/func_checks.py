@@ -14,8 +14,10 @@ other rules skip, naming it; ``initial`` rejecting a ``Generator`` skips every r
 
 from __future__ import annotations
 
+import contextlib
 import copy
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +35,7 @@ __all__ = [
     "Step",
     "deep_snapshot",
     "describe",
+    "generators_built",
     "truthy",
     "unchanged",
 ]
@@ -223,3 +226,39 @@ def describe(error: TargetError) -> str:
     """``"func.transition(...) raised ValueError: ..."``."""
     return f"{error.call} raised {describe_exception(error.error)}"
 
+
+
+# The factories a function would call to build a generator of its own instead of using ``rng``: (module, name,
+# how a message shows the call). Only functions are replaced, never classes, so ``isinstance`` checks in the
+# target keep working while they are watched.
+_FACTORIES = (("numpy.random", "default_rng", "np.random.default_rng"), ("jax.random", "PRNGKey", "jax.random.PRNGKey"),
+              ("jax.random", "key", "jax.random.key"))
+
+
+@contextlib.contextmanager
+def generators_built() -> Iterator[list[str]]:
+    """Watch the generator factories (``np.random.default_rng``, ``jax.random.PRNGKey``/``key``) while the block runs.
+
+    Yields:
+        A list that receives one entry per factory call, such as ``"np.random.default_rng(0)"``. JAX's are watched
+        only if JAX is already imported (the suite never imports it for a target).
+    """
+    made: list[str] = []
+    saved: list[tuple[Any, str, Any]] = []
+    for module_name, name, shown in _FACTORIES:
+        module = sys.modules.get(module_name)
+        original = getattr(module, name, None) if module is not None else None
+        if original is None:
+            continue
+
+        def watched(*args: Any, _original: Any = original, _shown: str = shown, **kwargs: Any) -> Any:
+            made.append(f"{_shown}({', '.join([*map(repr, args), *(f'{k}={v!r}' for k, v in kwargs.items())])})")
+            return _original(*args, **kwargs)
+
+        saved.append((module, name, original))
+        setattr(module, name, watched)
+    try:
+        yield made
+    finally:
+        for module, name, original in saved:
+            setattr(module, name, original)

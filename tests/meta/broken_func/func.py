@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -14,14 +15,16 @@ __all__ = [
     "Func002TransitionMutatesState",
     "Func003HiddenCounter",
     "Func004GlobalNoise",
+    "Func004PrivateGenerator",
     "Func005DefaultsDisagree",
     "Func006InitialOutside",
     "Func007TransitionLeavesSpace",
     "Func008ArrayReward",
     "Func009IntTerminal",
     "Func010ListInfo",
-    "Func011TransitionInfoNotTransformed",
+    "Func011TerminalNotTransformed",
     "Func012FloatFrame",
+    "Func013CopiedNoise",
 ]
 
 
@@ -80,6 +83,13 @@ class Func004GlobalNoise(Drift):
         return super().transition(state, action, np.random, params)
 
 
+class Func004PrivateGenerator(Drift):
+    """``initial`` ignores its ``rng`` and draws from a private generator with a fixed seed (the same start always)."""
+
+    def initial(self, rng: Any, params: DriftParams | None = None) -> _State:
+        return super().initial(np.random.default_rng(1234), params)
+
+
 class Func005DefaultsDisagree(Drift):
     """The functions' own fallback params differ from ``default_params`` (so ``params=None`` is another env)."""
 
@@ -132,13 +142,12 @@ class Func010ListInfo(Drift):
         return list(super().transition_info(state, action, next_state, params).items())
 
 
-class Func011TransitionInfoNotTransformed(Drift):
-    """``transform`` skips ``transition_info`` (assigning ``step_info`` instead, as Gymnasium does)."""
+class Func011TerminalNotTransformed(Drift):
+    """``transform`` skips ``terminal`` (a batching transform would then see one flag for a whole batch)."""
 
     def transform(self, func: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
-        for name in ("initial", "transition", "observation", "reward", "terminal", "state_info"):
+        for name in ("initial", "transition", "observation", "reward", "state_info", "transition_info"):
             setattr(self, name, func(getattr(self, name)))
-        self.step_info = func(self.transition_info)
 
 
 class Func012FloatFrame(Drift):
@@ -147,3 +156,10 @@ class Func012FloatFrame(Drift):
     def render_image(self, state: _State, render_state: Any, params: DriftParams | None = None) -> Any:
         render_state, frame = super().render_image(state, render_state, params)
         return render_state, frame.astype(np.float32) / 255.0
+
+
+class Func013CopiedNoise(Drift):
+    """``transition`` draws its noise from a copy of ``rng``: every step of an episode gets the same noise."""
+
+    def transition(self, state: _State, action: Any, rng: Any, params: DriftParams | None = None) -> _State:
+        return super().transition(state, action, copy.deepcopy(rng), params)
