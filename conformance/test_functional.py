@@ -13,6 +13,7 @@ PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pyt
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -21,9 +22,11 @@ from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import TargetError
 from conformance._engine.marks import rule
+from conformance._engine.outcomes import NotCheckable
 from conformance._engine.narrowing import is_array, is_bool, is_tuple
 from conformance._kit.arrays import as_numpy
 from conformance._kit.assertions import SPACE_MEMBERS, contains, is_finite, plans_for, read, space_label
+from conformance._kit.func_batch import BATCH, BatchedStep, batched_step, row, row_difference
 from conformance._kit.func_checks import Driver, deep_snapshot, generators_built, truthy, unchanged
 from conformance._kit.func_rng import NUMPY, KeyedFuncEnv, rng_kind
 from conformance._kit.strategies import Plan, seeds
@@ -303,14 +306,39 @@ def test_reachable_observations_in_space(conformance_case: Case) -> None:
     _observation_rule(conformance_case, initial_only=False)
 
 
-def _episode_rule(case: Case, check: Any) -> None:
+def _episode_rule(case: Case, check: Any, batched: Callable[[Case, BatchedStep], None] | None = None) -> None:
+    """Check every step of episodes; with ``batched``, also one step of a batch (when the FuncEnv takes batches)."""
+
     def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         driver = Driver(case, case.make("func"))
         for k, step in enumerate(driver.episode(driver.rng(plan.seed), plan.actions()), start=1):
             check(case, driver, k, step)
+        if batched is None:
+            return
+        try:
+            step = _batched(case, plan.seed, what="the rule")
+        except NotCheckable:
+            return  # a NumPy FuncEnv without batches: the single-state checks above are the rule's
+        batched(case, step)
 
     case.explore(example, plans_for(case))
+
+
+def _batched(case: Case, seed: int, *, what: str) -> BatchedStep:
+    func = case.make("func_batch")
+    space = read(case, func, "action_space", "FUNC-001")
+    return batched_step(case, func, seed, lambda: case.watchdog.call("action_space.sample", space.sample), what=what)
+
+
+def _shape(value: Any) -> tuple[int, ...] | None:
+    array = value if is_array(value) else as_numpy(value)
+    return None if array is None else tuple(array.shape)
+
+
+def _dtype_kind(value: Any) -> str:
+    array = value if is_array(value) else as_numpy(value)
+    return "" if array is None else array.dtype.kind
 
 
 def _scalar(value: Any) -> Any:
@@ -333,7 +361,13 @@ def test_reward_is_real_finite_scalar(conformance_case: Case) -> None:
         if not is_finite(scalar):
             case.fail(f"reward of transition {k} is not finite", expected="a finite number", actual=summarize(reward))
 
-    _episode_rule(conformance_case, check)
+    def check_batch(case: Case, step: BatchedStep) -> None:
+        rewards = step.rewards
+        if _shape(rewards) != (BATCH,) or _dtype_kind(rewards) not in ("i", "u", "f"):
+            case.fail(f"reward of a batch of {BATCH} states is {type_name(rewards)} {_shape(rewards)}",
+                      expected=f"a real array of shape ({BATCH},): one reward per state", actual=summarize(rewards))
+
+    _episode_rule(conformance_case, check, check_batch)
 
 
 @rule("FUNC-009", kinds=_FUNC, owns=("terminal",))
@@ -345,7 +379,13 @@ def test_terminal_is_bool_like(conformance_case: Case) -> None:
                       expected="bool, numpy.bool_ or a 0-d bool array, NumPy's or the target's array library's "
                       "(one state)", actual=summarize(flag))
 
-    _episode_rule(conformance_case, check)
+    def check_batch(case: Case, step: BatchedStep) -> None:
+        flags = step.terminals
+        if _shape(flags) != (BATCH,) or _dtype_kind(flags) != "b":
+            case.fail(f"terminal of a batch of {BATCH} states is {type_name(flags)} {_shape(flags) or ''}".rstrip(),
+                      expected=f"a bool array of shape ({BATCH},): one flag per state", actual=summarize(flags))
+
+    _episode_rule(conformance_case, check, check_batch)
 
 
 @rule("FUNC-010", kinds=_FUNC, owns=("state_info", "transition_info"))
@@ -477,3 +517,33 @@ def test_fresh_randomness_from_rng(conformance_case: Case) -> None:
                           actual=f"both calls returned {summarize(first)}")
 
     case.explore(example, plans_for(case, max_steps=1), max_examples=min(case.profile.max_examples, 10))
+
+
+@rule("FUNC-014", kinds=_FUNC)
+def test_batch_rows_independent(conformance_case: Case) -> None:
+    case = conformance_case
+    names = ("initial", "transition", "reward", "terminal", "observation")
+
+    def example(seed: int) -> None:
+        case.set_seed(seed)
+        step = _batched(case, seed, what="FUNC-014")
+        batch = (step.states, step.next_states, step.rewards, step.terminals, step.observations)
+        # Rewards and flags of another shape than one per row are FUNC-008's and FUNC-009's findings.
+        shaped = {"reward": _shape(step.rewards) == (BATCH,), "terminal": _shape(step.terminals) == (BATCH,)}
+        for i, single in enumerate(step.singles):
+            for name, batched, alone in zip(names, batch, single):
+                if not shaped.get(name, True):
+                    continue
+                try:
+                    found = row_difference(row(batched, i, jax=step.jax), alone, f"row {i}", jax=step.jax)
+                except (IndexError, TypeError, ValueError) as exc:
+                    # A result with no row i (a scalar for a batch): FUNC-008/009 report the shapes.
+                    case.not_checkable(f"func.{name} of a batch has no row {i} ({exc}; FUNC-008/009 check shapes)")
+                if found is not None:
+                    how = "through jax.vmap" if step.jax else "on a batch"
+                    case.fail(f"func.{name} {how} does not treat the rows independently: row {i} of the batch "
+                              f"differs from the result for state {i} alone ({found})",
+                              expected=f"row {i} of func.{name}(batch) equals func.{name}(row {i}) with row {i}'s rng",
+                              actual=f"batch row: {summarize(row(batched, i, jax=step.jax))}, alone: {summarize(alone)}")
+
+    case.explore(example, seeds(), max_examples=min(case.profile.max_examples, 5))

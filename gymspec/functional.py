@@ -60,6 +60,16 @@ class FuncEnv(
             ``FunctionalEnv`` adapter's episode with the same rngs and actions.
         [FUNC-013] SHOULD draw fresh randomness from a stateful ``rng``: a function that draws from a NumPy
             ``Generator`` advances it, so a second call with the same generator draws new values.
+        [FUNC-014] MUST treat the rows of a batch independently, when its functions take batches: row ``i`` of
+            what ``initial``, ``transition``, ``reward``, ``terminal`` and ``observation`` return for a batch equals
+            their result for row ``i`` alone, with row ``i``'s rng.
+
+    Batches: a NumPy FuncEnv takes batches if its functions accept states with a leading batch dimension, an
+    array of one action per state and, as ``rng``, a batch of generators that draws row by row (the reference
+    ``BatchedGenerator``, what the reference ``FunctionalVectorEnv`` passes); then FUNC-008, FUNC-009 and FUNC-014
+    also hold for batches. A JAX FuncEnv is batched with ``jax.vmap`` over its functions and one key per row (what
+    Gymnasium's ``FunctionalJaxVectorEnv`` does through ``transform(jax.vmap)``), so every JAX FuncEnv must
+    work under ``vmap``.
 
     ``rng`` is whatever the functions take: NumPy ``Generator`` s (the reference adapters) or JAX PRNG keys
     (Gymnasium's ``FunctionalJaxEnv``, which splits a fresh key per step). A target that declares

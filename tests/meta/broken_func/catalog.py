@@ -28,6 +28,9 @@ BROKEN: tuple[Broken, ...] = (
     _func("FUNC-011", "Func011TerminalNotTransformed"),
     _func("FUNC-012", "Func012FloatFrame"),
     _func("FUNC-013", "Func013CopiedNoise"),
+    _func("FUNC-014", "Func014MixedRows"),
+    _func("FUNC-008", "FuncBatch008RewardShape"),
+    _func("FUNC-009", "FuncBatch009PythonBool"),
 )
 
 CORRECT: tuple[str, ...] = ("tests.meta.broken_func._base:Drift",)

@@ -25,6 +25,9 @@ __all__ = [
     "Func011TerminalNotTransformed",
     "Func012FloatFrame",
     "Func013CopiedNoise",
+    "Func014MixedRows",
+    "FuncBatch008RewardShape",
+    "FuncBatch009PythonBool",
 ]
 
 
@@ -59,7 +62,7 @@ class Func002TransitionMutatesState(Drift):
 
     def transition(self, state: _State, action: Any, rng: Any, params: DriftParams | None = None) -> _State:
         new = super().transition(state, action, rng, params)
-        state[1] += 1.0
+        state[..., 1] += 1.0
         return new
 
 
@@ -102,7 +105,7 @@ class Func006InitialOutside(Drift):
 
     def initial(self, rng: Any, params: DriftParams | None = None) -> _State:
         state = super().initial(rng, params)
-        state[1] = -1.0
+        state[..., 1] = -1.0
         return state
 
 
@@ -111,12 +114,11 @@ class Func007TransitionLeavesSpace(Drift):
 
     def transition(self, state: _State, action: Any, rng: Any, params: DriftParams | None = None) -> _State:
         new = super().transition(state, action, rng, params)
-        if int(action) == 2:
-            new[0] += 6.0
+        new[..., 0] += np.where(np.asarray(action) == 2, 6.0, 0.0)
         return new
 
     def observation(self, state: _State, rng: Any, params: DriftParams | None = None) -> Any:
-        return np.array([state[0], state[1]], dtype=np.float32)
+        return np.asarray(state, dtype=np.float32)
 
 
 class Func008ArrayReward(Drift):
@@ -163,3 +165,29 @@ class Func013CopiedNoise(Drift):
 
     def transition(self, state: _State, action: Any, rng: Any, params: DriftParams | None = None) -> _State:
         return super().transition(state, action, copy.deepcopy(rng), params)
+
+
+class Func014MixedRows(Drift):
+    """``transition`` pulls each row towards the batch's mean position (nothing for one state: it is its own mean)."""
+
+    def transition(self, state: _State, action: Any, rng: Any, params: DriftParams | None = None) -> _State:
+        new = super().transition(state, action, rng, params)
+        x = new[..., 0]
+        new[..., 0] = x + 0.5 * (np.mean(x) - x)
+        return new
+
+
+class FuncBatch008RewardShape(Drift):
+    """``reward`` of a batch has shape ``(n, 1)``, a column, instead of one reward per state ``(n,)``."""
+
+    def reward(self, state: _State, action: Any, next_state: _State, rng: Any,
+               params: DriftParams | None = None) -> Any:
+        rewards = super().reward(state, action, next_state, rng, params)
+        return rewards if isinstance(rewards, float) else rewards[:, None]
+
+
+class FuncBatch009PythonBool(Drift):
+    """``terminal`` returns one Python ``bool`` (whether any state is terminal), right for one state only."""
+
+    def terminal(self, state: _State, rng: Any, params: DriftParams | None = None) -> Any:
+        return bool(np.any(super().terminal(state, rng, params)))
