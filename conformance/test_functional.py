@@ -233,8 +233,9 @@ def test_adapter_agrees_with_direct_calls(conformance_case: Case) -> None:
         source = case.target.constructor_source()
 
         def build() -> Any:
-            target = case.target.construct()
-            return FunctionalEnv(KeyedFuncEnv(target) if keyed else target)
+            target: Any = case.target.construct()
+            wrapped: Any = KeyedFuncEnv(target) if keyed else target
+            return FunctionalEnv(wrapped)
 
         try:
             built = case.watchdog.call("FunctionalEnv(func)", build)
@@ -317,10 +318,10 @@ def _episode_rule(case: Case, check: Any, batched: Callable[[Case, BatchedStep],
         if batched is None:
             return
         try:
-            step = _batched(case, plan.seed, what="the rule")
+            batch = _batched(case, plan.seed, what="the rule")
         except NotCheckable:
             return  # a NumPy FuncEnv without batches: the single-state checks above are the rule's
-        batched(case, step)
+        batched(case, batch)
 
     case.explore(example, plans_for(case))
 
@@ -485,13 +486,14 @@ def test_render_image_frames(conformance_case: Case) -> None:
 @rule("FUNC-013", kinds=_FUNC)
 def test_fresh_randomness_from_rng(conformance_case: Case) -> None:
     case = conformance_case
-    if rng_kind(case).is_jax:
-        case.not_checkable("the rule is about stateful generators: a JAX key is an immutable value, and the caller "
-                           "splits a fresh one for each step (FUNC-004 covers a function that ignores its key)")
 
     def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         driver = Driver(case, case.make("func"))
+        if driver.kind.is_jax:
+            case.not_checkable("the rule is about stateful generators: a JAX key is an immutable value, and the "
+                               "caller splits a fresh one for each step (FUNC-004 covers a function that ignores "
+                               "its key)")
         state = driver.initial(driver.rng(plan.seed, "rng_0"))
         actions = plan.actions()
         action = actions[0] if actions else read(case, driver.func, "action_space", "FUNC-001").sample()

@@ -14,6 +14,8 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from conformance._engine.narrowing import is_mapping
+
 __all__ = ["as_numpy", "is_foreign_array", "jax_declared"]
 
 
@@ -44,7 +46,9 @@ def as_numpy(value: object) -> NDArray[Any] | None:
 
 def jax_declared(metadata: object) -> bool:
     """Whether an env declares JAX arrays as its values (``metadata["jax"] is True``, Gymnasium's convention)."""
+    if not is_mapping(metadata):
+        return False
     try:
-        return isinstance(metadata, dict) and metadata.get("jax") is True
-    except Exception:  # noqa: BLE001 - an exotic metadata object declares nothing
+        return metadata.get("jax") is True
+    except Exception:  # noqa: BLE001 - an exotic mapping that raises declares nothing
         return False

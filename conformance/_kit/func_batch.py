@@ -86,7 +86,10 @@ def row(tree: Any, i: int, *, jax: bool) -> Any:
     if jax:
         import jax as jax_module
 
-        return jax_module.tree_util.tree_map(lambda leaf: leaf[i], tree)
+        def take(leaf: Any) -> Any:
+            return leaf[i]
+
+        return jax_module.tree_util.tree_map(take, tree)
     if is_array(tree):
         return tree[i]
     if isinstance(tree, (tuple, list)):
@@ -150,7 +153,7 @@ def row_difference(batched_row: Any, single: Any, where: str, *, jax: bool) -> s
 
 def _leading(tree: Any, *, jax: bool) -> int | None:
     leaves = _leaves(tree, jax=jax)
-    sizes = set()
+    sizes: set[int] = set()
     for leaf in leaves:
         shape = getattr(leaf, "shape", None)
         if not shape:

@@ -17,11 +17,9 @@ from __future__ import annotations
 import contextlib
 import copy
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception
@@ -236,7 +234,7 @@ _FACTORIES = (("numpy.random", "default_rng", "np.random.default_rng"), ("jax.ra
 
 
 @contextlib.contextmanager
-def generators_built() -> Iterator[list[str]]:
+def generators_built() -> Generator[list[str], None, None]:
     """Watch the generator factories (``np.random.default_rng``, ``jax.random.PRNGKey``/``key``) while the block runs.
 
     Yields:

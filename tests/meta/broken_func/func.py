@@ -74,7 +74,7 @@ class Func003HiddenCounter(Drift):
         self._calls = 0
 
     def reward(self, state: _State, action: Any, next_state: _State, rng: Any,
-               params: DriftParams | None = None) -> float:
+               params: DriftParams | None = None) -> Any:
         self._calls += 1
         return super().reward(state, action, next_state, rng, params) + 1e-3 * self._calls
 
