@@ -130,10 +130,11 @@ class Func008ArrayReward(Drift):
 
 
 class Func009IntTerminal(Drift):
-    """``terminal`` returns an int (0 or 1)."""
+    """``terminal`` returns an int (0 or 1; an int array for a batch)."""
 
     def terminal(self, state: _State, rng: Any, params: DriftParams | None = None) -> Any:
-        return int(super().terminal(state, rng, params))
+        flags = super().terminal(state, rng, params)
+        return int(flags) if flags.ndim == 0 else flags.astype(int)
 
 
 class Func010ListInfo(Drift):
