@@ -18,7 +18,7 @@ from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import TargetError
 from conformance._engine.marks import rule
-from conformance._engine.narrowing import is_array, is_tuple
+from conformance._engine.narrowing import is_tuple
 from conformance._engine.observe import View, Watch, observer, watcher
 from conformance._engine.record import snapshot
 from conformance._kit import vector_rollout
