@@ -34,12 +34,13 @@ def as_numpy(value: object) -> NDArray[Any] | None:
     """
     if not is_foreign_array(value):
         return None
+    if hasattr(value, "__array__"):
+        try:
+            return np.asarray(value)
+        except Exception:  # noqa: BLE001 - e.g. a device array that refuses: DLPack is the array API's route
+            pass
     try:
-        return np.asarray(value)
-    except Exception:  # noqa: BLE001 - e.g. a device array without __array__: DLPack is the array API's route
-        pass
-    try:
-        return np.from_dlpack(value)  # type: ignore[arg-type]  # duck-typed: __dlpack__ was checked
+        return np.from_dlpack(value)  # type: ignore[arg-type]  # duck-typed: the array API's exchange protocol
     except Exception:  # noqa: BLE001 - not convertible: the caller treats it as an opaque value
         return None
 
