@@ -230,5 +230,14 @@ VERDICTS: tuple[Verdict, ...] = (
         for path in ("gymnasium.envs.phys2d.cartpole:CartPoleFunctional",
                      "gymnasium.envs.phys2d.pendulum:PendulumFunctional")
     ),
+    # gymnax's Gymnasium adapter (its own venv: the ecosystem-gymnax extra), quick profile of 2026-11-27.
+    Verdict("gymnax", "tests.ecosystem.jax_targets:gymnax_cartpole",
+            failed=_rules("ENV-011", "ENV-013", "ENV-014"),
+            warned=_rules("ENV-019", "RENDER-003", "SEED-006", "SEED-011"), unchecked=_rules("RENDER-002"),
+            why="GymnaxToGymWrapper.step returns the reward and both flags as 0-d jax.Arrays, not float and bool "
+                "(Gymnasium's own FunctionalJaxEnv converts them); reset() without a seed always uses key 0, so "
+                "every fresh instance starts from the same state; np_random_seed is not the seed given; step "
+                "before reset returns; the wrapper takes no render_mode (construction with one raises TypeError, so "
+                "RENDER-002 cannot be checked) though metadata declares human and rgb_array"),
 )
 """Every env of the tier with its verdict (the quick ones also run in CI)."""
