@@ -22,8 +22,8 @@ from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import TargetError
 from conformance._engine.marks import rule
-from conformance._engine.outcomes import NotCheckable
 from conformance._engine.narrowing import is_array, is_bool, is_tuple
+from conformance._engine.outcomes import NotCheckable
 from conformance._kit.arrays import as_numpy
 from conformance._kit.assertions import SPACE_MEMBERS, contains, is_finite, plans_for, read, space_label
 from conformance._kit.func_batch import BATCH, BatchedStep, batched_step, row, row_difference

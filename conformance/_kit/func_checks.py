@@ -9,7 +9,7 @@ generators are not literals but variables of the script.
 
 Exceptions of a function are violations of the rule that owns that function (``OWNERS['func']`` in
 :mod:`conformance._engine.case`) and make the
-other rules skip, naming it; ``initial`` rejecting a ``Generator`` skips every rule that needs a state.
+other rules skip, naming it; ``initial`` rejecting the rng it is given skips every rule that needs a state.
 """
 
 from __future__ import annotations
