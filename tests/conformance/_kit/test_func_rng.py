@@ -8,6 +8,7 @@ import textwrap
 from typing import Any
 
 import numpy as np
+import pytest
 
 from conformance._kit.arrays import as_numpy, is_foreign_array, jax_declared
 
@@ -53,3 +54,53 @@ def test_foreign_arrays_convert_through_dlpack() -> None:
 def test_jax_declared_only_by_true() -> None:
     assert jax_declared({"jax": True})
     assert not jax_declared({"jax": 1}) and not jax_declared({}) and not jax_declared(None)
+
+
+class _Target:
+    def __init__(self, name: str, factory: Any) -> None:
+        self.id, self.construct = name, factory
+
+
+class _Guard:
+    def call(self, label: str, fn: Any, **kwargs: Any) -> Any:
+        return fn()
+
+
+class _Case:
+    """What rng_kind reads of an item: the target (id, construct) and the guard its calls go through."""
+
+    def __init__(self, name: str, factory: Any) -> None:
+        self.target, self.watchdog = _Target(name, factory), _Guard()
+
+
+class _NumpyInitial:
+    def initial(self, rng: Any) -> Any:
+        return rng.uniform(size=2)
+
+
+class _KeyInitial:
+    def initial(self, rng: Any) -> Any:
+        import jax
+
+        return jax.random.uniform(rng, (2,))
+
+
+class _Declared(_NumpyInitial):
+    metadata = {"jax": True}  # noqa: RUF012 - a class attribute as Gymnasium's envs declare it
+
+
+def _kind(name: str, factory: Any) -> str:
+    from conformance._kit.func_rng import rng_kind
+
+    case: Any = _Case(name, factory)
+    return rng_kind(case).name
+
+
+def test_rng_kind_numpy_for_a_generator_taking_initial() -> None:
+    assert _kind("test-numpy", _NumpyInitial) == "numpy"
+
+
+def test_rng_kind_jax_when_initial_needs_a_key_or_jax_is_declared() -> None:
+    pytest.importorskip("jax")
+    assert _kind("test-key", _KeyInitial) == "jax"
+    assert _kind("test-declared", _Declared) == "jax"
