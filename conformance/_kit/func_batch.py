@@ -162,6 +162,25 @@ def _leading(tree: Any, *, jax: bool) -> int | None:
     return sizes.pop() if len(sizes) == 1 else None
 
 
+def _takes_batches(case: Case, func: Handle, seed: int, sample: Callable[[], Any]) -> bool:
+    """Whether a NumPy FuncEnv takes batches: ``initial`` and ``transition`` on 2 rows give 2 rows, unrecorded.
+
+    The checked batch has :data:`BATCH` (3) rows; a single-state function that unpacks the state's last axis
+    (``x, v = state``) can happen to run on a batch whose size equals that axis, so two sizes must both work.
+    """
+    from reference.functional import BatchedGenerator
+
+    try:
+        rng = BatchedGenerator.from_generators([np.random.default_rng(seed + i) for i in range(2)])
+        states = func.call("initial", rng, record=False)
+        if _leading(states, jax=False) != 2:
+            return False
+        actions = np.stack([np.asarray(sample()) for _ in range(2)])
+        return _leading(func.call("transition", states, actions, rng, record=False), jax=False) == 2
+    except TargetError:
+        return False
+
+
 def batched_step(case: Case, func: Handle, seed: int, sample: Callable[[], Any], *, what: str) -> BatchedStep:
     """Drive ``initial`` then one step on a batch of :data:`BATCH` rows, and each row alone with equal rngs.
 
@@ -180,6 +199,10 @@ def batched_step(case: Case, func: Handle, seed: int, sample: Callable[[], Any],
     """
     kind: RngKind = rng_kind(case)
     n = BATCH
+    if not kind.is_jax and not _takes_batches(case, func, seed, sample):
+        case.not_checkable(f"the FuncEnv does not take batches (initial and transition on a batch of 2 states, "
+                           f"with a BatchedGenerator, raised or returned no batch of 2), so {what} on batched "
+                           "states does not apply")
     if kind.is_jax:
         batched = case.wrap(VmappedFuncEnv(func.raw), "batched", f"VmappedFuncEnv({func.var})",
                             imports=("from conformance._kit.func_batch import VmappedFuncEnv",))
@@ -208,10 +231,17 @@ def batched_step(case: Case, func: Handle, seed: int, sample: Callable[[], Any],
     actions = np.stack([np.asarray(action) for action in actions_list])
     driver.name(actions, "actions")
     case.note(f"actions = np.array({actions.tolist()!r}, dtype=np.{actions.dtype.name})")
-    next_states = driver.call("transition", states, actions, batch_rng, out="next_states")
-    rewards = driver.call("reward", states, actions, next_states, batch_rng, out="rewards")
-    terminals = driver.call("terminal", next_states, batch_rng, out="terminals")
-    observations = driver.call("observation", next_states, batch_rng, out="observations")
+    try:
+        next_states = driver.call("transition", states, actions, batch_rng, out="next_states")
+        rewards = driver.call("reward", states, actions, next_states, batch_rng, out="rewards")
+        terminals = driver.call("terminal", next_states, batch_rng, out="terminals")
+        observations = driver.call("observation", next_states, batch_rng, out="observations")
+    except TargetError as error:
+        if kind.is_jax:
+            raise  # every JAX FuncEnv is batched through vmap: the function's owner reports it
+        # Without a declaration a NumPy FuncEnv's batch support is inferred, so a raise means "single states only".
+        case.not_checkable(f"the FuncEnv does not take batches ({error.call} raised {type(error.error).__name__}), "
+                           f"so {what} on batched states does not apply")
     singles: list[tuple[Any, Any, Any, Any, Any]] = []
     for i, own in enumerate(rows):
         # Row i's own rng: an equal generator (the batch drew from copies) or the batch's key i.

@@ -33,5 +33,5 @@ BROKEN: tuple[Broken, ...] = (
     _func("FUNC-009", "FuncBatch009PythonBool"),
 )
 
-CORRECT: tuple[str, ...] = ("tests.meta.broken_func._base:Drift",)
+CORRECT: tuple[str, ...] = ("tests.meta.broken_func._base:Drift", "tests.meta.broken_func.controls:SingleStates")
 """Correct functional targets."""
