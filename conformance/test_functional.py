@@ -241,8 +241,8 @@ def test_adapter_agrees_with_direct_calls(conformance_case: Case) -> None:
             built = case.watchdog.call("FunctionalEnv(func)", build)
         except Exception as exc:  # noqa: BLE001 - no adapter, nothing to compare with
             case.not_checkable(f"the reference FunctionalEnv cannot wrap the target ({describe_exception(exc)})")
-        adapter = case.wrap(built, "adapter", f"FunctionalEnv(KeyedFuncEnv({source}))" if keyed
-                            else f"FunctionalEnv({source})", imports=("from reference.functional import FunctionalEnv",))
+        expression = f"FunctionalEnv(KeyedFuncEnv({source}))" if keyed else f"FunctionalEnv({source})"
+        adapter = case.wrap(built, "adapter", expression, imports=("from reference.functional import FunctionalEnv",))
         driver = Driver(case, func, kind=NUMPY)
         rng = driver.rng(plan.seed)
         state = driver.initial(rng)
@@ -546,6 +546,7 @@ def test_batch_rows_independent(conformance_case: Case) -> None:
                     case.fail(f"func.{name} {how} does not treat the rows independently: row {i} of the batch "
                               f"differs from the result for state {i} alone ({found})",
                               expected=f"row {i} of func.{name}(batch) equals func.{name}(row {i}) with row {i}'s rng",
-                              actual=f"batch row: {summarize(row(batched, i, jax=step.jax))}, alone: {summarize(alone)}")
+                              actual=f"batch row: {summarize(row(batched, i, jax=step.jax))}, "
+                              f"alone: {summarize(alone)}")
 
     case.explore(example, seeds(), max_examples=min(case.profile.max_examples, 5))

@@ -106,7 +106,8 @@ def _leaves(tree: Any, *, jax: bool) -> list[Any]:
 
         return list(jax_module.tree_util.tree_leaves(tree))
     if isinstance(tree, (tuple, list)):
-        return [leaf for item in tree for leaf in _leaves(item, jax=False)]  # pyright: ignore[reportUnknownVariableType]
+        items: list[Any] = list(tree)  # pyright: ignore[reportUnknownArgumentType]
+        return [leaf for item in items for leaf in _leaves(item, jax=False)]
     if is_mapping(tree):
         return [leaf for key in sorted(tree, key=str) for leaf in _leaves(tree[key], jax=False)]
     return [tree]
@@ -147,7 +148,9 @@ def row_difference(batched_row: Any, single: Any, where: str, *, jax: bool) -> s
         else:
             equal = bool(np.array_equal(a_np, b_np, equal_nan=a_np.dtype.kind == "f" and b_np.dtype.kind == "f"))
         if not equal:
-            return array_difference(a_np.reshape(-1), b_np.reshape(-1), at) if a_np.ndim else f"{at}: {a_np!r} != {b_np!r}"
+            if a_np.ndim == 0:
+                return f"{at}: {a_np!r} != {b_np!r}"
+            return array_difference(a_np.reshape(-1), b_np.reshape(-1), at)
     return None
 
 
