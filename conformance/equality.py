@@ -12,6 +12,7 @@ import numpy as np
 
 from conformance._engine.describe import summarize
 from conformance._engine.narrowing import is_array, is_float, is_list_or_tuple, is_mapping
+from conformance._kit.arrays import as_numpy
 from conformance._kit.freeze import ArrayDigest, digest_of
 
 __all__ = ["array_difference", "difference", "outside_space", "value_difference"]
@@ -212,6 +213,10 @@ def _compare(a: Any, b: Any, path: str, exact: bool) -> str | None:
         return _digests(a, b, where)
     if exact and type(a) is not type(b):
         return f"{where}: type {type(a).__name__} != {type(b).__name__}"
+    # A foreign (JAX, Torch, array-API) array compares as the NumPy array it converts to; the exact comparison has
+    # already required equal types, so a JAX array never equals a NumPy one there.
+    a_np, b_np = as_numpy(a), as_numpy(b)
+    a, b = (a if a_np is None else a_np), (b if b_np is None else b_np)
     if is_array(a) or is_array(b):
         if not (is_array(a) and is_array(b)):
             if (_is_object_array(a) and is_list_or_tuple(b)) or (_is_object_array(b) and is_list_or_tuple(a)):

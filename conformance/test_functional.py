@@ -1,8 +1,10 @@
 """FUNC rules: functional envs are pure, draw randomness only from ``rng``, and return well-typed values.
 
 A target is a factory of ``FuncEnv`` instances. Episodes are driven by direct calls (``initial``, then
-``transition``/``reward``/``terminal``/``observation`` per action) with NumPy ``Generator`` s as ``rng`` and the
-functions' default params, unless a rule needs explicit params.
+``transition``/``reward``/``terminal``/``observation`` per action) with the kind of ``rng`` the target takes (NumPy
+``Generator`` s, or JAX PRNG keys split per step: :mod:`conformance._kit.func_rng`) and the functions' default
+params, unless a rule needs explicit params. Values may be arrays of the target's own library (a JAX env returns
+0-d ``jax.Array`` rewards and flags): they are read through ``np.asarray``/DLPack (:mod:`conformance._kit.arrays`).
 
 PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
 (which costs every run where the installed package's bytecode cannot be cached).
@@ -11,6 +13,7 @@ PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pyt
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -20,13 +23,18 @@ from conformance._engine.describe import describe_exception, summarize, type_nam
 from conformance._engine.handles import TargetError
 from conformance._engine.marks import rule
 from conformance._engine.narrowing import is_array, is_bool, is_tuple
+from conformance._engine.outcomes import NotCheckable
+from conformance._kit.arrays import as_numpy
 from conformance._kit.assertions import SPACE_MEMBERS, contains, is_finite, plans_for, read, space_label
-from conformance._kit.func_checks import Driver, deep_snapshot, truthy, unchanged
+from conformance._kit.func_batch import BATCH, BatchedStep, batched_step, row, row_difference
+from conformance._kit.func_checks import Driver, deep_snapshot, generators_built, truthy, unchanged
+from conformance._kit.func_rng import NUMPY, KeyedFuncEnv, rng_kind
 from conformance._kit.strategies import Plan, seeds
 from conformance.equality import difference
 
 _FUNC = ("func",)
 _NAMES = ("initial", "transition", "observation", "reward", "terminal", "state_info", "transition_info")
+_TRANSFORMED = _NAMES[:-1]  # FUNC-011: transition_info may stay untransformed, as Gymnasium's transform leaves it
 _RENDERED_STATES = 4
 
 
@@ -90,7 +98,7 @@ def test_inputs_not_mutated(conformance_case: Case) -> None:
     case.explore(example, plans_for(case))
 
 
-def _outputs(driver: Driver, rng: np.random.Generator, state: Any, action: Any, order: list[str]) -> dict[str, Any]:
+def _outputs(driver: Driver, rng: Any, state: Any, action: Any, order: list[str]) -> dict[str, Any]:
     """Every function of one transition, each with its own equal copy of ``rng``, called in ``order``."""
     results: dict[str, Any] = {}
     next_state = None
@@ -173,8 +181,39 @@ def test_randomness_only_from_rng(conformance_case: Case) -> None:
         if found is not None:
             case.fail(f"the episode depends on the global generators ({found})", expected="equal episodes",
                       actual=f"{summarize(a)} vs {summarize(b)}")
+        _private_generator(case, plan)
 
     case.explore(example, plans_for(case))
+
+
+def _private_generator(case: Case, plan: Plan) -> None:
+    """Fail when ``initial`` or ``transition`` builds a generator of its own and ignores ``rng`` for it.
+
+    Output alone cannot tell such a function from a deterministic one (both give equal results for different
+    rngs), so the generator factories are watched while they run: a function that built a generator, and whose
+    result is still the same for two different rngs, drew its randomness from that generator, not from ``rng``.
+    """
+    driver = Driver(case, case.make("func_private"))
+    rng_a, rng_b = driver.rng(plan.seed, "rng_a"), driver.rng(plan.seed + 1, "rng_b")
+    with generators_built() as made:
+        state_a = deep_snapshot(driver.call("initial", rng_a, out="state_a"))
+        state_b = deep_snapshot(driver.call("initial", rng_b, out="state_b"))
+    _same_despite_rng(case, "initial", made, state_a, state_b)
+    actions = plan.actions()
+    if not actions:
+        return
+    rng_c, rng_d = driver.rng(plan.seed + 2, "rng_c"), driver.rng(plan.seed + 3, "rng_d")
+    with generators_built() as made:
+        next_c = deep_snapshot(driver.call("transition", state_a, actions[0], rng_c, out="next_c"))
+        next_d = deep_snapshot(driver.call("transition", state_a, actions[0], rng_d, out="next_d"))
+    _same_despite_rng(case, "transition", made, next_c, next_d)
+
+
+def _same_despite_rng(case: Case, name: str, made: list[str], a: Any, b: Any) -> None:
+    if made and difference(a, b) is None:
+        case.fail(f"func.{name} builds its own generator ({made[0]}) and ignores rng: its result is the same for "
+                  "different rngs", expected=f"func.{name} draws its randomness from the rng it is given",
+                  actual=f"{len(made)} generator(s) built during the two calls; equal results {summarize(a)}")
 
 
 @rule("FUNC-005", kinds=_FUNC)
@@ -186,17 +225,28 @@ def test_adapter_agrees_with_direct_calls(conformance_case: Case) -> None:
 
         case.set_seed(plan.seed)
         func = case.make("func")
+        keyed = rng_kind(case).is_jax
+        if keyed:
+            # The reference adapter passes NumPy generators; a JAX target sees each call's key drawn from them.
+            func = case.wrap(KeyedFuncEnv(func.raw), "func", "KeyedFuncEnv(func)",
+                             imports=("from conformance._kit.func_rng import KeyedFuncEnv",))
+        source = case.target.constructor_source()
+
+        def build() -> Any:
+            target: Any = case.target.construct()
+            wrapped: Any = KeyedFuncEnv(target) if keyed else target
+            return FunctionalEnv(wrapped)
+
         try:
-            built = case.watchdog.call("FunctionalEnv(func)", lambda: FunctionalEnv(case.target.construct()))
+            built = case.watchdog.call("FunctionalEnv(func)", build)
         except Exception as exc:  # noqa: BLE001 - no adapter, nothing to compare with
             case.not_checkable(f"the reference FunctionalEnv cannot wrap the target ({describe_exception(exc)})")
-        adapter = case.wrap(built, "adapter", f"FunctionalEnv({case.target.constructor_source()})",
-                            imports=("from reference.functional import FunctionalEnv",))
-        driver = Driver(case, func)
+        expression = f"FunctionalEnv(KeyedFuncEnv({source}))" if keyed else f"FunctionalEnv({source})"
+        adapter = case.wrap(built, "adapter", expression, imports=("from reference.functional import FunctionalEnv",))
+        driver = Driver(case, func, kind=NUMPY)
         rng = driver.rng(plan.seed)
         state = driver.initial(rng)
-        case.note("episode_rng = rng.spawn(1)[0]")
-        episode_rng = driver.name(rng.spawn(1)[0], "episode_rng")
+        episode_rng = driver.child_rng(rng, "episode_rng")
         expected: Any = (driver.call("observation", state, episode_rng), driver.call("state_info", state))
         actual: Any = adapter.reset(seed=plan.seed)
         _agree(case, "reset", expected, actual)
@@ -257,42 +307,86 @@ def test_reachable_observations_in_space(conformance_case: Case) -> None:
     _observation_rule(conformance_case, initial_only=False)
 
 
-def _episode_rule(case: Case, check: Any) -> None:
+def _episode_rule(case: Case, check: Any, batched: Callable[[Case, BatchedStep], None] | None = None) -> None:
+    """Check every step of episodes; with ``batched``, also one step of a batch (when the FuncEnv takes batches)."""
+
     def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         driver = Driver(case, case.make("func"))
         for k, step in enumerate(driver.episode(driver.rng(plan.seed), plan.actions()), start=1):
             check(case, driver, k, step)
+        if batched is None:
+            return
+        try:
+            batch = _batched(case, plan.seed, what="the rule")
+        except NotCheckable:
+            return  # a NumPy FuncEnv without batches: the single-state checks above are the rule's
+        batched(case, batch)
 
     case.explore(example, plans_for(case))
+
+
+def _batched(case: Case, seed: int, *, what: str) -> BatchedStep:
+    func = case.make("func_batch")
+    space = read(case, func, "action_space", "FUNC-001")
+    return batched_step(case, func, seed, lambda: case.watchdog.call("action_space.sample", space.sample), what=what)
+
+
+def _shape(value: Any) -> tuple[int, ...] | None:
+    array = value if is_array(value) else as_numpy(value)
+    return None if array is None else tuple(array.shape)
+
+
+def _dtype_kind(value: Any) -> str:
+    array = value if is_array(value) else as_numpy(value)
+    return "" if array is None else array.dtype.kind
+
+
+def _scalar(value: Any) -> Any:
+    """The scalar a 0-d array holds (NumPy's, or a foreign one such as a ``jax.Array``); other values as they are."""
+    array = value if is_array(value) else as_numpy(value)
+    return array[()] if array is not None and array.ndim == 0 else value
 
 
 @rule("FUNC-008", kinds=_FUNC, owns=("reward",))
 def test_reward_is_real_finite_scalar(conformance_case: Case) -> None:
     def check(case: Case, driver: Driver, k: int, step: Any) -> None:
         reward = step.reward
-        scalar = reward[()] if is_array(reward) and reward.ndim == 0 else reward
+        scalar = _scalar(reward)
         real = isinstance(scalar, (int, float, np.integer, np.floating)) and not isinstance(scalar, (bool, np.bool_))
         if not real:
             case.fail(f"reward of transition {k} is {type_name(reward)}",
-                      expected="a real scalar (int, float, a NumPy integer/floating scalar or 0-d array)",
+                      expected="a real scalar (int, float, a NumPy integer/floating scalar, or a 0-d array of one, "
+                      "NumPy's or the target's array library's)",
                       actual=summarize(reward))
         if not is_finite(scalar):
             case.fail(f"reward of transition {k} is not finite", expected="a finite number", actual=summarize(reward))
 
-    _episode_rule(conformance_case, check)
+    def check_batch(case: Case, step: BatchedStep) -> None:
+        rewards = step.rewards
+        if _shape(rewards) != (BATCH,) or _dtype_kind(rewards) not in ("i", "u", "f"):
+            case.fail(f"reward of a batch of {BATCH} states is {type_name(rewards)} {_shape(rewards)}",
+                      expected=f"a real array of shape ({BATCH},): one reward per state", actual=summarize(rewards))
+
+    _episode_rule(conformance_case, check, check_batch)
 
 
 @rule("FUNC-009", kinds=_FUNC, owns=("terminal",))
 def test_terminal_is_bool_like(conformance_case: Case) -> None:
     def check(case: Case, driver: Driver, k: int, step: Any) -> None:
         flag = step.terminal
-        ok = is_bool(flag) or (is_array(flag) and flag.dtype == np.bool_ and flag.ndim == 0)
-        if not ok:
+        if not is_bool(_scalar(flag)):
             case.fail(f"terminal after transition {k} is {type_name(flag)}",
-                      expected="bool, numpy.bool_ or a 0-d bool array (one state)", actual=summarize(flag))
+                      expected="bool, numpy.bool_ or a 0-d bool array, NumPy's or the target's array library's "
+                      "(one state)", actual=summarize(flag))
 
-    _episode_rule(conformance_case, check)
+    def check_batch(case: Case, step: BatchedStep) -> None:
+        flags = step.terminals
+        if _shape(flags) != (BATCH,) or _dtype_kind(flags) != "b":
+            case.fail(f"terminal of a batch of {BATCH} states is {type_name(flags)} {_shape(flags) or ''}".rstrip(),
+                      expected=f"a bool array of shape ({BATCH},): one flag per state", actual=summarize(flags))
+
+    _episode_rule(conformance_case, check, check_batch)
 
 
 @rule("FUNC-010", kinds=_FUNC, owns=("state_info", "transition_info"))
@@ -346,9 +440,8 @@ def test_transform_applies_to_every_function(conformance_case: Case) -> None:
         arguments = {
             "initial": (rng,), "transition": (state, action, rng), "observation": (state, rng),
             "reward": (state, action, state, rng), "terminal": (state, rng), "state_info": (state,),
-            "transition_info": (state, action, state),
         }
-        for name in _NAMES:
+        for name in _TRANSFORMED:
             calls.clear()
             driver.call(name, *arguments[name])
             if not calls:
@@ -381,9 +474,79 @@ def test_render_image_frames(conformance_case: Case) -> None:
                           expected="a 2-tuple (render_state, frame)", actual=summarize(result))
             render_state, frame = result
             driver.name(render_state, "render_state")
-            if not (is_array(frame) and frame.dtype == np.uint8 and frame.ndim == 3 and frame.shape[2] == 3):
+            pixels = frame if is_array(frame) else as_numpy(frame)
+            if not (pixels is not None and pixels.dtype == np.uint8 and pixels.ndim == 3 and pixels.shape[2] == 3):
                 case.fail(f"render_image of state {k} returned a frame {summarize(frame)}",
                           expected="a uint8 array of shape (H, W, 3)", actual=summarize(frame))
         driver.call("render_close", render_state)
 
     case.explore(example, plans_for(case, max_steps=_RENDERED_STATES), max_examples=min(case.profile.max_examples, 3))
+
+
+@rule("FUNC-013", kinds=_FUNC)
+def test_fresh_randomness_from_rng(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def example(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        driver = Driver(case, case.make("func"))
+        if driver.kind.is_jax:
+            case.not_checkable("the rule is about stateful generators: a JAX key is an immutable value, and the "
+                               "caller splits a fresh one for each step (FUNC-004 covers a function that ignores "
+                               "its key)")
+        state = driver.initial(driver.rng(plan.seed, "rng_0"))
+        actions = plan.actions()
+        action = actions[0] if actions else read(case, driver.func, "action_space", "FUNC-001").sample()
+        next_state = driver.call("transition", state, action, driver.rng(plan.seed, "rng_1"), out="next_state")
+        arguments: dict[str, tuple[Any, ...]] = {
+            "initial": (), "transition": (state, action), "observation": (state,),
+            "reward": (state, action, next_state), "terminal": (next_state,),
+        }
+        for name, args in arguments.items():
+            # Only a function whose result depends on its rng draws from it; a deterministic one has nothing to show.
+            one = deep_snapshot(driver.call(name, *args, driver.rng(plan.seed + 1, f"{name}_rng_a")))
+            other = deep_snapshot(driver.call(name, *args, driver.rng(plan.seed + 2, f"{name}_rng_b")))
+            if difference(one, other) is None:
+                continue
+            shared = driver.rng(plan.seed + 1, f"{name}_rng")
+            first = deep_snapshot(driver.call(name, *args, shared))
+            second = deep_snapshot(driver.call(name, *args, shared))
+            if difference(first, second) is None:
+                case.fail(f"func.{name} draws the same randomness on every call with one generator: it draws from "
+                          "a copy of rng, or rewinds it",
+                          expected=f"the second func.{name}(..., rng) with the same generator draws new values "
+                          "(rng advanced by the first)",
+                          actual=f"both calls returned {summarize(first)}")
+
+    case.explore(example, plans_for(case, max_steps=1), max_examples=min(case.profile.max_examples, 10))
+
+
+@rule("FUNC-014", kinds=_FUNC)
+def test_batch_rows_independent(conformance_case: Case) -> None:
+    case = conformance_case
+    names = ("initial", "transition", "reward", "terminal", "observation")
+
+    def example(seed: int) -> None:
+        case.set_seed(seed)
+        step = _batched(case, seed, what="FUNC-014")
+        batch = (step.states, step.next_states, step.rewards, step.terminals, step.observations)
+        # Rewards and flags of another shape than one per row are FUNC-008's and FUNC-009's findings.
+        shaped = {"reward": _shape(step.rewards) == (BATCH,), "terminal": _shape(step.terminals) == (BATCH,)}
+        for i, single in enumerate(step.singles):
+            for name, batched, alone in zip(names, batch, single):
+                if not shaped.get(name, True):
+                    continue
+                try:
+                    found = row_difference(row(batched, i, jax=step.jax), alone, f"row {i}", jax=step.jax)
+                except (IndexError, TypeError, ValueError) as exc:
+                    # A result with no row i (a scalar for a batch): FUNC-008/009 report the shapes.
+                    case.not_checkable(f"func.{name} of a batch has no row {i} ({exc}; FUNC-008/009 check shapes)")
+                if found is not None:
+                    how = "through jax.vmap" if step.jax else "on a batch"
+                    case.fail(f"func.{name} {how} does not treat the rows independently: row {i} of the batch "
+                              f"differs from the result for state {i} alone ({found})",
+                              expected=f"row {i} of func.{name}(batch) equals func.{name}(row {i}) with row {i}'s rng",
+                              actual=f"batch row: {summarize(row(batched, i, jax=step.jax))}, "
+                              f"alone: {summarize(alone)}")
+
+    case.explore(example, seeds(), max_examples=min(case.profile.max_examples, 5))

@@ -18,7 +18,7 @@ from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import TargetError
 from conformance._engine.marks import rule
-from conformance._engine.narrowing import is_array, is_tuple
+from conformance._engine.narrowing import is_tuple
 from conformance._engine.observe import View, Watch, observer, watcher
 from conformance._engine.record import snapshot
 from conformance._kit import vector_rollout
@@ -36,6 +36,7 @@ from conformance._kit.batching import batch_info_problem, mask_problem
 from conformance._kit.reference_sync import UnsupportedSpace, reference_sync
 from conformance._kit.strategies import Plan, sampler
 from conformance._kit.vector_checks import (
+    batch_array,
     batched_space_rule,
     run_plan,
     split_rows,
@@ -269,9 +270,10 @@ def test_step_observations_in_space(view: View, record: VecRecord) -> None:
 @observer("VEC-012", kinds=_VECTOR)
 def test_rewards_array(view: View, record: VecRecord) -> None:
     n, rewards = view.facts.n, record.rewards
-    if not (is_array(rewards) and rewards.shape == (n,) and rewards.dtype.kind in "iuf"):
+    array, due = batch_array(view.facts, rewards)
+    if not (array is not None and array.shape == (n,) and array.dtype.kind in "iuf"):
         view.fail(f"the {record.where()} returned rewards {summarize(rewards)}",
-                  expected=f"a NumPy array of shape ({n},) with an integer or floating dtype",
+                  expected=f"{due} of shape ({n},) with an integer or floating dtype",
                   actual=summarize(rewards))
 
 
@@ -280,9 +282,10 @@ def test_flags_arrays(view: View, record: VecRecord) -> None:
     n = view.facts.n
     for name in ("terminations", "truncations"):
         flags = getattr(record, name)
-        if not (is_array(flags) and flags.shape == (n,) and flags.dtype == np.bool_):
+        array, due = batch_array(view.facts, flags)
+        if not (array is not None and array.shape == (n,) and array.dtype == np.bool_):
             view.fail(f"the {record.where()} returned {name} {summarize(flags)}",
-                      expected=f"a NumPy bool array of shape ({n},)", actual=summarize(flags))
+                      expected=f"{due.replace(' array', ' bool array')} of shape ({n},)", actual=summarize(flags))
 
 
 def _info(view: View, record: VecRecord, problem_of: Any) -> None:

@@ -27,6 +27,15 @@ How the types are solved, and why (issue 27):
   at run time, :data:`gymspec.Flag`): consumer code written as Gymnasium's docs write it (``done = False`` ...
   ``done = terminated or truncated``) type-checks, and an implementation annotated ``np.bool_`` must convert with
   ``bool(...)`` (README.md, "Typing trade-offs").
+* a plain ``Env`` whose ``step`` returns 0-d JAX (or other non-NumPy) arrays as reward and flags breaks ENV-011,
+  ENV-013 and ENV-014, even if it declares ``metadata["jax"] = True``; that declaration relaxes only the vector
+  rules VEC-012/013 and the FuncEnv rules, whose types Gymnasium leaves generic (``VectorEnv`` is generic in its
+  array type, ``FuncEnv`` in ``RewardType`` and ``TerminalType``). ``Env.step`` documents ``reward: SupportsFloat``
+  and ``terminated``/``truncated: bool``; a 0-d array is neither a ``bool`` nor a scalar (``reward + 1`` is an
+  array, ``isinstance(terminated, bool)`` is false, Gymnasium's own env checker rejects it), and Gymnasium's own
+  ``FunctionalJaxEnv`` converts with ``float(reward)`` and ``bool(terminated)`` for exactly this reason.
+  Observations may be JAX arrays wherever the observation space contains them (ENV-006 and ENV-009 ask the
+  space).
 
 How the two checkers agree (each point below is a place where they would otherwise differ or mislead):
 

@@ -53,10 +53,35 @@ class FuncEnv(
         [FUNC-003] MUST be deterministic given its inputs: equal arguments and equal copies of ``rng`` give equal
             results, however often and in whatever order the functions are called (no hidden state).
         [FUNC-004] MUST draw all randomness from ``rng``: the global NumPy and ``random`` generators neither
-            influence results nor are advanced.
+            influence results nor are advanced, and no function builds a generator of its own in place of
+            ``rng``.
         [FUNC-005] MUST behave the same through an ``Env`` adapter as through direct calls: an episode driven by
             ``initial``/``transition``/``observation``/``reward``/``terminal`` with given rngs equals the reference
             ``FunctionalEnv`` adapter's episode with the same rngs and actions.
+        [FUNC-013] SHOULD draw fresh randomness from a stateful ``rng``: a function that draws from a NumPy
+            ``Generator`` advances it, so a second call with the same generator draws new values.
+        [FUNC-014] MUST treat the rows of a batch independently, when its functions take batches: row ``i`` of
+            what ``initial``, ``transition``, ``reward``, ``terminal`` and ``observation`` return for a batch equals
+            their result for row ``i`` alone, with row ``i``'s rng.
+
+    Batches: a NumPy FuncEnv takes batches if its functions accept states with a leading batch dimension, an
+    array of one action per state and, as ``rng``, a batch of generators that draws row by row (the reference
+    ``BatchedGenerator``, what the reference ``FunctionalVectorEnv`` passes); then FUNC-008, FUNC-009 and FUNC-014
+    also hold for batches. A JAX FuncEnv is batched with ``jax.vmap`` over its functions and one key per row (what
+    Gymnasium's ``FunctionalJaxVectorEnv`` does through ``transform(jax.vmap)``), so every JAX FuncEnv must
+    work under ``vmap``.
+
+    ``rng`` is whatever the functions take: NumPy ``Generator`` s (the reference adapters) or JAX PRNG keys
+    (Gymnasium's ``FunctionalJaxEnv``, which splits a fresh key per step). A target that declares
+    ``metadata["jax"] = True`` is driven with keys; otherwise keys are used when ``initial`` rejects a generator and
+    the target has imported JAX itself.
+
+    Why FUNC-013 is a SHOULD: Gymnasium's docs only say that ``initial`` and ``transition`` use "a random number
+    generator"; they do not say who advances it. But its adapters and the reference's pass one generator to every
+    call of an episode (``FunctionalEnv``) or one key stream split per step (``FunctionalJaxEnv``): a function that
+    draws from ``copy.deepcopy(rng)`` (or reseeds a copy) repeats the same noise at every step, so the noise of an
+    episode is one draw repeated, which no stochastic model intends and no check of single calls can see. A JAX key
+    is an immutable value the caller splits, so the rule concerns stateful generators only.
     """
 
     @property
@@ -128,8 +153,14 @@ class FuncEnv(
         """Replace every function of the env by ``func`` applied to it.
 
         Rules:
-            [FUNC-011] MUST apply ``func`` to every function: ``initial``, ``transition``, ``observation``,
-                ``reward``, ``terminal``, ``state_info`` and ``transition_info`` (Gymnasium skips the last).
+            [FUNC-011] MUST apply ``func`` to ``initial``, ``transition``, ``observation``, ``reward``,
+                ``terminal`` and ``state_info``; ``transition_info`` may stay untransformed.
+
+        Calibration of FUNC-011: Gymnasium's own ``FuncEnv.transform`` binds ``func(transition_info)`` to a new
+        attribute ``step_info`` and leaves ``transition_info`` as it was, and its ``FunctionalJaxVectorEnv`` then
+        calls the untransformed ``transition_info`` on batched states. Requiring it would fail every FuncEnv that
+        inherits Gymnasium's ``transform``; so a caller that needs ``transition_info`` transformed (vmapped, jitted)
+        must transform it itself, and the rule requires the six functions every adapter calls transformed.
         """
         ...
 

@@ -5,6 +5,11 @@ becomes a MultiDiscrete, a Tuple or Dict is batched component by component. Per-
 convention: every key ``k`` of the info dict comes with ``info["_k"]``, a boolean array of shape ``(n,)`` that is true
 where sub-env ``i`` reported ``k``.
 
+Arrays: Gymnasium's ``VectorEnv`` is generic in its array type, and an env that declares ``metadata["jax"] = True``
+(Gymnasium's convention, e.g. ``FunctionalJaxVectorEnv``) returns ``jax.Array`` s. VEC-012 and VEC-013 therefore
+accept JAX arrays from such an env (read through ``np.asarray``), and only from it: a consumer can tell from the
+declaration that it must convert (``JaxToNumpy``), never from an undeclared one.
+
 The autoreset mode (``metadata["autoreset_mode"]``, an :class:`~gymspec.AutoresetMode` or its string value) decides
 what happens to a sub-env whose episode ended; its rules are on :class:`AutoresettingVectorEnv`.
 
@@ -52,9 +57,9 @@ class VectorEnv(Protocol[ObsT_co, ActT_contra]):
             [VEC-010] MUST return a 5-tuple ``(observations, rewards, terminations, truncations, info)``.
             [VEC-011] MUST return observations in ``observation_space`` on every step.
             [VEC-012] MUST return ``rewards`` as a NumPy array of shape ``(num_envs,)`` with a real (integer or
-                floating) dtype.
+                floating) dtype (a JAX array if ``metadata["jax"]`` is True).
             [VEC-013] MUST return ``terminations`` and ``truncations`` as NumPy bool arrays of shape
-                ``(num_envs,)``.
+                ``(num_envs,)`` (JAX arrays if ``metadata["jax"]`` is True).
             [VEC-014] MUST return an ``info`` dict in which every key ``k`` that does not start with ``_`` comes
                 with a mask ``info["_k"]``, a NumPy bool array of shape ``(num_envs,)``; nested dicts follow the
                 same convention.

@@ -84,8 +84,9 @@ such an item as not checkable, naming the owner (and so does every rule for a ca
 
 _UNOWNED_HINTS: dict[tuple[str, str], str] = {
     ("func", "initial"): (
-        "the suite drives functional envs with numpy Generators as rng (what the reference FunctionalEnv passes); "
-        "an env that needs another kind of rng (a JAX key, say) cannot be checked on this rule"
+        "the suite drives functional envs with NumPy Generators as rng (what the reference FunctionalEnv passes), "
+        "or with JAX PRNG keys when the target declares metadata['jax'] = True or imports jax and rejects a "
+        "Generator; an env that needs another kind of rng cannot be checked on this rule"
     ),
 }
 """Why an item cannot check its rule when a call nobody owns raises."""

@@ -1,28 +1,31 @@
 """Driving a ``FuncEnv`` by direct calls, with a reproducer that names every state it passes along.
 
-A functional env is driven with NumPy ``Generator`` s as ``rng`` (what the reference adapter passes). Each call
+A functional env is driven with the kind of ``rng`` its functions take (:mod:`conformance._kit.func_rng`): NumPy
+``Generator`` s (what the reference adapter passes), one generator for every call, or JAX PRNG keys, a fresh key
+split off the stream for each step (what Gymnasium's ``FunctionalJaxEnv`` does). Each call
 goes through the target's :class:`~conformance._engine.handles.Handle` unrecorded, and the :class:`Driver` writes
 its own reproducer lines instead (``state_1 = func.transition(state_0, np.int64(1), rng)``), because states and
 generators are not literals but variables of the script.
 
 Exceptions of a function are violations of the rule that owns that function (``OWNERS['func']`` in
 :mod:`conformance._engine.case`) and make the
-other rules skip, naming it; ``initial`` rejecting a ``Generator`` skips every rule that needs a state.
+other rules skip, naming it; ``initial`` rejecting the rng it is given skips every rule that needs a state.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.source import source
+from conformance._kit.func_rng import RngKind, rng_kind
 from conformance.equality import difference
 
 __all__ = [
@@ -30,6 +33,7 @@ __all__ = [
     "Step",
     "deep_snapshot",
     "describe",
+    "generators_built",
     "truthy",
     "unchanged",
 ]
@@ -72,6 +76,7 @@ class Driver:
         params: Passed as ``params=`` to every call when given (otherwise the functions' defaults apply).
         on_call: Called with ``(name, args, result)`` after every call.
         before_call: Called with ``(name, args)`` before every call.
+        kind: The kind of rng to drive with (default: the target's, :func:`~conformance._kit.func_rng.rng_kind`).
     """
 
     _NO_PARAMS: Any = object()
@@ -84,6 +89,7 @@ class Driver:
         params: Any = _NO_PARAMS,
         on_call: Callable[[str, tuple[Any, ...], Any], None] | None = None,
         before_call: Callable[[str, tuple[Any, ...]], None] | None = None,
+        kind: RngKind | None = None,
     ) -> None:
         self.case = case
         self.func = func
@@ -93,6 +99,7 @@ class Driver:
         self._names: dict[int, str] = {}
         self._keep: list[Any] = []  # keeps named objects alive, so their ids are not reused
         self._count = 0
+        self.kind: RngKind = rng_kind(case) if kind is None else kind
 
     def name(self, value: Any, var: str) -> Any:
         """Call ``value`` by ``var`` in later reproducer lines."""
@@ -100,19 +107,43 @@ class Driver:
         self._keep.append(value)
         return value
 
-    def rng(self, seed: int, var: str = "rng") -> np.random.Generator:
-        """A new ``Generator`` seeded with ``seed`` (``var = np.random.default_rng(seed)``)."""
-        self.case.note(f"{var} = np.random.default_rng({seed})")
-        rng = np.random.default_rng(seed)
+    def rng(self, seed: int, var: str = "rng") -> Any:
+        """A new rng of the target's kind seeded with ``seed`` (``var = np.random.default_rng(seed)``)."""
+        rng, expr = self.kind.new(seed)
+        self.case.note(f"{var} = {expr}", imports=self.kind.imports)
         self.name(rng, var)
         return rng
 
-    def copy_rng(self, rng: np.random.Generator, var: str) -> np.random.Generator:
-        """An equal copy of ``rng`` (``var = copy.deepcopy(rng)``)."""
-        self.case.note(f"{var} = copy.deepcopy({self._src(rng)})", imports=("import copy",))
-        copied: np.random.Generator = copy.deepcopy(rng)
-        self.name(copied, var)
+    def copy_rng(self, rng: Any, var: str) -> Any:
+        """An equal copy of ``rng`` (``var = copy.deepcopy(rng)``; a JAX key is its own copy)."""
+        copied, expr = self.kind.copy(rng, self._src(rng))
+        self.case.note(f"{var} = {expr}", imports=("import copy",) if not self.kind.is_jax else ())
+        if copied is not rng:
+            self.name(copied, var)
         return copied
+
+    def child_rng(self, rng: Any, var: str) -> Any:
+        """An independent child stream of ``rng`` that leaves ``rng`` as it was (``rng.spawn(1)[0]``)."""
+        child, expr = self.kind.child(rng)
+        self.case.note(f"{var} = {expr.format(src=self._src(rng))}")
+        self.name(child, var)
+        return child
+
+    def key(self, stream: Any) -> tuple[Any, Any]:
+        """The rng of one step's calls and the stream's continuation.
+
+        A ``Generator`` is passed to every call as it is; a JAX stream is split
+        (``key_1, rng_2 = jax.random.split(rng)``, as ``FunctionalJaxEnv`` does per step). The continuation gets a
+        new name, so a later line that passes the original stream still means the original.
+        """
+        if not self.kind.is_jax:
+            return stream, stream
+        key, rest = self.kind.split(stream)
+        name, rest_name = self.fresh("key"), self.fresh("rng")
+        self.case.note(f"{name}, {rest_name} = jax.random.split({self._src(stream)})")
+        self.name(key, name)
+        self.name(rest, rest_name)
+        return key, rest
 
     def _src(self, value: Any) -> str:
         return self._names.get(id(value)) or source(value)
@@ -141,29 +172,31 @@ class Driver:
         self._count += 1
         return f"{prefix}_{self._count}"
 
-    def initial(self, rng: np.random.Generator) -> Any:
+    def initial(self, rng: Any) -> Any:
         """``state_0 = func.initial(rng)``."""
         return self.call("initial", rng, out="state_0")
 
-    def episode(self, rng: np.random.Generator, actions: Sequence[Any], *, until_terminal: bool = True) -> list[Step]:
+    def episode(self, rng: Any, actions: Sequence[Any], *, until_terminal: bool = True) -> list[Step]:
         """Drive ``initial`` then ``transition``/``reward``/``terminal``/``observation`` per action.
 
         Args:
-            rng: The generator every call receives.
+            rng: A ``Generator`` every call receives, or a JAX key stream split once per step (:meth:`key`).
             actions: The actions, in order.
             until_terminal: Stop after the first terminal state.
 
         Returns:
             The steps (the initial state is ``steps[0].state``, or see :meth:`initial`).
         """
-        state = self.initial(rng)
-        self.call("observation", state, rng, out="obs_0")
+        key, stream = self.key(rng)
+        state = self.initial(key)
+        self.call("observation", state, key, out="obs_0")
         steps: list[Step] = []
         for k, action in enumerate(actions, start=1):
-            next_state = self.call("transition", state, action, rng, out=f"state_{k}")
-            reward = self.call("reward", state, action, next_state, rng, out=f"reward_{k}")
-            terminal = self.call("terminal", next_state, rng, out=f"terminal_{k}")
-            obs = self.call("observation", next_state, rng, out=f"obs_{k}")
+            key, stream = self.key(stream)
+            next_state = self.call("transition", state, action, key, out=f"state_{k}")
+            reward = self.call("reward", state, action, next_state, key, out=f"reward_{k}")
+            terminal = self.call("terminal", next_state, key, out=f"terminal_{k}")
+            obs = self.call("observation", next_state, key, out=f"obs_{k}")
             steps.append(Step(state, action, next_state, obs, reward, terminal))
             state = next_state
             if until_terminal and truthy(terminal):
@@ -191,3 +224,39 @@ def describe(error: TargetError) -> str:
     """``"func.transition(...) raised ValueError: ..."``."""
     return f"{error.call} raised {describe_exception(error.error)}"
 
+
+
+# The factories a function would call to build a generator of its own instead of using ``rng``: (module, name,
+# how a message shows the call). Only functions are replaced, never classes, so ``isinstance`` checks in the
+# target keep working while they are watched.
+_FACTORIES = (("numpy.random", "default_rng", "np.random.default_rng"), ("jax.random", "PRNGKey", "jax.random.PRNGKey"),
+              ("jax.random", "key", "jax.random.key"))
+
+
+@contextlib.contextmanager
+def generators_built() -> Generator[list[str], None, None]:
+    """Watch the generator factories (``np.random.default_rng``, ``jax.random.PRNGKey``/``key``) while the block runs.
+
+    Yields:
+        A list that receives one entry per factory call, such as ``"np.random.default_rng(0)"``. JAX's are watched
+        only if JAX is already imported (the suite never imports it for a target).
+    """
+    made: list[str] = []
+    saved: list[tuple[Any, str, Any]] = []
+    for module_name, name, shown in _FACTORIES:
+        module = sys.modules.get(module_name)
+        original = getattr(module, name, None) if module is not None else None
+        if original is None:
+            continue
+
+        def watched(*args: Any, _original: Any = original, _shown: str = shown, **kwargs: Any) -> Any:
+            made.append(f"{_shown}({', '.join([*map(repr, args), *(f'{k}={v!r}' for k, v in kwargs.items())])})")
+            return _original(*args, **kwargs)
+
+        saved.append((module, name, original))
+        setattr(module, name, watched)
+    try:
+        yield made
+    finally:
+        for module, name, original in saved:
+            setattr(module, name, original)

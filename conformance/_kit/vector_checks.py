@@ -18,7 +18,9 @@ import numpy as np
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize
 from conformance._engine.handles import Handle, TargetError
+from conformance._engine.narrowing import is_array
 from conformance._kit import vector_rollout
+from conformance._kit.arrays import as_numpy, jax_declared
 from conformance._kit.assertions import contains, read, space_label
 from conformance._kit.autoreset_model import Problem, VectorModel
 from conformance._kit.batching import SplitError, batch_problem, split
@@ -28,6 +30,7 @@ from gymspec import AutoresetMode
 
 __all__ = [
     "VecFacts",
+    "batch_array",
     "batched_space_rule",
     "feed",
     "model_envs",
@@ -43,6 +46,21 @@ __all__ = [
 
 _SAMPLES = 10
 
+
+def batch_array(facts: VecFacts, value: Any) -> tuple[Any, str]:
+    """``value`` as the NumPy array VEC-012/013 inspect, and how the rules name the array type due.
+
+    A NumPy array is itself. A vector env that declares ``metadata["jax"] = True`` may return JAX arrays
+    (Gymnasium's ``VectorEnv`` is generic in its array type, and ``FunctionalJaxVectorEnv`` does): those are read
+    through ``np.asarray``/DLPack; a foreign array from an env that declares nothing stays unconverted (``None``),
+    so the rule reports it.
+    """
+    if is_array(value):
+        return value, "a NumPy array" if not facts.jax else "a NumPy or JAX array"
+    if facts.jax:
+        return as_numpy(value), "a NumPy or JAX array"
+    return None, "a NumPy array"
+
 @dataclass(frozen=True)
 class VecFacts:
     """What one vector env instance declares.
@@ -55,6 +73,7 @@ class VecFacts:
         act_space: ``action_space`` (batched).
         mode: The declared autoreset mode (``NextStep`` when undeclared).
         declared: Whether ``metadata["autoreset_mode"]`` exists.
+        jax: Whether ``metadata["jax"] is True``: the env returns JAX arrays (Gymnasium's convention).
     """
 
     n: int
@@ -64,6 +83,7 @@ class VecFacts:
     act_space: Any
     mode: AutoresetMode
     declared: bool
+    jax: bool = False
 
 
 def vector_facts(case: Case, env: Handle) -> VecFacts:
@@ -81,7 +101,7 @@ def vector_facts(case: Case, env: Handle) -> VecFacts:
     metadata = env.get("metadata") if env.has("metadata") else None
     mode, declared = declared_mode(metadata)
     single_obs, single_act, obs_space, act_space = spaces
-    return VecFacts(int(n), single_obs, single_act, obs_space, act_space, mode, declared)
+    return VecFacts(int(n), single_obs, single_act, obs_space, act_space, mode, declared, jax_declared(metadata))
 
 
 _STATIC: weakref.WeakKeyDictionary[Any, VecFacts] = weakref.WeakKeyDictionary()

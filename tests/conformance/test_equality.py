@@ -188,3 +188,28 @@ def test_outside_space_follows_dict_keys_and_discrete_ranges() -> None:
     assert outside_space(space, {"a": 5, "b": np.zeros(1, np.float32)}, "obs") == "obs['a'] = 5 is outside [0, 2]"
     assert "keys" in str(outside_space(space, {"a": 1}, "obs"))
     assert outside_space(_Box([0], [1]), np.zeros(1, np.float32)) is not None  # nothing out: says so, never None
+
+
+class _ForeignArray:
+    """An array of another library as the suite sees one: ``shape``, ``dtype``, ``ndim`` and ``__array__``."""
+
+    def __init__(self, data: Any) -> None:
+        self._data = np.asarray(data)
+        self.shape, self.dtype, self.ndim = self._data.shape, self._data.dtype, self._data.ndim
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray[Any, Any]:
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def __eq__(self, other: object) -> bool:  # like jax.Array: elementwise, so `a == b` has no single truth value
+        raise TypeError("the truth value of an array is ambiguous")
+
+    __hash__ = None  # type: ignore[assignment]  # arrays are unhashable
+
+
+def test_foreign_arrays_compare_as_numpy_arrays() -> None:
+    """JAX or other array-API arrays compare by value through np.asarray (their == is elementwise)."""
+    assert difference(_ForeignArray([1.0, 2.0]), _ForeignArray([1.0, 2.0])) is None
+    found = difference({"obs": _ForeignArray([1.0, 2.0])}, {"obs": _ForeignArray([1.0, 3.0])})
+    assert found is not None and found.startswith("['obs']: 1 of 2 elements differ")
+    assert difference(_ForeignArray(np.zeros(2)), np.zeros(2)) == "value: type _ForeignArray != ndarray"
+    assert value_difference(_ForeignArray(np.zeros(2)), np.zeros(2)) is None

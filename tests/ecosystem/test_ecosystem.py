@@ -15,7 +15,7 @@ import warnings
 import pytest
 
 from conformance import ConformanceWarning, Report, check_env
-from conformance.check import Profile
+from conformance.check import Kind, Profile
 from tests.ecosystem.verdicts import PACKAGES, VERDICTS, Verdict
 
 _TIMEOUT = 60.0
@@ -35,8 +35,9 @@ def _require(verdict: Verdict) -> None:
 def _run(verdict: Verdict, profile: Profile) -> Report:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConformanceWarning)  # the SHOULD findings are compared by the caller
-        return check_env(verdict.target, kind="vector" if verdict.kind == "vector" else "env", registry="gymnasium",
-                         profile=profile, timeout=_TIMEOUT, raise_on="never")
+        kind: Kind = "vector" if verdict.kind == "vector" else "func" if verdict.kind == "func" else "env"
+        return check_env(verdict.target, kind=kind, registry="gymnasium", profile=profile, timeout=_TIMEOUT,
+                         raise_on="never")
 
 
 def _hung(report: Report) -> bool:

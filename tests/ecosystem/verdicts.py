@@ -53,6 +53,9 @@ PACKAGES: dict[str, Package] = {
         # Gymnasium's own JAX envs (phys2d) need jax and flax; they are unsafe to fork once JAX runs (the suite
         # checks them in spawned processes) and compile on their first reset and step in each process.
         Package("jax", "jax==0.10.2 jaxlib==0.10.2 flax==0.12.8", "flax", "jax", "0.10.2"),
+        # gymnax's Gymnasium adapters: gymnax pins gymnasium==1.3.0, so its verdicts hold in a venv of their own
+        # (pyproject.toml's `ecosystem-gymnax` extra); in the main interpreter they skip.
+        Package("gymnax", "gymnax==1.0.1 jax==0.10.2 jaxlib==0.10.2 flax==0.12.8", "gymnax", "gymnax", "1.0.1"),
     )
 }
 """The pinned packages by name (pyproject.toml's ``ecosystem`` extra installs the same pins)."""
@@ -68,7 +71,8 @@ class Verdict:
         warned: SHOULD rules it warns on (real defects).
         quick: Also checked with the quick profile in the regular (CI) run; only packages of the ``test`` extra.
         why: The defect behind ``failed`` and ``warned`` (``docs/ecosystem.md`` has its reproduction).
-        kind: ``"env"``, or ``"vector"`` for a vector env's class (``env_id`` is then a ``module:attr`` path).
+        kind: ``"env"``, ``"vector"`` for a vector env's class or ``"func"`` for a FuncEnv's (``env_id`` is then a
+            ``module:attr`` path).
         unchecked: Rules the suite cannot check on it (errors naming why: the env is NOT CHECKED on them).
     """
 
@@ -214,10 +218,26 @@ VERDICTS: tuple[Verdict, ...] = (
         for path in ("gymnasium.envs.phys2d.cartpole:CartPoleJaxEnv", "gymnasium.envs.phys2d.pendulum:PendulumJaxEnv")
     ),
     Verdict("jax", "gymnasium.envs.phys2d.cartpole:CartPoleJaxVectorEnv", kind="vector",
-            failed=_rules("AUTORESET-003", "VEC-012", "VEC-013"), warned=_rules("VEC-020"),
+            failed=_rules("AUTORESET-003"), warned=_rules("VEC-020"),
             why="FunctionalJaxVectorEnv (NextStep) returns the previous step's reward on a sub-env's reset step, not 0 "
-                "(found by the default profile, whose episodes reach an end); it returns JAX arrays where NumPy arrays "
-                "are due (rewards, flags); reset after close works. It has no env_fns, so the Sync/Async-only rules "
-                "(VEC-006/007, AUTORESET-010/011) do not apply"),
+                "(found by the default profile, whose episodes reach an end); reset after close works. Its JAX "
+                "rewards and flags pass VEC-012/013: it declares metadata['jax'] = True. It has no env_fns, so the "
+                "Sync/Async-only rules (VEC-006/007, AUTORESET-010/011) do not apply"),
+    # The functional envs themselves, driven with JAX PRNG keys and checked on batches through jax.vmap: correct
+    # (FUNC-013 is about stateful generators and does not apply to keys).
+    *(
+        Verdict("jax", path, kind="func")
+        for path in ("gymnasium.envs.phys2d.cartpole:CartPoleFunctional",
+                     "gymnasium.envs.phys2d.pendulum:PendulumFunctional")
+    ),
+    # gymnax's Gymnasium adapter (its own venv: the ecosystem-gymnax extra), quick profile of 2026-11-27.
+    Verdict("gymnax", "tests.ecosystem.jax_targets:gymnax_cartpole",
+            failed=_rules("ENV-011", "ENV-013", "ENV-014"),
+            warned=_rules("ENV-019", "RENDER-003", "SEED-006", "SEED-011"), unchecked=_rules("RENDER-002"),
+            why="GymnaxToGymWrapper.step returns the reward and both flags as 0-d jax.Arrays, not float and bool "
+                "(Gymnasium's own FunctionalJaxEnv converts them); reset() without a seed always uses key 0, so "
+                "every fresh instance starts from the same state; np_random_seed is not the seed given; step "
+                "before reset returns; the wrapper takes no render_mode (construction with one raises TypeError, so "
+                "RENDER-002 cannot be checked) though metadata declares human and rgb_array"),
 )
 """Every env of the tier with its verdict (the quick ones also run in CI)."""

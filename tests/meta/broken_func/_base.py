@@ -1,9 +1,12 @@
 """The correct functional env every broken one starts from.
 
 ``Drift`` is a noisy 1-D drift as pure functions of a ``[x, t]`` float64 state: the action (0, 1, 2) pushes left,
-not at all, or right by ``params["push"]``, ``transition`` adds noise from ``rng``, the state is terminal once
-``|x| > params["limit"]``, and the observation is ``[x, t]`` as float32 (``x`` clipped to the space). It renders a
-small frame, and every function takes ``params`` (default: :attr:`default_params`).
+not at all, or right by ``params["push"]``, ``transition`` adds uniform noise from ``rng``, the state is terminal
+once ``|x| > params["limit"]``, and the observation is ``[x, t]`` as float32 (``x`` clipped to the space). It renders
+a small frame, and every function takes ``params`` (default: :attr:`default_params`).
+
+It also takes batches (the batched FUNC checks): states ``(n, 2)``, one action per row, and a ``BatchedGenerator``
+as ``rng`` (its ``uniform`` draws one value per row); a single state's results are Python/NumPy scalars.
 """
 
 from __future__ import annotations
@@ -42,31 +45,37 @@ class Drift(FuncEnv[_State, NDArray[np.float32], Any, Any, Any, Any, DriftParams
         return found
 
     def initial(self, rng: Any, params: DriftParams | None = None) -> _State:
-        return np.array([rng.uniform(-1.0, 1.0), 0.0])
+        x = np.asarray(rng.uniform(-1.0, 1.0), dtype=np.float64)
+        return np.stack([x, np.zeros_like(x)], axis=-1)
 
     def transition(self, state: _State, action: Any, rng: Any, params: DriftParams | None = None) -> _State:
         p = self._p(params)
-        if not self.action_space.contains(action):
-            raise ValueError(f"Drift action must be an element of {self.action_space}, got {action!r}")
-        x = state[0] + (int(action) - 1) * p["push"] + rng.normal(0.0, p["noise"])
-        return np.array([x, state[1] + 1.0])
+        actions = np.asarray(action)
+        if actions.shape != state.shape[:-1] or not np.isin(actions, (0, 1, 2)).all():
+            raise ValueError(f"Drift action must be an element of {self.action_space} per state, got {action!r}")
+        noise = rng.uniform(-p["noise"], p["noise"])
+        x = state[..., 0] + (actions - 1) * p["push"] + noise
+        return np.stack([x, state[..., 1] + 1.0], axis=-1)
 
     def observation(self, state: _State, rng: Any, params: DriftParams | None = None) -> NDArray[np.float32]:
-        return np.array([np.clip(state[0], -5.0, 5.0), state[1]], dtype=np.float32)
+        return np.stack([np.clip(state[..., 0], -5.0, 5.0), state[..., 1]], axis=-1).astype(np.float32)
 
     def reward(self, state: _State, action: Any, next_state: _State, rng: Any,
-               params: DriftParams | None = None) -> float:
-        return float(-abs(next_state[0]))
+               params: DriftParams | None = None) -> Any:
+        rewards = -np.abs(next_state[..., 0])
+        return float(rewards) if rewards.ndim == 0 else rewards
 
     def terminal(self, state: _State, rng: Any, params: DriftParams | None = None) -> Any:
-        return np.bool_(abs(state[0]) > self._p(params)["limit"])
+        return np.abs(state[..., 0]) > self._p(params)["limit"]
 
     def state_info(self, state: _State, params: DriftParams | None = None) -> dict[str, Any]:
-        return {"t": float(state[1])}
+        t = state[..., 1]
+        return {"t": float(t) if t.ndim == 0 else t}
 
     def transition_info(self, state: _State, action: Any, next_state: _State,
                         params: DriftParams | None = None) -> dict[str, Any]:
-        return {"moved": float(next_state[0] - state[0])}
+        moved = next_state[..., 0] - state[..., 0]
+        return {"moved": float(moved) if moved.ndim == 0 else moved}
 
     def render_init(self, params: DriftParams | None = None, **kwargs: object) -> dict[str, int]:
         return {"frames": 0}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -14,14 +15,19 @@ __all__ = [
     "Func002TransitionMutatesState",
     "Func003HiddenCounter",
     "Func004GlobalNoise",
+    "Func004PrivateGenerator",
     "Func005DefaultsDisagree",
     "Func006InitialOutside",
     "Func007TransitionLeavesSpace",
     "Func008ArrayReward",
     "Func009IntTerminal",
     "Func010ListInfo",
-    "Func011TransitionInfoNotTransformed",
+    "Func011TerminalNotTransformed",
     "Func012FloatFrame",
+    "Func013CopiedNoise",
+    "Func014MixedRows",
+    "FuncBatch008RewardShape",
+    "FuncBatch009PythonBool",
 ]
 
 
@@ -56,7 +62,7 @@ class Func002TransitionMutatesState(Drift):
 
     def transition(self, state: _State, action: Any, rng: Any, params: DriftParams | None = None) -> _State:
         new = super().transition(state, action, rng, params)
-        state[1] += 1.0
+        state[..., 1] += 1.0
         return new
 
 
@@ -68,7 +74,7 @@ class Func003HiddenCounter(Drift):
         self._calls = 0
 
     def reward(self, state: _State, action: Any, next_state: _State, rng: Any,
-               params: DriftParams | None = None) -> float:
+               params: DriftParams | None = None) -> Any:
         self._calls += 1
         return super().reward(state, action, next_state, rng, params) + 1e-3 * self._calls
 
@@ -78,6 +84,13 @@ class Func004GlobalNoise(Drift):
 
     def transition(self, state: _State, action: Any, rng: Any, params: DriftParams | None = None) -> _State:
         return super().transition(state, action, np.random, params)
+
+
+class Func004PrivateGenerator(Drift):
+    """``initial`` ignores its ``rng`` and draws from a private generator with a fixed seed (the same start always)."""
+
+    def initial(self, rng: Any, params: DriftParams | None = None) -> _State:
+        return super().initial(np.random.default_rng(1234), params)
 
 
 class Func005DefaultsDisagree(Drift):
@@ -92,7 +105,7 @@ class Func006InitialOutside(Drift):
 
     def initial(self, rng: Any, params: DriftParams | None = None) -> _State:
         state = super().initial(rng, params)
-        state[1] = -1.0
+        state[..., 1] = -1.0
         return state
 
 
@@ -101,12 +114,11 @@ class Func007TransitionLeavesSpace(Drift):
 
     def transition(self, state: _State, action: Any, rng: Any, params: DriftParams | None = None) -> _State:
         new = super().transition(state, action, rng, params)
-        if int(action) == 2:
-            new[0] += 6.0
+        new[..., 0] += np.where(np.asarray(action) == 2, 6.0, 0.0)
         return new
 
     def observation(self, state: _State, rng: Any, params: DriftParams | None = None) -> Any:
-        return np.array([state[0], state[1]], dtype=np.float32)
+        return np.asarray(state, dtype=np.float32)
 
 
 class Func008ArrayReward(Drift):
@@ -118,10 +130,11 @@ class Func008ArrayReward(Drift):
 
 
 class Func009IntTerminal(Drift):
-    """``terminal`` returns an int (0 or 1)."""
+    """``terminal`` returns an int (0 or 1; an int array for a batch)."""
 
     def terminal(self, state: _State, rng: Any, params: DriftParams | None = None) -> Any:
-        return int(super().terminal(state, rng, params))
+        flags = super().terminal(state, rng, params)
+        return int(flags) if flags.ndim == 0 else flags.astype(int)
 
 
 class Func010ListInfo(Drift):
@@ -132,13 +145,12 @@ class Func010ListInfo(Drift):
         return list(super().transition_info(state, action, next_state, params).items())
 
 
-class Func011TransitionInfoNotTransformed(Drift):
-    """``transform`` skips ``transition_info`` (assigning ``step_info`` instead, as Gymnasium does)."""
+class Func011TerminalNotTransformed(Drift):
+    """``transform`` skips ``terminal`` (a batching transform would then see one flag for a whole batch)."""
 
     def transform(self, func: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
-        for name in ("initial", "transition", "observation", "reward", "terminal", "state_info"):
+        for name in ("initial", "transition", "observation", "reward", "state_info", "transition_info"):
             setattr(self, name, func(getattr(self, name)))
-        self.step_info = func(self.transition_info)
 
 
 class Func012FloatFrame(Drift):
@@ -147,3 +159,36 @@ class Func012FloatFrame(Drift):
     def render_image(self, state: _State, render_state: Any, params: DriftParams | None = None) -> Any:
         render_state, frame = super().render_image(state, render_state, params)
         return render_state, frame.astype(np.float32) / 255.0
+
+
+class Func013CopiedNoise(Drift):
+    """``transition`` draws its noise from a copy of ``rng``: every step of an episode gets the same noise."""
+
+    def transition(self, state: _State, action: Any, rng: Any, params: DriftParams | None = None) -> _State:
+        return super().transition(state, action, copy.deepcopy(rng), params)
+
+
+class Func014MixedRows(Drift):
+    """``transition`` pulls each row towards the batch's mean position (nothing for one state: it is its own mean)."""
+
+    def transition(self, state: _State, action: Any, rng: Any, params: DriftParams | None = None) -> _State:
+        new = super().transition(state, action, rng, params)
+        x = new[..., 0]
+        new[..., 0] = x + 0.5 * (np.mean(x) - x)
+        return new
+
+
+class FuncBatch008RewardShape(Drift):
+    """``reward`` of a batch has shape ``(n, 1)``, a column, instead of one reward per state ``(n,)``."""
+
+    def reward(self, state: _State, action: Any, next_state: _State, rng: Any,
+               params: DriftParams | None = None) -> Any:
+        rewards = super().reward(state, action, next_state, rng, params)
+        return rewards if isinstance(rewards, float) else rewards[:, None]
+
+
+class FuncBatch009PythonBool(Drift):
+    """``terminal`` returns one Python ``bool`` (whether any state is terminal), right for one state only."""
+
+    def terminal(self, state: _State, rng: Any, params: DriftParams | None = None) -> Any:
+        return bool(np.any(super().terminal(state, rng, params)))
