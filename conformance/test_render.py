@@ -42,7 +42,7 @@ _FRAME_EXAMPLES = 3
 # the frames drawn so far cost under _RENDER_SECONDS, else at a stride that keeps them under it (never fewer than
 # _MIN_RENDERS frames; the frames around each reset are always drawn).
 _DEEP_STEPS = 130
-_DEEP_EXAMPLES = 2
+_DEEP_EXAMPLES = 1  # the depth is in the length: one long rollout finds what these shapes hide
 _RENDER_SECONDS = 0.15
 _MIN_RENDERS = 20
 _FRAME_BYTES = 32 << 20  # frames RENDER-013 keeps (with their copies) before it drops the oldest
