@@ -6,7 +6,6 @@ PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pyt
 
 from __future__ import annotations
 
-import collections
 import inspect
 from typing import Any, cast
 
@@ -16,9 +15,10 @@ from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import TargetError
 from conformance._engine.marks import rule
-from conformance._engine.narrowing import is_array, is_dict, is_list_or_tuple, is_tuple
+from conformance._engine.narrowing import is_tuple
 from conformance._engine.observe import View, Watch, observer, watcher
 from conformance._kit import rollout
+from conformance._kit.aliasing import HistoryWatch, InfoHistoryWatch
 from conformance._kit.assertions import (
     SPACE_MEMBERS,
     contains,
@@ -33,7 +33,6 @@ from conformance._kit.assertions import (
 )
 from conformance._kit.rollout import Record
 from conformance._kit.strategies import Plan, elements, sampler, seeds
-from conformance.equality import difference
 
 
 @rule("ENV-001")
@@ -263,67 +262,8 @@ def test_step_accepts_every_action(view: View, record: Record) -> None:
     """A step that raises is the violation; the translation of the exception reports it."""
 
 
-_ALIAS_WINDOW = 8
-"""How many earlier results ENV-017/018 keep watching (a buffer the env reuses shows up at the next step; keeping
-every result would hold the whole rollout in memory)."""
-_ALIAS_BYTES = 64 << 20
-"""...and no more of them than fit in this many bytes of arrays (the previous result is always kept)."""
-
-
-def _nbytes(value: Any) -> int:
-    if is_array(value):
-        return int(value.nbytes)
-    if is_list_or_tuple(value):
-        return sum(_nbytes(item) for item in value)
-    if is_dict(value):
-        return sum(_nbytes(item) for item in value.values())
-    return 0
-
-
-class _Unaliased(Watch):
-    """Every returned ``obs``/``info`` keeps the value it had when returned, through later calls.
-
-    The previous result is verified after every call, the last :data:`_ALIAS_WINDOW` results every
-    :data:`_ALIAS_WINDOW` calls and at the end of the rollout.
-    """
-
-    part = "obs"
-
-    def __init__(self, view: View) -> None:
-        super().__init__(view)
-        self.seen: collections.deque[Record] = collections.deque()
-
-    def verify(self, record: Record, now: str) -> None:
-        part = self.part
-        returned, copy = getattr(record, part), getattr(record, f"{part}_copy")
-        found = difference(returned, copy, part)
-        if found is not None:
-            self.view.fail(
-                f"the {part} returned by the {record.where()} changed later, by {now} ({found})",
-                expected=f"the {part} keeps the value it was returned with",
-                actual=f"{summarize(returned)}, was {summarize(copy)}",
-            )
-
-    def record(self, record: Record) -> None:
-        seen = self.seen
-        for earlier in seen if record.index % _ALIAS_WINDOW == 0 else list(seen)[-1:]:
-            self.verify(earlier, f"the {record.where()}")
-        seen.append(record)
-        size = max(1, _nbytes(getattr(record, self.part)))
-        while len(seen) > max(1, min(_ALIAS_WINDOW, _ALIAS_BYTES // size)):
-            seen.popleft()
-
-    def end(self) -> None:
-        for record in self.seen:
-            self.verify(record, "the end of the rollout")
-
-
-class _InfosUnaliased(_Unaliased):
-    part = "info"
-
-
-test_observations_not_mutated_later = watcher("ENV-017", _Unaliased, name="test_observations_not_mutated_later")
-test_infos_not_mutated_later = watcher("ENV-018", _InfosUnaliased, name="test_infos_not_mutated_later")
+test_observations_not_mutated_later = watcher("ENV-017", HistoryWatch, name="test_observations_not_mutated_later")
+test_infos_not_mutated_later = watcher("ENV-018", InfoHistoryWatch, name="test_infos_not_mutated_later")
 
 
 @rule("ENV-019")

@@ -10,8 +10,11 @@ PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pyt
 
 from __future__ import annotations
 
+import dataclasses
+import math
+import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,8 +24,10 @@ from conformance._engine.describe import describe_exception, summarize, type_nam
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.marks import rule
 from conformance._engine.narrowing import is_array, is_list, is_list_or_tuple
+from conformance._engine.profiles import PROFILES
 from conformance._engine.record import snapshot
 from conformance._kit import rollout
+from conformance._kit.aliasing import History, surely_unchanged
 from conformance._kit.assertions import expect_same_results, is_mapping, plans_for, read, reproducibility_gate
 from conformance._kit.strategies import Plan
 from conformance.equality import difference
@@ -32,6 +37,15 @@ _UNDECLARED = "conformance-undeclared-mode"
 _HUMAN_STEPS = 0
 _FRAME_STEPS = 20
 _FRAME_EXAMPLES = 3
+# The deep rollouts of RENDER-012/013/014: past 100 steps and across two episodes (the first is cut at half way
+# by an unseeded reset when it runs longer), when the target's budget was not cut; rendering after every step while
+# the frames drawn so far cost under _RENDER_SECONDS, else at a stride that keeps them under it (never fewer than
+# _MIN_RENDERS frames; the frames around each reset are always drawn).
+_DEEP_STEPS = 130
+_DEEP_EXAMPLES = 1  # the depth is in the length: one long rollout finds what these shapes hide
+_RENDER_SECONDS = 0.15
+_MIN_RENDERS = 20
+_FRAME_BYTES = 32 << 20  # frames RENDER-013 keeps (with their copies) before it drops the oldest
 
 
 def _modes(case: Case) -> tuple[str, ...]:
@@ -74,6 +88,67 @@ def _render_rollout(case: Case, mode: str, plan: Plan, on_frame: FrameHook, *, e
 
     rollout.run(env, plan.seed, actions, on_record=render, max_episodes=episodes)
     return env
+
+
+def _deep_steps(case: Case) -> int:
+    """Steps of a deep rollout: :data:`_DEEP_STEPS` unless the target's costs cut its profile."""
+    nominal = PROFILES.get(case.profile.name)
+    cut = nominal is not None and case.profile.max_steps < nominal.max_steps
+    return case.profile.max_steps if cut else max(_DEEP_STEPS, case.profile.max_steps)
+
+
+def _deep_plans(case: Case) -> Any:
+    """Plans of exactly :func:`_deep_steps` actions (a shorter one could not reach the depth these checks need)."""
+    steps = _deep_steps(case)
+    return plans_for(case, max_steps=steps).map(lambda plan: dataclasses.replace(plan, length=steps))
+
+
+class _Pacer:
+    """Decides which steps of a deep rollout render: all of them while frames are cheap, else a stride."""
+
+    def __init__(self, steps: int) -> None:
+        self.steps = steps
+        self.stride = 1
+        self.spent = 0.0
+        self.renders = 0
+
+    def due(self, position: int, after_reset: bool) -> bool:
+        return after_reset or position % self.stride == 0
+
+    def render(self, env: Handle) -> Any:
+        start = time.perf_counter()
+        frame = env.render()
+        self.spent += time.perf_counter() - start
+        self.renders += 1
+        if self.renders >= 3 and self.stride == 1 and self.spent * self.steps / self.renders > _RENDER_SECONDS:
+            affordable = max(_MIN_RENDERS, int(_RENDER_SECONDS * self.renders / max(self.spent, 1e-9)))
+            self.stride = max(1, math.ceil(self.steps / affordable))
+        return frame
+
+
+def _deep_run(env: Handle, plan: Plan, actions: Sequence[Any], *, on_record: rollout.RecordHook | None = None,
+              between: Callable[[int], None] | None = None) -> list[rollout.Record]:
+    """``actions`` from ``reset(seed=plan.seed)`` over at least two episodes: the first ends at half way at the
+    latest (the second starts with an unseeded reset), the rest run across episode ends."""
+    half = len(actions) // 2
+    first = rollout.run(env, plan.seed, actions[:half], on_record=on_record, between=between, max_episodes=1)
+    taken = sum(record.kind == "step" for record in first)
+    return first + rollout.run(env, None, actions[taken:], on_record=on_record, between=between)
+
+
+def _deep_render_rollout(case: Case, mode: str, plan: Plan, on_frame: FrameHook) -> None:
+    """Construct with ``mode`` and run a deep rollout, rendering after resets and at the pacer's steps."""
+    env = case.make(render_mode=mode)
+    actions = plan.actions()
+    pacer = _Pacer(len(actions))
+    counter = [0]
+
+    def render(record: rollout.Record) -> None:
+        counter[0] += 1
+        if pacer.due(counter[0], record.kind == "reset"):
+            on_frame(env, pacer.render(env), f"{record.kind} at position {counter[0] - 1}")
+
+    _deep_run(env, plan, actions, on_record=render)
 
 
 def _frame_rule(case: Case, mode: str) -> None:
@@ -301,7 +376,8 @@ def test_list_mode_collects_one_frame_per_call(conformance_case: Case) -> None:
         case.set_seed(plan.seed)
         for mode in modes:
             env = case.make(render_mode=mode)
-            records = rollout.run(env, plan.seed, plan.actions(), max_episodes=1)
+            actions = plan.actions()
+            records = rollout.run(env, plan.seed, actions, max_episodes=1)
             frames = env.render()
             if not is_list(frames):
                 case.not_checkable(f"render() returned {type_name(frames)}, not a list (reported by RENDER-010)")
@@ -312,6 +388,16 @@ def test_list_mode_collects_one_frame_per_call(conformance_case: Case) -> None:
             if again != []:
                 case.fail(f"{mode}: a second render() straight away is not empty", expected="[]",
                           actual=summarize(again))
+            # Two more episodes without a render() in between: the frames of the one before the latest reset go.
+            rollout.run(env, None, actions, max_episodes=1)
+            latest = rollout.run(env, None, actions, max_episodes=1)
+            frames = env.render()
+            if is_list(frames) and len(frames) != len(latest):
+                case.fail(f"{mode}: render() after two unseeded episodes ({len(latest)} results since the latest "
+                          f"reset) holds {len(frames)} frames: the reset did not clear the frames of the episode "
+                          "before it",
+                          expected=f"{len(latest)} frames (one per reset and step since the latest reset)",
+                          actual=f"{len(frames)} frames")
 
     case.explore(
         example, plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES)
@@ -322,8 +408,6 @@ def test_list_mode_collects_one_frame_per_call(conformance_case: Case) -> None:
 def test_rgb_array_shape_constant(conformance_case: Case) -> None:
     case = conformance_case
     case.require("rgb_array" in _modes(case), 'no "rgb_array" in metadata["render_modes"]')
-
-    longer = plans_for(case, max_steps=_FRAME_STEPS * 2)
 
     def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
@@ -337,9 +421,9 @@ def test_rgb_array_shape_constant(conformance_case: Case) -> None:
                           expected=f"{first_shape} (as after the {first_where})", actual=str(shape))
             shapes.append((where, shape))
 
-        _render_rollout(case, "rgb_array", plan, check, episodes=None)
+        _deep_render_rollout(case, "rgb_array", plan, check)
 
-    case.explore(example, longer, max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES))
+    case.explore(example, _deep_plans(case), max_examples=min(case.profile.max_examples, _DEEP_EXAMPLES))
 
 
 def _array_modes(case: Case) -> list[str]:
@@ -356,23 +440,22 @@ def test_frames_not_mutated_later(conformance_case: Case) -> None:
     def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
         for mode in modes:
-            kept: list[tuple[str, Any, Any]] = []
 
-            def keep(env: Handle, frame: Any, where: str) -> None:
-                for earlier_where, earlier, copy_ in kept:
-                    found = difference(earlier, copy_, "frame")
-                    if found is not None:
-                        case.fail(
-                            f"the {mode} frame returned after the {earlier_where} changed by the {where} ({found})",
-                            expected="frames keep their pixels", actual=summarize(earlier),
-                        )
-                kept.append((where, frame, snapshot(frame)))
+            def verify(where: str, frame: Any, copy: Any, now: str, mode: str = mode) -> None:
+                if surely_unchanged(frame, copy):
+                    return
+                found = difference(frame, copy, "frame")
+                if found is not None:
+                    case.fail(f"the {mode} frame returned after the {where} changed, found after {now} ({found})",
+                              expected="frames keep their pixels", actual=summarize(frame))
 
-            _render_rollout(case, mode, plan, keep)
+            # Every frame is kept (within _FRAME_BYTES), so a ring buffer of frames is seen a lap later.
+            history = History(verify, _FRAME_BYTES // 2)
+            _deep_render_rollout(case, mode, plan, lambda env, frame, where: history.add(where, frame,
+                                                                                          snapshot(frame)))
+            history.sweep("the end of the rollout")
 
-    case.explore(
-        example, plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES)
-    )
+    case.explore(example, _deep_plans(case), max_examples=min(case.profile.max_examples, _DEEP_EXAMPLES))
 
 
 @rule("RENDER-014")
@@ -382,29 +465,31 @@ def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
     modes = [mode for mode in _modes(case) if mode != "human"] or list(_modes(case))
     case.require(modes, 'metadata["render_modes"] is empty')
     mode = modes[0]
+    human = mode == "human"
 
     def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
-        steps = _HUMAN_STEPS if mode == "human" else _FRAME_STEPS
-        actions = plan.actions()[:steps]
-        quiet = rollout.run(case.make("quiet", render_mode=mode), plan.seed, actions, max_episodes=1)
+        # Across two episodes: a render() that draws from the env's generator in an env whose steps draw nothing
+        # shows only in the start of the next (unseeded) episode.
+        actions = plan.actions()[:_HUMAN_STEPS] if human else plan.actions()
+
+        def quiet_run(var: str) -> list[rollout.Record]:
+            return _deep_run(case.make(var, render_mode=mode), plan, actions)
+
+        quiet = quiet_run("quiet")
         env = case.make("rendered", render_mode=mode)
-        rendered = rollout.run(env, plan.seed, actions, max_episodes=1, between=lambda position: env.render())
+        pacer = _Pacer(len(actions))
+        rendered = _deep_run(env, plan, actions,
+                             between=lambda position: None if not pacer.due(position, False) else pacer.render(env))
         found = rollout.first_difference(quiet, rendered)
         if found is not None:
-            reproducibility_gate(
-                case,
-                lambda: rollout.run(case.make("quiet_again", render_mode=mode), plan.seed, actions, max_episodes=1),
-                quiet,
-            )
+            reproducibility_gate(case, lambda: quiet_run("quiet_again"), quiet)
             expect_same_results(case, ("quiet", "rendered"), len(quiet), len(rendered),
                                 "render() between steps changed the trajectory")
             case.fail(f"render() between steps changed the trajectory at position {found[0]} ({found[1]})",
                       expected="the same trajectory as without render()", actual=found[1])
 
-    case.explore(
-        example, plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES)
-    )
+    case.explore(example, _deep_plans(case), max_examples=min(case.profile.max_examples, _DEEP_EXAMPLES))
 
 
 @rule("RENDER-015", owns=("close",))

@@ -10,6 +10,7 @@ PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pyt
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -22,12 +23,15 @@ from hypothesis.stateful import RuleBasedStateMachine
 
 from conformance._engine.case import Case
 from conformance._engine.describe import summarize
-from conformance._engine.handles import Handle
+from conformance._engine.handles import Handle, TargetError
 from conformance._engine.marks import rule
+from conformance._engine.narrowing import is_tuple
+from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import snapshot
 from conformance._kit import rollout
 from conformance._kit.assertions import compare_rollouts, plans_for, read
 from conformance._kit.freeze import Freezer
+from conformance._kit.fresh_process import FreshProcessError, first_episode
 from conformance._kit.histories import (
     ENV,
     SPACES,
@@ -53,7 +57,7 @@ _UNSEEDED_RESETS = 5
 _RESTART_RUN = 20
 _RESTART_EXAMPLES = 3
 _SEED_RANGE = 2**32
-# SEED-009: how many instances a program may interleave, and the render modes it renders in (cheap ones only).
+# SEED-009: how many live instances a program may interleave (closed ones make room for two more), and the render modes it renders in (cheap ones only).
 _INSTANCES = 3
 _CHEAP_MODES = ("ansi", "rgb_array")
 # Programs: how many, and how many calls each (an eighth of the profile's rollout length, at least 30: a defect
@@ -62,8 +66,19 @@ _PROGRAMS = 8
 _MIN_CALLS = 30
 _MAX_CALLS = 100
 # The kinds of call a program makes, and how often (relative weights).
-_CALL_WEIGHTS = (("step", 4), ("reset", 2), ("sample", 2), ("seed", 1), ("render", 1), ("open", 1))
+# A close ends one instance while others go on (ENV-030 reports a close that makes the others raise).
+_CALL_WEIGHTS = (("step", 4), ("reset", 2), ("sample", 2), ("seed", 1), ("render", 1), ("open", 1), ("close", 1))
 _FRESH_INSTANCES = 8
+# SEED-012: the steps of the episode run in the fresh interpreter, and how long that interpreter may take (its
+# start and the target's import and construction included).
+_FRESH_STEPS = 50
+_FRESH_SECONDS = 120.0
+# SEED-013: how many unseeded starts follow each of the two seeds.
+_CONTINUATIONS = 10
+_UNPICKLABLE = "<unpicklable>"
+# ENV-030: examples and their rollout length (a close breaks the next call, not one a hundred steps later).
+_CLOSE_EXAMPLES = 2
+_CLOSE_STEPS = 40
 
 
 def _first_episode(env: Handle, seed: int | None, actions: Sequence[Any], **kwargs: Any) -> list[Record]:
@@ -310,7 +325,13 @@ def _interleaving_machine(case: Case) -> type[RuleBasedStateMachine]:
         def _perform(self, instance: Instance, call: Call) -> None:
             self.calls.append((self.instances.index(instance), call))
             with target_errors(case):
-                instance.perform(call)
+                try:
+                    instance.perform(call)
+                except TargetError as error:
+                    if call.owner == ENV and any(other.closed for other in self.instances if other is not instance):
+                        raise NotCheckable(f"{error}, after close() on another instance (reported by ENV-030)") \
+                            from error.error
+                    raise
 
         def _reset(self, data: st.DataObject, instance: Instance) -> None:
             # Seeds another instance used come up often: instances reset with the same seed stay independent too.
@@ -341,24 +362,28 @@ def _interleaving_machine(case: Case) -> type[RuleBasedStateMachine]:
             # draw the most randomness, come first and most often. What is drawn never depends on what the target
             # returned (an unseeded episode ends when entropy says), or Hypothesis sees its data generation change;
             # a step drawn for an instance whose episode is over is not made.
-            rendering = [instance for instance in self.instances if instance.kwargs]
-            available = {"render": bool(rendering), "open": len(self.instances) < _INSTANCES}
+            live = [instance for instance in self.instances if not instance.closed]
+            rendering = [instance for instance in live if instance.kwargs]
+            available = {"render": bool(rendering), "close": len(live) > 1,
+                         "open": len(live) < _INSTANCES and len(self.instances) < _INSTANCES + 2}
             kinds = [kind for kind, weight in _CALL_WEIGHTS for _ in range(weight) if available.get(kind, True)]
             kind = data.draw(st.sampled_from(kinds), label="call")
             if kind == "step":
-                instance, action = self._pick(data, self.instances), data.draw(actions, label="action")
+                instance, action = self._pick(data, live), data.draw(actions, label="action")
                 if instance.live:
                     self._perform(instance, Call(ENV, "step", (action,)))
             elif kind == "reset":
-                self._reset(data, self._pick(data, self.instances))
+                self._reset(data, self._pick(data, live))
             elif kind == "render":
                 self._perform(self._pick(data, rendering), Call(ENV, "render"))
             elif kind == "open":
                 self._open()
+            elif kind == "close":
+                self._perform(self._pick(data, live), Call(ENV, "close"))
             else:
                 space = data.draw(st.sampled_from(SPACES), label="space")
                 args = (data.draw(seeds(), label="seed"),) if kind == "seed" else ()
-                self._perform(self._pick(data, self.instances), Call(space, kind, args))
+                self._perform(self._pick(data, live), Call(space, kind, args))
 
         def teardown(self) -> None:
             try:
@@ -423,3 +448,196 @@ def test_np_random_seed_reports_the_seed(conformance_case: Case) -> None:
                       actual=repr(reported))
 
     case.explore(example, seeds(), max_examples=min(case.profile.max_examples, 5))
+
+
+def _masked(value: Any, row_value: Any) -> Any:
+    """``value``, or the marker the fresh interpreter sent in place of a value it could not pickle."""
+    unpicklable = is_tuple(row_value) and len(row_value) == 2 and row_value[0] == _UNPICKLABLE
+    return _UNPICKLABLE if unpicklable else value
+
+
+def _as_records(rows: list[tuple[Any, ...]], here: list[Record]) -> tuple[list[Record], list[Record]]:
+    """The fresh interpreter's rows as records, and ``here`` with the values it could not send masked alike."""
+    theirs: list[Record] = []
+    ours: list[Record] = []
+    for index, row in enumerate(rows):
+        kind, obs, reward, terminated, truncated, info = row
+        theirs.append(Record(index, kind, None, _masked(obs, obs), _masked(obs, obs), _masked(reward, reward),
+                             _masked(terminated, terminated), _masked(truncated, truncated), _masked(info, info),
+                             _masked(info, info)))
+        if index < len(here):
+            mine = here[index]
+            ours.append(dataclasses.replace(
+                mine, obs=_masked(mine.obs_copy, obs), obs_copy=_masked(mine.obs_copy, obs),
+                reward=_masked(mine.reward, reward), terminated=_masked(mine.terminated, terminated),
+                truncated=_masked(mine.truncated, truncated), info=_masked(mine.info_copy, info),
+                info_copy=_masked(mine.info_copy, info),
+            ))
+    return ours + here[len(rows):], theirs
+
+
+@rule("SEED-012")
+def test_episodes_reproducible_across_hash_salts(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    def example(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        actions = dataclasses.replace(plan, length=min(_FRESH_STEPS, case.profile.max_steps)).actions()
+        here = _first_episode(case.make(), plan.seed, actions)
+        try:
+            episode = first_episode(case.target.imports, case.target.constructor_source(), plan.seed,
+                                    actions[: len(here) - 1], timeout=_FRESH_SECONDS)
+        except FreshProcessError as error:
+            case.not_checkable(f"the first episode could not be run in a fresh interpreter: {error}")
+        ours, theirs = _as_records(episode.rows, here)
+        # The reproducer prints what env returned: run it under two PYTHONHASHSEED values and compare the outputs.
+        case.note(f"# PYTHONHASHSEED={episode.hash_seed} python this_script.py prints other results than another "
+                  "PYTHONHASHSEED does")
+        case.expect("print(repr(results['env']))")
+        compare_rollouts(case, ours, theirs,
+                         f"the first episode differs in a process with PYTHONHASHSEED={episode.hash_seed} (randomness "
+                         "drawn from hash() of a str, or from the order of a set of strings?)",
+                         ("this process", f"PYTHONHASHSEED={episode.hash_seed}"),
+                         baseline=lambda: _first_episode(case.make("env_again"), plan.seed, actions))
+
+    case.explore(example, plans_for(case), max_examples=1)
+
+
+def _continuations(env: Handle, seed: int, keep: Freezer) -> list[Any]:
+    env.reset(seed=seed)
+    return [_reset_obs(env, keep) for _ in range(_CONTINUATIONS)]
+
+
+def _random_start(case: Case, seed: int, keep: Freezer) -> tuple[bool, int]:
+    """SEED-004's test of a random start: ``k`` seeded starts, none in half of them or more; and how many differ."""
+    probe = case.make("probe")
+    groups: list[list[Any]] = []
+    for i in range(_RESTART_RUN):
+        if 2 * _join(groups, _reset_obs(probe, keep, seed=(seed + i) % _SEED_RANGE)) >= _RESTART_RUN:
+            return False, len(groups)
+    return True, len(groups)
+
+
+@rule("SEED-013")
+def test_different_seeds_continue_differently(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    def example(seed: int) -> None:
+        case.set_seed(seed)
+        keep = Freezer()
+        other = (seed + 1) % _SEED_RANGE
+        a = _continuations(case.make("env_a"), seed, keep)
+        b = _continuations(case.make("env_b"), other, keep)
+        if any(difference(x, y) is not None for x, y in zip(a, b)):
+            return
+        random_start, starts = _random_start(case, seed, keep)
+        if not random_start:
+            return  # the start is (nearly) fixed: equal continuations say nothing
+        case.fail(f"the {_CONTINUATIONS} unseeded resets after reset(seed={seed}) start from the same states as "
+                  f"those after reset(seed={other})",
+                  expected=f"different starts (the seed decides the generator's stream; {_RESTART_RUN} seeded "
+                           f"resets gave {starts} different starts)",
+                  actual=f"the same sequence, starting {summarize(a[0])}")
+
+    case.explore(example, seeds(), max_examples=min(case.profile.max_examples, _RESTART_EXAMPLES))
+
+
+@rule("ENV-031", owns=("reset",))
+def test_reset_accepts_empty_options(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def example(seed: int) -> None:
+        case.set_seed(seed)
+        env = case.make()
+        try:
+            env.reset(seed=seed)
+        except TargetError:
+            case.not_checkable("reset(seed=...) raises without options (reported by ENV-004)")
+        env.reset(seed=seed, options={})
+        env.reset(options={})
+
+    case.explore(example, seeds(), max_examples=min(case.profile.max_examples, 3))
+
+
+@rule("SEED-014")
+def test_empty_options_mean_no_options(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    def example(plan: Plan) -> None:
+        case.set_seed(plan.seed)
+        actions = plan.actions()
+        plain = _first_episode(case.make("plain"), plan.seed, actions)
+        try:
+            empty = _first_episode(case.make("with_options"), plan.seed, actions, reset_kwargs={"options": {}})
+        except TargetError as error:
+            if error.method != "reset":
+                raise
+            case.not_checkable(f"{error} (reported by ENV-031)")
+        compare_rollouts(case, plain, empty, "reset(seed=s, options={}) starts another episode than reset(seed=s)",
+                         ("plain", "with_options"),
+                         baseline=lambda: _first_episode(case.make("plain_again"), plan.seed, actions))
+
+    case.explore(example, plans_for(case), max_examples=min(case.profile.max_examples, 3))
+
+
+def _renders_alone(case: Case, mode: str | None) -> bool:
+    """Whether a lone instance made with ``mode`` renders after a reset (a renderer that cannot start on this
+    machine, e.g. MuJoCo without an OpenGL platform, leaves ENV-030 to the calls that work)."""
+    if mode is None:
+        return False
+    try:
+        env = case.make("render_probe", render_mode=mode)
+        env.reset(seed=0)
+        env.render()
+    except TargetError:
+        return False
+    finally:
+        case.close_all()
+        case.new_example()
+    return True
+
+
+@rule("ENV-030", owns=("reset", "step", "render"))
+def test_close_leaves_other_instances_working(conformance_case: Case) -> None:
+    case = conformance_case
+    mode = _cheap_render_mode(case)
+    rendering: list[bool] = []  # decided in the first example (on the worker, where every call is guarded)
+
+    def calls(env: Handle, plan: Plan, actions: list[Any], middle: Callable[[], None]) -> None:
+        # Each kind of call once after the close (render once before it too): a close that releases something
+        # shared breaks the next call that needs it, whichever it is.
+        half = len(actions) // 2
+        rollout.run(env, plan.seed, actions[:half])
+        if rendering[0]:
+            env.render()
+        middle()
+        rollout.run(env, None, actions[half:])
+        if rendering[0]:
+            env.render()
+        env.reset(seed=plan.seed)
+
+    def example(plan: Plan) -> None:
+        if not rendering:
+            rendering.append(_renders_alone(case, mode))
+        kwargs: dict[str, Any] = {"render_mode": mode} if rendering[0] else {}
+        case.set_seed(plan.seed)
+        actions = plan.actions()
+        try:
+            calls(case.make("alone", **kwargs), plan, actions, lambda: None)
+        except TargetError as error:
+            # Not this rule's finding: the calls raise without any close (their own rules report it).
+            raise case.translate(error, case.rule, ()) from error.error
+        case.close_all()
+        case.new_example()
+        case.set_seed(plan.seed)
+        env, other = case.make("env", **kwargs), case.make("other", **kwargs)
+        other.reset(seed=plan.seed)
+        if rendering[0]:
+            other.render()
+        calls(env, plan, actions, other.close)
+
+    short = plans_for(case, max_steps=min(case.profile.max_steps, _CLOSE_STEPS))
+    case.explore(example, short, max_examples=min(case.profile.max_examples, _CLOSE_EXAMPLES))

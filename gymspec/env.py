@@ -188,6 +188,37 @@ class SupportsReset(Protocol[ObsT_co]):
                 from different states.
             [SEED-007] SHOULD accept every non-negative Python int as a seed, including values of ``2**32`` and
                 more.
+            [ENV-031] MUST accept an empty ``options`` dict: ``reset(seed=s, options={})`` and
+                ``reset(options={})`` do not raise.
+            [SEED-012] MUST make episodes reproducible across processes: an instance made in a fresh interpreter
+                whose ``PYTHONHASHSEED`` differs, reset with the same ``seed`` and given the same actions, produces
+                the same first episode (no randomness drawn from ``hash()`` of a ``str`` or ``bytes``, nor from the
+                iteration order of a set of strings).
+            [SEED-013] SHOULD make the generator's stream depend on the seed: when the initial state is random, the
+                unseeded resets that follow ``reset(seed=a)`` and those that follow ``reset(seed=b)``, ``a != b``, do
+                not start the same sequence of states (checked over 10 of them).
+            [SEED-014] SHOULD treat ``options={}`` as no options: ``reset(seed=s, options={})`` starts the episode
+                ``reset(seed=s)`` starts.
+
+        Grounds of the rules above that go beyond one instance in one process:
+            ENV-031: Gymnasium documents ``options`` as "additional information to specify how the environment is
+            reset (optional, depending on the specific environment)"; an empty dict specifies nothing, so every
+            env must take it (wrappers and vector envs forward ``options`` as a dict they build). An options dict
+            with a key the env does not know is not checked: the docs leave the keys to each env, and refusing an
+            unknown key (a typo) is as defensible as ignoring it. SEED-014 is a SHOULD because the docs do not say
+            that ``{}`` and ``None`` mean the same, though every Gymnasium env treats them alike.
+            SEED-012: SEED-001's "same seed, same episode" is what makes a seeded experiment repeatable, and an
+            experiment is repeated in another process. CPython salts ``hash()`` of ``str`` and ``bytes`` per process
+            (``PYTHONHASHSEED``), so an env that seeds from ``hash(name)`` or picks from an unordered set of
+            strings passes every check made in one process and still gives another episode in the next run. The
+            check runs the first episode in a fresh interpreter with another ``PYTHONHASHSEED`` and compares.
+            SEED-013: Gymnasium's ``reset`` seeds "the environment's PRNG" with ``seed``, and unseeded resets
+            continue that PRNG; that different seeds give different streams is implied rather than said, hence a
+            SHOULD. An env that draws unseeded starts from a second generator seeded with a constant is
+            reproducible (SEED-003) and continues (SEED-004), yet every run of a seed sweep sees the same starts
+            after the first episode. A correct env whose starts are independent draws, the likeliest with
+            probability ``p``, fails with probability at most ``p**10``; the check applies only when 20 seeded
+            starts show no start in half of them or more (SEED-004's test of a random start).
         """
         ...
 
@@ -300,6 +331,15 @@ class SupportsClose(Protocol):
         Rules:
             [ENV-020] MUST make ``close`` idempotent: calling it twice, or before any ``reset``, does not raise.
             [RENDER-015] MUST ``close`` cleanly in every declared render mode, after rendering.
+            [ENV-030] MUST release only its own resources: after ``close()`` on one instance, ``reset``, ``step``
+                and ``render`` on other live instances of the same target do not raise (what they return is
+                SEED-009's concern: it interleaves ``close`` with the other calls).
+
+        Grounds:
+            ENV-030: Gymnasium's ``close`` "contains the code necessary to clean up the environment" — the one it
+            is called on. Training code closes and rebuilds envs while others run (a vector env replacing a crashed
+            sub-env, an evaluation env closed beside the training env), so a ``close`` that tears down a class-level
+            renderer, simulator handle or cache breaks an instance its caller never touched.
         """
         ...
 

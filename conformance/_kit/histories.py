@@ -1,7 +1,7 @@
 """Per-instance call histories, and the check that an instance's results are a function of its own history alone.
 
 SEED-009's model: several live instances of one target take calls in any interleaving (resets with and without a
-seed, steps, renders, their spaces' ``seed`` and ``sample``); each instance's results must be what a fresh instance
+seed, steps, renders, their spaces' ``seed`` and ``sample``, and ``close``, after which an instance takes no call); each instance's results must be what a fresh instance
 returns when it takes that instance's calls alone. An :class:`Instance` records each call made on an env instance or
 one of its spaces with a copy of the result; :func:`check_alone` repeats the calls on a fresh instance and compares.
 
@@ -104,6 +104,7 @@ class Instance:
         anchored: Owners whose history holds a seeding call (a seeded ``reset``, a ``seed(int)``).
         started: Whether the env was reset at least once.
         live: Whether an episode is running (reset, and no step ended it since).
+        closed: Whether ``close`` was called (a closed instance takes no further calls).
     """
 
     env: Handle
@@ -115,6 +116,7 @@ class Instance:
     anchored: set[str] = field(default_factory=set)
     started: bool = False
     live: bool = False
+    closed: bool = False
     _keep: Freezer = field(default_factory=Freezer)
 
     @property
@@ -136,7 +138,8 @@ class Instance:
             self.anchored.add(call.owner)
         self.calls.append(call)
         self.results.append(result)
-        self.determined.append(call.owner in self.anchored)
+        # What close returns is not compared (None by convention, nothing a caller uses).
+        self.determined.append(call.owner in self.anchored and result.kind != "close")
         return result
 
     def _result(self, call: Call, raw: Any) -> Result:
@@ -149,6 +152,8 @@ class Instance:
             obs, reward, terminated, truncated, info = unpack_step(raw)
             self.live = not ended(terminated, truncated)
             return _StepResult(kind, (self._keep(obs), self._keep(reward), terminated, truncated, self._keep(info)))
+        if call.owner == ENV and call.method == "close":
+            self.closed, self.live = True, False
         return Result(kind, (self._keep(raw),))
 
 
@@ -273,8 +278,8 @@ def run_program(case: Case, program: Program) -> dict[int, Instance] | None:
         if index not in instances:
             instances[index] = open_instance(case, f"env_{index}", program.kwargs[index])
         instance = instances[index]
-        if call.owner == ENV and ((call.method == "step" and not instance.live) or
-                                  (call.method == "render" and not instance.started)):
+        if instance.closed or (call.owner == ENV and ((call.method == "step" and not instance.live) or
+                                                      (call.method == "render" and not instance.started))):
             return None
         instance.perform(call)
     return instances

@@ -86,6 +86,7 @@ class Walk:
         self._seed(seed)
         self._state = self._initial_state()
         self._steps = 0
+        self._frames = []  # a "*_list" mode collects the frames since the latest reset (RENDER-011)
         self._record_frame()
         return self._observation(), self._info()
 

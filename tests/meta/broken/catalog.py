@@ -29,7 +29,15 @@ def _registered(rule: str, target: str, *collateral: str) -> Broken:
     return Broken(rule, f"{module}/{attr}-v0", "--env-id", collateral, registry=REGISTRY)
 
 
-CORRECT: tuple[str, ...] = (f"{_PACKAGE}._base:Walk", f"{_PACKAGE}._base:wrapped")
+CORRECT: tuple[str, ...] = (
+    f"{_PACKAGE}._base:Walk",
+    f"{_PACKAGE}._base:wrapped",
+    # h26a (issue 26 item 1): the deep mutants' bases, each unusual but legal (tests/meta/broken/_shapes.py).
+    f"{_PACKAGE}._shapes:Grid",
+    f"{_PACKAGE}._shapes:FixedGrid",
+    f"{_PACKAGE}._shapes:Control",
+    f"{_PACKAGE}._shapes:Hop",
+)
 """Targets that must pass every rule without a warning."""
 
 _CROSS_INSTANCE = ("SEED-00[35689]", "SEED-010", "RENDER-014")
@@ -136,4 +144,21 @@ BROKEN: tuple[Broken, ...] = (
     _env("WRAP-008", "wrapper:wrap_008_own_generator"),
     # h23 (issue 23): a target allowing one live instance per process
     _env("ENV-021", "unchecked:SingleInstance"),
+    # h26a (issue 26 item 1): defects that only show deep — across episodes, past 100 steps, between instances
+    # and between processes (tests/meta/broken/deep.py).
+    _env("ENV-017", "deep:GridGoalBufferReused"),
+    _env("ENV-017", "deep:ControlObservationRing"),
+    _env("ENV-018", "deep:HopResetInfoReused"),
+    _env("RENDER-011", "deep:ControlListKeptAcrossResets"),
+    _env("RENDER-012", "deep:ControlZoomsOutAfter100Steps"),
+    _env("RENDER-013", "deep:ControlFrameRing"),
+    _env("RENDER-014", "deep:ControlRenderDrawsRandomness"),
+    _env("SEED-012", "deep:HopSaltedStart"),
+    _env("SEED-012", "deep:GridSaltedCellSet"),
+    _env("SEED-013", "deep:HopFixedUnseededStream"),
+    _env("SEED-013", "deep:ControlUnseededFromEpisodeCount"),
+    _env("ENV-030", "deep:GridCloseDropsSharedTable"),
+    _env("SEED-009", "deep:ControlCloseResetsSharedDrag"),
+    _env("ENV-031", "deep:ControlEmptyOptionsRaise"),
+    _env("SEED-014", "deep:HopEmptyOptionsFixStart"),
 )
