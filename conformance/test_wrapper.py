@@ -23,6 +23,7 @@ from conformance._engine.record import snapshot
 from conformance._engine.state import Layer, declared_render_modes
 from conformance._kit import rollout
 from conformance._kit.assertions import contains, read, space_label
+from conformance._kit.construction import ConstructionWatch
 from conformance._kit.strategies import Plan, plans
 from conformance.equality import difference
 
@@ -161,56 +162,42 @@ def test_wrapper_accepts_own_actions(conformance_case: Case) -> None:
 def test_inner_env_keeps_its_attributes(conformance_case: Case) -> None:
     case = conformance_case
     _layers(case)
-    names = ("action_space", "observation_space", "metadata")
 
-    def body_for(plan: Plan) -> None:
-        env = case.make()
-        base = case.wrap(read(case, env, "unwrapped", "WRAP-006"), "base", "env.unwrapped")
-        before = {name: read(case, base, name, "ENV-001") for name in names}
-        space = before["observation_space"]
-        outer_space = read(case, env, "observation_space")
-        mode = read(case, base, "render_mode", "RENDER-001")
-        modes = declared_render_modes(before["metadata"])
-        if mode is not None and mode not in modes:
-            case.fail("the unwrapped env's render_mode is not in its own metadata['render_modes']",
-                      expected=f"one of {list(modes)}", actual=repr(mode))
-        tap = _Tap(base.raw)
-
-        def on_record(record: rollout.Record) -> None:
-            if not tap.seen():
-                return
-            ok, note = contains(case, space, tap.obs)
-            if ok:
-                return
-            outer_ok, _ = contains(case, outer_space, record.obs)
-            if not outer_ok:
-                # The wrapped env returns an observation outside its space too: the env's own finding (the layers
-                # pass it on), reported once, by the ENV rule, not blamed on a wrapper.
-                case.not_checkable(f"the unwrapped env's own {record.where()} is outside its own observation_space "
-                                   f"(reported by {_env_rule(record)})")
-            case.fail(f"the unwrapped env's own {record.where()} returned an observation outside its own "
-                      f"observation_space{note}, while the wrapped env's is in the wrapper's: the inner env does "
-                      f"not conform on its own (was its space overwritten by a layer?)",
-                      expected=f"an element of {space_label(space)}", actual=summarize(tap.obs))
-
+    def body() -> None:
+        # The spaces and metadata objects before wrapping (as the innermost env's constructor left them) and after
+        # (the wrapped target built, no call made yet): not the observations, which a bare env may return outside
+        # its own space (ENV-006's finding), nor after reset, where an env may rebuild its own spaces.
+        innermost: object = read(case, case.make("probe"), "unwrapped", "WRAP-006")
+        cls = type(innermost)
         try:
-            rollout.run(env, plan.seed, plan.actions(), on_record=on_record)
+            watch = ConstructionWatch(cls)
+        except Exception as exc:  # noqa: BLE001 - an extension type: its construction cannot be watched
+            case.not_checkable(f"the innermost env's class {cls.__qualname__} does not take a replacement "
+                               f"__init__ ({describe_exception(exc)}), so its spaces before wrapping are unknown")
+        named = "<" not in cls.__qualname__  # importable by the reproducer (not a class local to a function)
+        if named:
+            case.note(f"watch = ConstructionWatch.of({cls.__module__!r}, {cls.__qualname__!r})",
+                      imports=("from conformance._kit.construction import ConstructionWatch",))
+        try:
+            env = case.make()
         finally:
-            tap.close()
+            watch.close()
+        unwrapped = read(case, env, "unwrapped", "WRAP-006")
+        if not watch.seen(unwrapped):
+            case.not_checkable(f"the target's unwrapped env ({type_name(unwrapped)}) was not constructed while the "
+                               "target was (it is shared or cached), so its spaces before wrapping are unknown")
+        found = watch.changes(unwrapped)
+        if found is None:
+            return
+        if named:
+            case.expect("found = watch.changes(env.unwrapped)",
+                        "assert found is None, 'WRAP-003: wrapping changed the inner env: ' + found")
+        case.fail(f"wrapping changed the innermost env ({type_name(unwrapped)}): {found}",
+                  expected="the inner env's spaces and metadata as its constructor left them (a wrapper overrides "
+                           "its own action_space, observation_space or metadata, not the inner env's)",
+                  actual=found)
 
-    outer_space = _outer_action_space(case)
-    case.require(outer_space is not None, "the wrapped env exposes no action_space")
-
-    def example(plan: Plan) -> None:
-        case.set_seed(plan.seed)
-        body_for(plan)
-
-    case.explore(example, plans(outer_space, case.profile), max_examples=min(case.profile.max_examples, 8))
-
-
-def _outer_action_space(case: Case) -> Any:
-    layers = case.probe().layers
-    return layers[0].action_space if layers else None
+    case.once(body)
 
 
 @rule("WRAP-004")

@@ -134,4 +134,6 @@ BROKEN: tuple[Broken, ...] = (
     _env("WRAP-006", "wrapper:wrap_006_unwrapped_is_wrapper"),
     _env("WRAP-007", "wrapper:wrap_007_wrapper_attr_shallow"),
     _env("WRAP-008", "wrapper:wrap_008_own_generator"),
+    # h24 (issue 24): a constructor that refuses render_mode=None given explicitly (panda-gym).
+    _env("RENDER-001", "render:Render001RejectsNone", "RENDER-018"),
 )
