@@ -400,10 +400,23 @@ def _machine(case: Case, facts: VecFacts) -> type[RuleBasedStateMachine]:
 
         def _gate(self) -> None:
             """A disagreement is the mode's only when the target replays this program the same way (a target
-            that does not reproduce itself is VEC-008's finding, not a broken autoreset)."""
+            that does not reproduce itself is VEC-008's finding, not a broken autoreset). What comes before the
+            first seeded reset is drawn from entropy: replayed, not compared; a program without a seeded reset is
+            gated on its steps after ``reset(seed=0)``."""
+
+            def again() -> Handle:
+                return case.make("env_again")
+
             calls = list(self.calls)
-            reproducibility_gate(case, lambda: replay_calls(lambda: case.make("env_again"), calls), self.results,
-                                 vector=True)
+            seeded = next((index for index, (method, _, kwargs) in enumerate(calls)
+                           if method == "reset" and kwargs.get("seed") is not None), None)
+            if seeded is None:
+                calls = [("reset", (), {"seed": 0}), *(call for call in calls if call[0] == "step")]
+                reproducibility_gate(case, lambda: replay_calls(again, calls), replay_calls(again, calls),
+                                     vector=True)
+            else:
+                reproducibility_gate(case, lambda: replay_calls(again, calls)[seeded:], self.results[seeded:],
+                                     vector=True)
 
         def _report(self, problems: list[Problem]) -> None:
             self.position += 1
