@@ -71,6 +71,8 @@ CORRECT: tuple[str, ...] = (
     "tests.meta.broken_vector.correct:async_next_step_pickled",
     "tests.meta.broken_vector.correct:async_same_step_pickled",
     "tests.meta.broken_vector.correct:async_disabled_pickled",
+    # h24 (issue 24): sub-envs that are different tasks; sub-env i is compared with env_fns[i](), not env_fns[0]().
+    "tests.meta.broken_vector.multitask:sync_multitask",
 )
 """Correct vector targets: reference Sync, and Async without shared memory, in every mode.
 
