@@ -41,7 +41,7 @@ def _layer(case: Case, env: Handle, depth: int, var: str = "layer") -> Handle:
     obj = env.raw
     for _ in range(depth):
         obj = obj.env
-    return case.wrap(obj, var, "env" + ".env" * depth)
+    return case.wrap(obj, var, env.var + ".env" * depth)
 
 
 class _Tap:
@@ -132,6 +132,11 @@ def _drive_layers(case: Case, check_obs: bool) -> None:
                             f"{name} passes it on unchanged (reported by "
                             f"{_env_rule(record)})"
                         )
+                var = handle.var
+                case.expect(f"obs = results[{var!r}][-1][0]  # what the failing call returned",
+                            f"assert {var}.observation_space.contains(obs), "
+                            f"{f'WRAP-001: {name} returned an observation outside its own observation_space: '!r}"
+                            f" + repr(obs)")
                 case.fail(
                     f"{name}: the {record.where()} returned an observation "
                     f"outside its own observation_space{note}",
@@ -216,6 +221,10 @@ def test_render_mode_passes_through(conformance_case: Case) -> None:
                 inner_mode = read(case, inner, "render_mode", "RENDER-001")
                 own_modes = declared_render_modes(read(case, handle, "metadata", "ENV-003"))
                 if outer_mode != inner_mode and outer_mode not in own_modes:
+                    h, i = handle.var, inner.var
+                    case.expect(f"assert {h}.render_mode == {i}.render_mode or {h}.render_mode in "
+                                f"{h}.metadata.get('render_modes', ()), 'WRAP-004: the layer reports render_mode ' "
+                                f"+ repr({h}.render_mode) + ', its inner env ' + repr({i}.render_mode)")
                     case.fail(f"layer env{'.env' * layer.depth} ({layer.name}) reports render_mode {outer_mode!r}, "
                               f"its inner env {inner_mode!r}",
                               expected=f"{inner_mode!r}, or a mode in the wrapper's own render_modes {list(own_modes)}",
@@ -233,6 +242,12 @@ def test_env_chain_reaches_unwrapped(conformance_case: Case) -> None:
         env = case.make()
         unwrapped = read(case, env, "unwrapped", "WRAP-006")
         current, path = env.raw, "env"
+        v = env.var
+        case.expect(f"current, hops = {v}, 0",
+                    f"while current is not {v}.unwrapped and hasattr(current, 'env') and hops < {_MAX_CHAIN}: "
+                    f"current, hops = current.env, hops + 1",
+                    f"assert current is {v}.unwrapped, 'WRAP-005: following .env from {v} does not reach "
+                    f"{v}.unwrapped'")
         for _ in range(_MAX_CHAIN):
             if current is unwrapped:
                 return
@@ -255,6 +270,13 @@ def test_unwrapped_is_innermost(conformance_case: Case) -> None:
         if not env.has("unwrapped"):
             case.not_checkable("the target has no unwrapped attribute (the rule applies to envs that expose it)")
         unwrapped = env.get("unwrapped")
+        v = env.var
+        case.expect(f"inner = getattr({v}.unwrapped, 'env', None)",
+                    f"assert {v}.unwrapped.unwrapped is {v}.unwrapped, 'WRAP-006: {v}.unwrapped.unwrapped is not "
+                    f"{v}.unwrapped'",
+                    f"assert inner is None or inner is {v}.unwrapped or not any(getattr({v}.unwrapped, name) is "
+                    f"getattr(inner, name, None) for name in ('observation_space', 'action_space')), "
+                    f"'WRAP-006: {v}.unwrapped still wraps another env'")
         try:
             again = case.watchdog.call("unwrapped.unwrapped", lambda: unwrapped.unwrapped)
         except Exception as exc:  # noqa: BLE001
@@ -337,6 +359,9 @@ def test_wrapper_shares_np_random(conformance_case: Case) -> None:
         if not env.has("np_random") or not hasattr(unwrapped, "np_random"):
             case.not_checkable("the wrapper or the unwrapped env exposes no np_random")
         if env.get("np_random") is not unwrapped.np_random:
+            v = env.var
+            case.expect(f"assert {v}.np_random is {v}.unwrapped.np_random, 'WRAP-008: {v}.np_random is not "
+                        f"{v}.unwrapped.np_random'")
             case.fail("env.np_random is not env.unwrapped.np_random", expected="the very same Generator object",
                       actual="a different object")
 
