@@ -24,7 +24,7 @@ from conformance._engine.describe import describe_exception, summarize, type_nam
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.marks import rule as conformance_rule
 from conformance._engine.record import snapshot
-from conformance._kit.assertions import is_mapping, plans_for, read
+from conformance._kit.assertions import CallResult, is_mapping, plans_for, read, replay_calls, reproducibility_gate
 from conformance._kit.autoreset_model import Problem, VectorModel
 from conformance._kit.batching import SplitError, replace_rows, split
 from conformance._kit.rollout import first_difference
@@ -52,10 +52,28 @@ _SEEDS = st.integers(0, 2**31)
 _EXTRA_RESET_RATE = 0.3
 
 
-def _fail(case: Case, problem: Problem) -> None:
+def _fail(case: Case, problem: Problem) -> NoReturn:
     derived = [rule_id for rule_id in problem.rules if rule_id != case.rule.id]
     tags = f" [as {', '.join(derived)} states]" if derived and case.rule.id == "AUTORESET-012" else ""
     case.fail(f"{problem.where}: {problem.what}{tags}", expected=problem.expected, actual=problem.actual)
+
+
+def _gate(case: Case, plan: Plan, actions: list[Any]) -> None:
+    """The root-cause gate before a disagreement is blamed on the declared mode: fresh instances given the plan's
+    rollout must reproduce each other (a target that does not is VEC-008's finding; its model, built from the same
+    factories, cannot predict it)."""
+
+    def baseline() -> list[VecRecord]:
+        again = case.make("env_again")
+        return run_plan(case, again, vector_facts(case, again), plan, actions)
+
+    reproducibility_gate(case, baseline, baseline(), vector=True)
+
+
+def _disagreement(case: Case, plan: Plan, actions: list[Any], problem: Problem) -> NoReturn:
+    """Fail on a disagreement with the model, once the target is known to reproduce itself (:func:`_gate`)."""
+    _gate(case, plan, actions)
+    _fail(case, problem)
 
 
 def _no_model(case: Case) -> NoReturn:
@@ -88,6 +106,7 @@ def _model_rule(case: Case, *modes: AutoresetMode, exact: bool = True) -> None:
     def example(plan: Plan) -> None:
         env = case.make()
         facts = vector_facts(case, env)
+        actions = plan.actions()
         with model_envs(case, env, facts) as subs:
             if exact and subs is None:
                 _no_model(case)
@@ -96,9 +115,9 @@ def _model_rule(case: Case, *modes: AutoresetMode, exact: bool = True) -> None:
             def on_record(record: VecRecord) -> None:
                 for problem in feed(model, facts, record):
                     if case.rule.id in problem.rules:
-                        _fail(case, problem)
+                        _disagreement(case, plan, actions, problem)
 
-            run_plan(case, env, facts, plan, on_record=on_record)
+            run_plan(case, env, facts, plan, actions, on_record=on_record)
 
     case.explore(example, plans_for(case))
 
@@ -138,7 +157,7 @@ def test_next_step_resets_after_end(conformance_case: Case) -> None:
             def on_record(record: VecRecord) -> None:
                 for problem in feed(model, facts, record):
                     if case.rule.id in problem.rules:
-                        _fail(case, problem)
+                        _disagreement(case, plan, actions, problem)
 
             records = run_plan(case, env, facts, plan, actions, on_record=on_record)
         if not deterministic:
@@ -156,6 +175,7 @@ def test_next_step_resets_after_end(conformance_case: Case) -> None:
         again = run_plan(case, case.make("env_b"), facts, plan, changed)
         found = first_difference(records, again)
         if found is not None:
+            _gate(case, plan, actions)
             index, what = found
             case.fail(f"other actions for the sub-envs being reset changed the outcome at position {index} "
                       f"({what}): their actions were not ignored",
@@ -213,7 +233,7 @@ def test_disabled_never_resets_by_itself(conformance_case: Case) -> None:
                 last[:] = [record]
                 for problem in feed(model, facts, record):
                     if case.rule.id in problem.rules:
-                        _fail(case, problem)
+                        _disagreement(case, plan, plan.actions(), problem)
 
             def stop(record: VecRecord) -> bool:
                 return bool(ended_flags(record.terminations, record.truncations, facts.n).any())
@@ -264,23 +284,24 @@ def test_disabled_partial_reset(conformance_case: Case) -> None:
         with model_envs(case, env, facts) as subs:
             model = new_model(facts, subs)
             obs, info = unpack_reset(env.reset(seed=plan.seed))
-            _check(case, model.reset(plan.seed, snapshot(obs), snapshot(info), "the reset at position 0"))
+            _check(case, model.reset(plan.seed, snapshot(obs), snapshot(info), "the reset at position 0"), plan)
             for position, actions in enumerate(plan.actions(), start=1):
                 step = unpack_step(env.step(actions))
-                _check(case, model.step(actions, facts.single_act, snapshot(step), f"the step at position {position}"))
+                _check(case, model.step(actions, facts.single_act, snapshot(step), f"the step at position {position}"),
+                       plan)
                 mask = ended_flags(step[2], step[3], facts.n) | (rng.random(facts.n) < _EXTRA_RESET_RATE)
                 if mask.any():
                     obs, info = unpack_reset(env.reset(options={"reset_mask": mask.copy()}))
                     _check(case, model.partial(mask, snapshot(obs), snapshot(info),
-                                               f"the partial reset after position {position}"))
+                                               f"the partial reset after position {position}"), plan)
 
     case.explore(example, plans_for(case))
 
 
-def _check(case: Case, problems: list[Problem]) -> None:
+def _check(case: Case, problems: list[Problem], plan: Plan) -> None:
     for problem in problems:
         if case.rule.id in problem.rules:
-            _fail(case, problem)
+            _disagreement(case, plan, plan.actions(), problem)
 
 
 def _malformed_masks(n: int) -> st.SearchStrategy[Any]:
@@ -361,17 +382,46 @@ def _machine(case: Case, facts: VecFacts) -> type[RuleBasedStateMachine]:
             self.facts = vector_facts(case, self.env)
             self.models = model_envs(case, self.env, self.facts)
             self.model: VectorModel = new_model(self.facts, self.models.__enter__())
+            # The program so far and what the target returned, for the root-cause gate.
+            self.calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
+            self.results: list[CallResult] = []
 
         def _call(self, method: str, *args: Any, **kwargs: Any) -> Any:
+            self.calls.append((method, snapshot(args), snapshot(kwargs)))
             try:
-                return self.env.call(method, *args, **kwargs)
+                result = self.env.call(method, *args, **kwargs)
             except TargetError as error:
+                self.results.append(CallResult(method, f"raised {describe_exception(error.error)}"))
+                self._gate()
                 case.fail(f"{error.call} raised {describe_exception(error.error)} at a point the mode allows",
                           expected="the call returns", actual=describe_exception(error.error))
+            self.results.append(CallResult(method, snapshot(result)))
+            return result
+
+        def _gate(self) -> None:
+            """A disagreement is the mode's only when the target replays this program the same way (a target
+            that does not reproduce itself is VEC-008's finding, not a broken autoreset). What comes before the
+            first seeded reset is drawn from entropy: replayed, not compared; a program without a seeded reset is
+            gated on its steps after ``reset(seed=0)``."""
+
+            def again() -> Handle:
+                return case.make("env_again")
+
+            calls = list(self.calls)
+            seeded = next((index for index, (method, _, kwargs) in enumerate(calls)
+                           if method == "reset" and kwargs.get("seed") is not None), None)
+            if seeded is None:
+                calls = [("reset", (), {"seed": 0}), *(call for call in calls if call[0] == "step")]
+                reproducibility_gate(case, lambda: replay_calls(again, calls), replay_calls(again, calls),
+                                     vector=True)
+            else:
+                reproducibility_gate(case, lambda: replay_calls(again, calls)[seeded:], self.results[seeded:],
+                                     vector=True)
 
         def _report(self, problems: list[Problem]) -> None:
             self.position += 1
             if problems:
+                self._gate()
                 _fail(case, problems[0])
 
         @initialize(seed=seeds)

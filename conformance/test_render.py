@@ -175,6 +175,13 @@ def test_render_mode_fixed_at_construction(conformance_case: Case) -> None:
 
     def example(plan: Plan) -> None:
         case.set_seed(plan.seed)
+        # render_mode=None given explicitly is how a caller asks for no rendering (gymnasium.make(id,
+        # render_mode=args.render_mode)); a constructor that rejects it cannot be given its own "no mode".
+        try:
+            case.make("env_none", render_mode=None)
+        except TargetError as error:
+            case.fail("the constructor rejects render_mode=None, the mode that renders nothing",
+                      expected="a construction with render_mode=None (no rendering)", actual=str(error))
         for mode in (None, *_modes(case)):
             env = case.make(f"env_{mode}" if mode else "env", **({} if mode is None else {"render_mode": mode}))
             # A construction naming no mode receives the one the target binds (--env-kwargs), if any; without one,
@@ -228,7 +235,12 @@ def test_render_mode_is_declared(conformance_case: Case) -> None:
         for mode in _modes(case):
             constructions.append((f"env_{mode}", {"render_mode": mode}))
         for var, kwargs in constructions:
-            env = case.make(var, **kwargs)
+            try:
+                env = case.make(var, **kwargs)
+            except TargetError as error:
+                if "render_mode" not in kwargs:
+                    raise
+                case.not_checkable(f"{error} (reported by RENDER-001)")
             current = read(case, env, "render_mode", "RENDER-001")
             modes = _declared_modes(case, env)
             if current is not None and (not isinstance(modes, (list, tuple)) or current not in modes):

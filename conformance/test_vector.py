@@ -9,6 +9,8 @@ PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pyt
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -24,6 +26,7 @@ from conformance._engine.record import snapshot
 from conformance._kit import vector_rollout
 from conformance._kit.assertions import (
     SPACE_MEMBERS,
+    CallResult,
     compare_rollouts,
     contains,
     is_mapping,
@@ -36,6 +39,7 @@ from conformance._kit.batching import batch_info_problem, mask_problem
 from conformance._kit.reference_sync import UnsupportedSpace, reference_sync
 from conformance._kit.strategies import Plan, sampler
 from conformance._kit.vector_checks import (
+    VecFacts,
     batch_array,
     batched_space_rule,
     run_plan,
@@ -143,18 +147,27 @@ def _alone(case: Case, fns: list[Any], i: int, seed: int | None) -> Any:
             pass
 
 
-def _compare_with_alone(case: Case, fns: list[Any], i: int, seed: int, row: Any, call: str) -> None:
-    """Fail unless sub-env ``i``'s row equals its own factory's env reset alone with ``seed`` — unless that env
-    does not reproduce itself (then VEC-008 and the SEED rules of the sub-env report it)."""
+def _compare_with_alone(
+    case: Case, fns: list[Any], i: int, seed: int, row: Any, call: str, again: Callable[[], Any]
+) -> None:
+    """Fail unless sub-env ``i``'s row equals its own factory's env reset alone with ``seed`` — unless either side
+    does not reproduce itself (the root-cause gate: VEC-008 reports that): ``again`` makes the row again, from a
+    fresh target and the same call."""
     alone = _alone(case, fns, i, seed)
     found = value_difference(alone, row)
     if found is None:
         return
-    if value_difference(alone, _alone(case, fns, i, seed)) is not None:
-        case.not_checkable(f"env.env_fns[{i}]() is not reproducible: reset(seed={seed}) twice gives different "
-                           f"observations — see VEC-008")
+    reproducibility_gate(case, lambda: [CallResult("reset", _alone(case, fns, i, seed))],
+                         [CallResult("reset", alone)], vector=True)
+    reproducibility_gate(case, lambda: [CallResult("reset", again())], [CallResult("reset", row)], vector=True)
     case.fail(f"sub-env {i}'s observation after {call} is not that of env.env_fns[{i}]() reset alone with "
               f"seed={seed} ({found})", expected=summarize(alone), actual=summarize(row))
+
+
+def _fresh_row(case: Case, facts: VecFacts, seed: Any, i: int) -> Any:
+    """Row ``i`` of a fresh target's ``reset(seed=seed)`` (the baseline of VEC-006/007's gate)."""
+    obs, _ = unpack_reset(case.make("env_again").reset(seed=seed))
+    return split_rows(case, facts, snapshot(obs))[i]
 
 
 @rule("VEC-006", kinds=_VECTOR)
@@ -171,7 +184,8 @@ def test_int_seed_seeds_consecutively(conformance_case: Case) -> None:
         rows = split_rows(case, facts, snapshot(obs))
         # Each sub-env against its own factory's env (a multi-task vector env's sub-envs are different tasks).
         for i in range(facts.n):
-            _compare_with_alone(case, fns, i, seed + i, rows[i], f"reset(seed={seed})")
+            _compare_with_alone(case, fns, i, seed + i, rows[i], f"reset(seed={seed})",
+                                partial(_fresh_row, case, facts, seed, i))
 
     case.explore(example, _SEEDS, max_examples=min(case.profile.max_examples, 5))
 
@@ -192,7 +206,8 @@ def test_seed_lists(conformance_case: Case) -> None:
         for i, seed in enumerate(seeds):
             if seed is None or not deterministic:
                 continue
-            _compare_with_alone(case, fns, i, seed, rows[i], f"reset(seed={seeds})")
+            _compare_with_alone(case, fns, i, seed, rows[i], f"reset(seed={seeds})",
+                                partial(_fresh_row, case, facts, seeds, i))
         for length in (facts.n - 1, facts.n + 1):
             wrong = list(range(length))
             try:
@@ -372,9 +387,12 @@ def test_matches_reference_sync(conformance_case: Case) -> None:
                 pass
         found = first_difference(theirs, ours)
         if found is not None:
-            again = case.make("env_again")
-            reproducibility_gate(case, lambda: run_plan(case, again, vector_facts(case, again), plan, actions), ours,
-                                 vector=True)
+
+            def baseline() -> list[VecRecord]:
+                again = case.make("env_again")  # a fresh instance each time the gate makes the baseline
+                return run_plan(case, again, vector_facts(case, again), plan, actions)
+
+            reproducibility_gate(case, baseline, ours, vector=True)
         compare_rollouts(case, theirs, ours, "the target differs from a reference SyncVectorEnv over the same sub-env "
                          "factories", ("reference", "env"))
 

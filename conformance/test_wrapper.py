@@ -23,6 +23,7 @@ from conformance._engine.record import snapshot
 from conformance._engine.state import Layer, declared_render_modes
 from conformance._kit import rollout
 from conformance._kit.assertions import contains, read, space_label
+from conformance._kit.construction import ConstructionWatch
 from conformance._kit.strategies import Plan, plans
 from conformance.equality import difference
 
@@ -40,7 +41,7 @@ def _layer(case: Case, env: Handle, depth: int, var: str = "layer") -> Handle:
     obj = env.raw
     for _ in range(depth):
         obj = obj.env
-    return case.wrap(obj, var, "env" + ".env" * depth)
+    return case.wrap(obj, var, env.var + ".env" * depth)
 
 
 class _Tap:
@@ -131,6 +132,11 @@ def _drive_layers(case: Case, check_obs: bool) -> None:
                             f"{name} passes it on unchanged (reported by "
                             f"{_env_rule(record)})"
                         )
+                var = handle.var
+                case.expect(f"obs = results[{var!r}][-1][0]  # what the failing call returned",
+                            f"assert {var}.observation_space.contains(obs), "
+                            f"{f'WRAP-001: {name} returned an observation outside its own observation_space: '!r}"
+                            f" + repr(obs)")
                 case.fail(
                     f"{name}: the {record.where()} returned an observation "
                     f"outside its own observation_space{note}",
@@ -161,56 +167,42 @@ def test_wrapper_accepts_own_actions(conformance_case: Case) -> None:
 def test_inner_env_keeps_its_attributes(conformance_case: Case) -> None:
     case = conformance_case
     _layers(case)
-    names = ("action_space", "observation_space", "metadata")
 
-    def body_for(plan: Plan) -> None:
-        env = case.make()
-        base = case.wrap(read(case, env, "unwrapped", "WRAP-006"), "base", "env.unwrapped")
-        before = {name: read(case, base, name, "ENV-001") for name in names}
-        space = before["observation_space"]
-        outer_space = read(case, env, "observation_space")
-        mode = read(case, base, "render_mode", "RENDER-001")
-        modes = declared_render_modes(before["metadata"])
-        if mode is not None and mode not in modes:
-            case.fail("the unwrapped env's render_mode is not in its own metadata['render_modes']",
-                      expected=f"one of {list(modes)}", actual=repr(mode))
-        tap = _Tap(base.raw)
-
-        def on_record(record: rollout.Record) -> None:
-            if not tap.seen():
-                return
-            ok, note = contains(case, space, tap.obs)
-            if ok:
-                return
-            outer_ok, _ = contains(case, outer_space, record.obs)
-            if not outer_ok:
-                # The wrapped env returns an observation outside its space too: the env's own finding (the layers
-                # pass it on), reported once, by the ENV rule, not blamed on a wrapper.
-                case.not_checkable(f"the unwrapped env's own {record.where()} is outside its own observation_space "
-                                   f"(reported by {_env_rule(record)})")
-            case.fail(f"the unwrapped env's own {record.where()} returned an observation outside its own "
-                      f"observation_space{note}, while the wrapped env's is in the wrapper's: the inner env does "
-                      f"not conform on its own (was its space overwritten by a layer?)",
-                      expected=f"an element of {space_label(space)}", actual=summarize(tap.obs))
-
+    def body() -> None:
+        # The spaces and metadata objects before wrapping (as the innermost env's constructor left them) and after
+        # (the wrapped target built, no call made yet): not the observations, which a bare env may return outside
+        # its own space (ENV-006's finding), nor after reset, where an env may rebuild its own spaces.
+        innermost: object = read(case, case.make("probe"), "unwrapped", "WRAP-006")
+        cls = type(innermost)
         try:
-            rollout.run(env, plan.seed, plan.actions(), on_record=on_record)
+            watch = ConstructionWatch(cls)
+        except Exception as exc:  # noqa: BLE001 - an extension type: its construction cannot be watched
+            case.not_checkable(f"the innermost env's class {cls.__qualname__} does not take a replacement "
+                               f"__init__ ({describe_exception(exc)}), so its spaces before wrapping are unknown")
+        named = "<" not in cls.__qualname__  # importable by the reproducer (not a class local to a function)
+        if named:
+            case.note(f"watch = ConstructionWatch.of({cls.__module__!r}, {cls.__qualname__!r})",
+                      imports=("from conformance._kit.construction import ConstructionWatch",))
+        try:
+            env = case.make()
         finally:
-            tap.close()
+            watch.close()
+        unwrapped = read(case, env, "unwrapped", "WRAP-006")
+        if not watch.seen(unwrapped):
+            case.not_checkable(f"the target's unwrapped env ({type_name(unwrapped)}) was not constructed while the "
+                               "target was (it is shared or cached), so its spaces before wrapping are unknown")
+        found = watch.changes(unwrapped)
+        if found is None:
+            return
+        if named:
+            case.expect("found = watch.changes(env.unwrapped)",
+                        "assert found is None, 'WRAP-003: wrapping changed the inner env: ' + found")
+        case.fail(f"wrapping changed the innermost env ({type_name(unwrapped)}): {found}",
+                  expected="the inner env's spaces and metadata as its constructor left them (a wrapper overrides "
+                           "its own action_space, observation_space or metadata, not the inner env's)",
+                  actual=found)
 
-    outer_space = _outer_action_space(case)
-    case.require(outer_space is not None, "the wrapped env exposes no action_space")
-
-    def example(plan: Plan) -> None:
-        case.set_seed(plan.seed)
-        body_for(plan)
-
-    case.explore(example, plans(outer_space, case.profile), max_examples=min(case.profile.max_examples, 8))
-
-
-def _outer_action_space(case: Case) -> Any:
-    layers = case.probe().layers
-    return layers[0].action_space if layers else None
+    case.once(body)
 
 
 @rule("WRAP-004")
@@ -229,6 +221,10 @@ def test_render_mode_passes_through(conformance_case: Case) -> None:
                 inner_mode = read(case, inner, "render_mode", "RENDER-001")
                 own_modes = declared_render_modes(read(case, handle, "metadata", "ENV-003"))
                 if outer_mode != inner_mode and outer_mode not in own_modes:
+                    h, i = handle.var, inner.var
+                    case.expect(f"assert {h}.render_mode == {i}.render_mode or {h}.render_mode in "
+                                f"{h}.metadata.get('render_modes', ()), 'WRAP-004: the layer reports render_mode ' "
+                                f"+ repr({h}.render_mode) + ', its inner env ' + repr({i}.render_mode)")
                     case.fail(f"layer env{'.env' * layer.depth} ({layer.name}) reports render_mode {outer_mode!r}, "
                               f"its inner env {inner_mode!r}",
                               expected=f"{inner_mode!r}, or a mode in the wrapper's own render_modes {list(own_modes)}",
@@ -246,6 +242,12 @@ def test_env_chain_reaches_unwrapped(conformance_case: Case) -> None:
         env = case.make()
         unwrapped = read(case, env, "unwrapped", "WRAP-006")
         current, path = env.raw, "env"
+        v = env.var
+        case.expect(f"current, hops = {v}, 0",
+                    f"while current is not {v}.unwrapped and hasattr(current, 'env') and hops < {_MAX_CHAIN}: "
+                    f"current, hops = current.env, hops + 1",
+                    f"assert current is {v}.unwrapped, 'WRAP-005: following .env from {v} does not reach "
+                    f"{v}.unwrapped'")
         for _ in range(_MAX_CHAIN):
             if current is unwrapped:
                 return
@@ -268,6 +270,13 @@ def test_unwrapped_is_innermost(conformance_case: Case) -> None:
         if not env.has("unwrapped"):
             case.not_checkable("the target has no unwrapped attribute (the rule applies to envs that expose it)")
         unwrapped = env.get("unwrapped")
+        v = env.var
+        case.expect(f"inner = getattr({v}.unwrapped, 'env', None)",
+                    f"assert {v}.unwrapped.unwrapped is {v}.unwrapped, 'WRAP-006: {v}.unwrapped.unwrapped is not "
+                    f"{v}.unwrapped'",
+                    f"assert inner is None or inner is {v}.unwrapped or not any(getattr({v}.unwrapped, name) is "
+                    f"getattr(inner, name, None) for name in ('observation_space', 'action_space')), "
+                    f"'WRAP-006: {v}.unwrapped still wraps another env'")
         try:
             again = case.watchdog.call("unwrapped.unwrapped", lambda: unwrapped.unwrapped)
         except Exception as exc:  # noqa: BLE001
@@ -350,6 +359,9 @@ def test_wrapper_shares_np_random(conformance_case: Case) -> None:
         if not env.has("np_random") or not hasattr(unwrapped, "np_random"):
             case.not_checkable("the wrapper or the unwrapped env exposes no np_random")
         if env.get("np_random") is not unwrapped.np_random:
+            v = env.var
+            case.expect(f"assert {v}.np_random is {v}.unwrapped.np_random, 'WRAP-008: {v}.np_random is not "
+                        f"{v}.unwrapped.np_random'")
             case.fail("env.np_random is not env.unwrapped.np_random", expected="the very same Generator object",
                       actual="a different object")
 

@@ -11,7 +11,8 @@ import copy
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import numpy as np
 from hypothesis import strategies as st
@@ -20,12 +21,14 @@ from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.narrowing import is_array, is_dict, is_scalar, is_tuple
+from conformance._engine.record import snapshot
 from conformance._kit.rollout import Comparable, first_difference
 from conformance._kit.strategies import Plan, plans, space_kind
 from conformance.equality import outside_space
 
 __all__ = [
     "SPACE_MEMBERS",
+    "CallResult",
     "compare_rollouts",
     "contains",
     "deep_copy",
@@ -37,6 +40,7 @@ __all__ = [
     "is_real_scalar",
     "plans_for",
     "read",
+    "replay_calls",
     "reproducibility_gate",
     "space_label",
 ]
@@ -172,6 +176,10 @@ def reproducibility_gate(
         first: The baseline's rollout as the rule made it.
         vector: Whether the target is a vector env.
     """
+    if case.probe().nondeterministic:
+        # Declared nondeterministic: no baseline to establish. Rules that compare exactly skip such a target before
+        # they get here; what reaches the gate is a structural finding (the autoreset model's without env_fns).
+        return
     # Made again twice: a target whose results are random among a few values (a Discrete(3) sample in its info)
     # matches itself once by chance too often to be called reproducible.
     found = first_difference(first, baseline()) or first_difference(first, baseline())
@@ -199,6 +207,45 @@ def reproducibility_gate(
         f"the target is not reproducible — see {see}: the same construction and calls, made twice, differ at "
         f"position {index} ({what}), so a difference cannot be blamed on {case.rule.id}'s intervention"
     )
+
+
+@dataclass(frozen=True)
+class CallResult:
+    """What one call of a recorded program returned (or what it raised), comparable by
+    :func:`~conformance._kit.rollout.first_difference`: the baseline of :func:`reproducibility_gate` for a check
+    that drives its target through arbitrary calls (a state machine) rather than a rollout.
+
+    Attributes:
+        kind: The method called.
+        result: A snapshot of what it returned, or ``"raised <exception>"``.
+    """
+
+    kind: str
+    result: Any
+
+    FIELDS: ClassVar[tuple[str, ...]] = ("result",)
+
+    def values(self) -> tuple[Any, ...]:
+        """The compared part."""
+        return (self.result,)
+
+
+def call_result(env: Handle, method: str, *args: Any, **kwargs: Any) -> CallResult:
+    """Make one call on ``env`` and keep what it returned or raised (unrecorded: the gate's replays are not part of
+    the reproducer)."""
+    try:
+        return CallResult(method, snapshot(env.call(method, *args, record=False, **kwargs)))
+    except TargetError as error:
+        return CallResult(method, f"raised {describe_exception(error.error)}")
+
+
+def replay_calls(
+    make: Callable[[], Handle], calls: Sequence[tuple[str, tuple[Any, ...], Mapping[str, Any]]]
+) -> list[CallResult]:
+    """A fresh instance from ``make``, then the same ``(method, args, kwargs)`` calls: the baseline of a program for
+    :func:`reproducibility_gate`."""
+    env = make()
+    return [call_result(env, method, *args, **kwargs) for method, args, kwargs in calls]
 
 
 def expect_same_results(case: Case, variables: tuple[str, str], n_a: int, n_b: int, problem: str) -> None:

@@ -27,7 +27,7 @@ from tests.meta.catalog import Broken
 
 BROKEN = VECTOR_BROKEN + FUNC_BROKEN
 _PROBLEMS = ("failed", "warned", "error")
-_SAMPLE_RULES = ("VEC-006", "AUTORESET-004", "AUTORESET-009", "FUNC-002")
+_SAMPLE_RULES = ("VEC-006", "VEC-008", "AUTORESET-004", "AUTORESET-009", "FUNC-002")
 _SAMPLE = [broken for broken in BROKEN if broken.rule in _SAMPLE_RULES]
 # Reproducers of these replay a call that raises: the exception *is* the violation.
 _RAISING = ("VEC-016", "VEC-019")

@@ -161,4 +161,6 @@ BROKEN: tuple[Broken, ...] = (
     _env("SEED-009", "deep:ControlCloseResetsSharedDrag"),
     _env("ENV-031", "deep:ControlEmptyOptionsRaise"),
     _env("SEED-014", "deep:HopEmptyOptionsFixStart"),
+    # h24 (issue 24): a constructor that refuses render_mode=None given explicitly (panda-gym).
+    _env("RENDER-001", "render:Render001RejectsNone", "RENDER-018"),
 )

@@ -203,3 +203,14 @@ class Render018RgbArrayByDefault(Walk):
 
     def __init__(self, render_mode: str | None = "rgb_array") -> None:
         super().__init__(render_mode)
+
+
+class Render001RejectsNone(Walk):
+    """Renders ``rgb_array`` by default and refuses ``render_mode=None`` given explicitly (panda-gym's
+    ``PyBullet`` raises ``ValueError``): ``gymnasium.make(id, render_mode=None)`` fails."""
+
+    def __init__(self, render_mode: str | None = "rgb_array") -> None:
+        if render_mode not in self.metadata["render_modes"]:  # RENDER-001: None is refused
+            raise ValueError(f"Render001RejectsNone render_mode must be one of "
+                             f"{self.metadata['render_modes']}, got {render_mode!r}")
+        super().__init__(render_mode)
