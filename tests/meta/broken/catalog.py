@@ -29,7 +29,12 @@ def _registered(rule: str, target: str, *collateral: str) -> Broken:
     return Broken(rule, f"{module}/{attr}-v0", "--env-id", collateral, registry=REGISTRY)
 
 
-CORRECT: tuple[str, ...] = (f"{_PACKAGE}._base:Walk", f"{_PACKAGE}._base:wrapped")
+CORRECT: tuple[str, ...] = (
+    f"{_PACKAGE}._base:Walk",
+    f"{_PACKAGE}._base:wrapped",
+    # h26b: a declared limit reported as truncation, terminal cells as termination, both on a coinciding step.
+    f"{_PACKAGE}.semantics:HopsTruncatesAndTerminatesApart",
+)
 """Targets that must pass every rule without a warning."""
 
 _CROSS_INSTANCE = ("SEED-00[35689]", "SEED-010", "RENDER-014")
@@ -134,4 +139,20 @@ BROKEN: tuple[Broken, ...] = (
     _env("WRAP-006", "wrapper:wrap_006_unwrapped_is_wrapper"),
     _env("WRAP-007", "wrapper:wrap_007_wrapper_attr_shallow"),
     _env("WRAP-008", "wrapper:wrap_008_own_generator"),
+    # h26b (issue 26 items 3, 4): the flags' meanings, no reset inside step, class-level metadata, stable spaces,
+    # the action argument, what a wrapper passes in; three shapes (Dict gridworld, Box control, Discrete random start).
+    _env("ENV-022", "semantics:GridLimitAsTermination", "ENV-023"),
+    _env("ENV-022", "semantics:DriveLimitAsTermination", "ENV-023"),
+    _env("ENV-023", "semantics:DriveTerminatedAtLimit"),
+    _env("ENV-023", "semantics:HopsBothFlagsAtTerminal"),
+    _env("ENV-024", "semantics:GridAutoresets"),
+    _env("ENV-024", "semantics:DriveAutoresets"),
+    _env("ENV-024", "semantics:HopsAutoresets"),
+    _env("ENV-025", "semantics:GridMetadataInConstructor"),
+    _env("ENV-025", "semantics:HopsCountsInstancesInMetadata"),
+    _env("ENV-026", "semantics:DriveSpacesAnew", "SEED-009"),
+    _env("ENV-026", "semantics:GridSpacesAnew", "SEED-009"),
+    _env("ENV-027", "semantics:DriveHalvesAction", "SEED-*", "RENDER-014"),
+    _env("WRAP-009", "semantics:wrap_009_drops_seed", "SEED-011"),
+    _env("WRAP-009", "semantics:wrap_009_drops_options"),
 )
