@@ -65,7 +65,7 @@ BROKEN: tuple[Broken, ...] = (
     # h26b (issue 26 item 2): vector envs written directly (no env_fns).
     Broken("VEC-021", f"{_DIRECT}:SlideReseedsUnseeded", "--vector-env", ("VEC-008", "VEC-009")),
     Broken("VEC-022", f"{_DIRECT}:SlideIdenticalRows", "--vector-env"),
-    Broken("AUTORESET-002", f"{_DIRECT}:SlideSameStepFinalIsStart", "--vector-env"),
+    Broken("AUTORESET-002", f"{_DIRECT}:SlideSameStepFinalIsStart", "--vector-env", ("AUTORESET-012",)),
 )
 
 CORRECT: tuple[str, ...] = (
