@@ -20,7 +20,7 @@ from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import snapshot
 from conformance._kit import rollout
 from conformance._kit.assertions import plans_for
-from conformance._kit.rollout import Record, ended
+from conformance._kit.rollout import Record
 from conformance._kit.strategies import Plan
 from conformance.equality import difference, value_difference
 
@@ -100,8 +100,7 @@ class _FlagMeanings(Watch):
             self.steps = 0
             return
         self.steps += 1
-        terminated, truncated = _flag(record.terminated), _flag(record.truncated)
-        if terminated:
+        if _flag(record.terminated):
             self.terminal.append(record)
         if self.limit is not None and self.steps == self.limit:
             self.at_limit.append(record)

@@ -391,7 +391,8 @@ def test_make_vec_honours_num_envs(conformance_case: Case) -> None:
     def make(n: int) -> Handle:
         if vector:  # the target's own make_vec call (its vectorization mode and kwargs), with num_envs=n
             return case.make(f"vec_{n}", num_envs=n)
-        return _make(case, "make_vec", env_id, var=f"vec_{n}", **{**case.target.kwargs, "num_envs": n})
+        kwargs: dict[str, Any] = {**case.target.kwargs, "num_envs": n}
+        return _make(case, "make_vec", env_id, var=f"vec_{n}", **kwargs)
 
     def body() -> None:
         for n in _COUNTS:

@@ -434,7 +434,8 @@ def test_unseeded_reset_continues_generators(conformance_case: Case) -> None:
 
     def example(plan: Plan) -> None:
         actions = plan.actions()[:_UNSEEDED_STEPS]
-        seeded, unseeded = [], []
+        seeded: list[list[VecRecord]] = []
+        unseeded: list[list[VecRecord]] = []
         for var in ("env_a", "env_b"):
             env = case.make(var)
             facts = vector_facts(case, env)

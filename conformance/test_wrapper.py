@@ -388,7 +388,8 @@ def test_reset_forwards_seed_and_options(conformance_case: Case) -> None:
             received.append(dict(kwargs))
             options = kwargs.get("options")
             if isinstance(options, dict) and _MARKER in options:
-                kept = {key: value for key, value in options.items() if key != _MARKER}
+                given = cast("dict[str, Any]", options)
+                kept = {key: value for key, value in given.items() if key != _MARKER}
                 kwargs["options"] = kept or None
             return original(*args, **kwargs)
 
