@@ -2,8 +2,9 @@
 
 The mode is ``metadata["autoreset_mode"]`` (an enum of any library or its string value; undeclared means
 ``"NextStep"``). Rules of the other modes skip as not applicable. Exact predictions need the target's sub-env
-factories (``env_fns``); without them, only the structural predictions of the model are checked, and rules that
-are only observable exactly skip with that reason.
+factories (``env_fns``); without them (a vector env written directly), only the structural predictions of the model
+are checked — under ``"SameStep"`` these include AUTORESET-002's "``final_obs`` is not the new episode's first
+observation" — and rules that are only observable exactly skip with that reason.
 
 PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
 (which costs every run where the installed package's bytecode cannot be cached).
@@ -124,7 +125,10 @@ def _model_rule(case: Case, *modes: AutoresetMode, exact: bool = True) -> None:
 
 @conformance_rule("AUTORESET-002", kinds=_VECTOR)
 def test_final_step_is_real(conformance_case: Case) -> None:
-    _model_rule(conformance_case)
+    # Under "SameStep" the model checks structurally too (final_obs is not the new episode's first observation), so
+    # a vector env written directly, without env_fns, is checked there.
+    mode = require_mode(conformance_case, _NEXT, _SAME, _DISABLED)
+    _model_rule(conformance_case, exact=mode is not _SAME)
 
 
 def _resetting_rows(records: list[VecRecord], n: int) -> dict[int, list[int]]:

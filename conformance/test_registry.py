@@ -27,7 +27,9 @@ from conformance._kit import rollout, vector_rollout
 from conformance._kit.assertions import plans_for, read, reproducibility_gate, space_label
 from conformance._kit.strategies import Plan, sampler, seeds
 from conformance._kit.vector_checks import vector_facts
+from conformance._kit.batching import SplitError, split
 from conformance._kit.vector_rollout import ended_flags
+from conformance._kit.vector_rollout import unpack_reset as unpack_vector_reset
 from gymspec import ENV_ID_PATTERN, AutoresetMode
 from gymspec.errors import ResetNeeded, UnregisteredEnv, matches
 
@@ -374,3 +376,41 @@ def _compare_single(case: Case, vec: Handle, single: Handle, requested: int) -> 
         if not bool(ours == theirs):
             case.fail(f"{vec.var}.single_{name} differs from make's {name}", expected=space_label(theirs),
                       actual=space_label(ours))
+
+
+# REG-009's counts: 1 (the edge a default of 2 never reaches) and 3 (odd, unlike the usual defaults).
+_COUNTS = (1, 3)
+
+
+@rule("REG-009", kinds=_BOTH)
+def test_make_vec_honours_num_envs(conformance_case: Case) -> None:
+    case = conformance_case
+    env_id = _require_id(case)
+    vector = case.target.kind == "vector"
+
+    def make(n: int) -> Handle:
+        if vector:  # the target's own make_vec call (its vectorization mode and kwargs), with num_envs=n
+            return case.make(f"vec_{n}", num_envs=n)
+        kwargs: dict[str, Any] = {**case.target.kwargs, "num_envs": n}
+        return _make(case, "make_vec", env_id, var=f"vec_{n}", **kwargs)
+
+    def body() -> None:
+        for n in _COUNTS:
+            vec = make(n)
+            try:
+                got = read(case, vec, "num_envs", "VEC-001")
+                if got != n:
+                    case.fail(f"make_vec(..., num_envs={n}) made a vector env with num_envs={got!r}",
+                              expected=f"num_envs == {n}", actual=repr(got))
+                single = read(case, vec, "single_observation_space", "VEC-001")
+                obs, _ = unpack_vector_reset(vec.reset(seed=0))
+                try:
+                    split(single, obs, n, "observations")
+                except SplitError as exc:
+                    case.fail(f"make_vec(..., num_envs={n}) made a vector env whose reset returned observations that "
+                              f"are not {n} elements of single_observation_space ({exc})",
+                              expected=f"{n} observations", actual=summarize(obs))
+            finally:
+                _close(vec)
+
+    case.once(body)

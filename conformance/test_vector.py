@@ -437,3 +437,67 @@ def test_calls_after_close_raise(conformance_case: Case) -> None:
             case.fail(f"{call} after close() returned", expected="ClosedEnvironmentError", actual=summarize(result))
 
     case.once(body)
+
+
+# VEC-021 follows the unseeded reset with this many steps (a generator re-seeded from entropy shows in the first
+# observations already; the steps catch one that re-seeds the dynamics' noise only).
+_UNSEEDED_STEPS = 8
+# VEC-022: how many seeded resets must all give identical rows, and how many distinct first rows across them show
+# that the start is random.
+_INDEPENDENCE_RESETS = 5
+_RANDOM_STARTS = 3
+
+
+@rule("VEC-021", kinds=_VECTOR)
+def test_unseeded_reset_continues_generators(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    def example(plan: Plan) -> None:
+        actions = plan.actions()[:_UNSEEDED_STEPS]
+        seeded: list[list[VecRecord]] = []
+        unseeded: list[list[VecRecord]] = []
+        for var in ("env_a", "env_b"):
+            env = case.make(var)
+            facts = vector_facts(case, env)
+            case.set_seed(plan.seed)
+            seeded.append(vector_rollout.run(env, plan.seed, [], facts.n, facts.mode))
+            unseeded.append(vector_rollout.run(env, None, actions, facts.n, facts.mode))
+        if first_difference(seeded[0], seeded[1]) is not None:
+            case.not_checkable("two fresh instances reset with the same seed differ already (reported by VEC-008)")
+        compare_rollouts(case, unseeded[0], unseeded[1], f"after reset(seed={plan.seed}), an unseeded reset() and "
+                         "the steps after it differ between two instances: the unseeded reset took new entropy "
+                         "instead of continuing the generators", ("env_a", "env_b"))
+
+    case.explore(example, plans_for(case), max_examples=min(case.profile.max_examples, 3))
+
+
+@rule("VEC-022", kinds=_VECTOR)
+def test_sub_envs_are_independent(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def body() -> None:
+        env = case.make()
+        facts = vector_facts(case, env)
+        case.require(facts.n >= 2, f"num_envs is {facts.n}")
+        case.require(sub_env_factories(case, env, facts.n) is None,
+                     "the target exposes env_fns: VEC-006 checks each sub-env's seed against its own factory")
+        firsts: list[Any] = []
+        for k in range(_INDEPENDENCE_RESETS):
+            seed = 7919 * (k + 1)
+            case.set_seed(seed)
+            obs, _ = unpack_reset(env.reset(seed=seed))
+            rows = split_rows(case, facts, snapshot(obs))
+            if any(value_difference(rows[0], row) is not None for row in rows[1:]):
+                return
+            if all(value_difference(rows[0], seen) is not None for seen in firsts):
+                firsts.append(rows[0])
+        case.require(len(firsts) >= _RANDOM_STARTS, f"the start is not random: {_INDEPENDENCE_RESETS} seeds gave "
+                                                   f"{len(firsts)} distinct starts")
+        case.fail(f"all {facts.n} sub-envs started from the same observation in each of {_INDEPENDENCE_RESETS} seeded "
+                  f"resets, while the start differs from seed to seed ({len(firsts)} distinct starts): the sub-envs "
+                  "are copies of one stream, not independent",
+                  expected="independent sub-envs (different rows for a random start)",
+                  actual=f"identical rows, e.g. {summarize(firsts[-1])} in every sub-env")
+
+    case.once(body)

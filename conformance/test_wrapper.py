@@ -366,3 +366,71 @@ def test_wrapper_shares_np_random(conformance_case: Case) -> None:
                       actual="a different object")
 
     case.once(body)
+
+
+_MARKER = "conformance_marker"
+"""The options entry WRAP-009 passes in; the shadowed ``reset`` removes it before the unwrapped env sees it."""
+_SHADOW = (
+    "received = []\n"
+    "_reset = env.unwrapped.reset\n"
+    "def _shadow(*args, **kwargs):\n"
+    "    received.append(dict(kwargs))\n"
+    f"    kept = {{k: v for k, v in (kwargs.get('options') or {{}}).items() if k != {_MARKER!r}}}\n"
+    "    return _reset(*args, **{**kwargs, 'options': kept or None})\n"
+    "env.unwrapped.reset = _shadow"
+)
+
+
+@rule("WRAP-009")
+def test_reset_forwards_seed_and_options(conformance_case: Case) -> None:
+    case = conformance_case
+    _layers(case)
+    seed = 2024
+
+    def body() -> None:
+        env = case.make()
+        unwrapped = read(case, env, "unwrapped", "WRAP-006")
+        received: list[dict[str, Any]] = []
+        try:
+            original = unwrapped.reset
+        except Exception as exc:  # noqa: BLE001 - ENV-004 reports an unusable reset
+            case.not_checkable(f"env.unwrapped.reset cannot be read ({describe_exception(exc)})")
+
+        def shadow(*args: Any, **kwargs: Any) -> Any:
+            received.append(dict(kwargs))
+            options = kwargs.get("options")
+            if isinstance(options, dict) and _MARKER in options:
+                given = cast("dict[str, Any]", options)
+                kept = {key: value for key, value in given.items() if key != _MARKER}
+                kwargs["options"] = kept or None
+            return original(*args, **kwargs)
+
+        try:
+            setattr(unwrapped, "reset", shadow)
+        except Exception as exc:  # noqa: BLE001 - an object that refuses instance attributes cannot be observed
+            case.not_checkable(f"env.unwrapped.reset cannot be shadowed on the instance ({describe_exception(exc)})")
+        case.note(_SHADOW)
+        try:
+            env.reset(seed=seed, options={_MARKER: True})
+        finally:
+            try:
+                delattr(unwrapped, "reset")
+            except Exception:  # noqa: BLE001, S110 - the instance attribute is gone already
+                pass
+        if not received:
+            case.not_checkable("the wrapper's reset never called env.unwrapped.reset through the instance (a layer "
+                               "calls it another way), so what reaches it cannot be observed")
+        got = received[0]
+        options = got.get("options")
+        dropped = [name for name, ok in (("seed", got.get("seed") == seed),
+                                         ("options", isinstance(options, dict) and _MARKER in options)) if not ok]
+        if dropped:
+            case.expect(f"assert received[0].get('seed') == {seed} and {_MARKER!r} in "
+                        "(received[0].get('options') or {}), "
+                        f"'WRAP-009: the unwrapped env received ' + repr(received[0])")
+            case.fail(f"reset(seed={seed}, options={{{_MARKER!r}: True}}) on the wrapper reached the unwrapped env's "
+                      f"reset without the caller's {' and '.join(dropped)}",
+                      expected=f"seed={seed}, options containing {_MARKER!r}",
+                      actual=", ".join(f"{key}={summarize(value)}" for key, value in got.items()) or "no keywords")
+
+    case.once(body)

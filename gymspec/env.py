@@ -114,9 +114,19 @@ class SupportsStep(Protocol[ObsT_co, ActT_contra]):
             [ENV-016] MUST accept every element of ``action_space`` without raising.
             [ENV-017] MUST NOT mutate observations it returned earlier: a returned observation keeps its value
                 through later ``step`` and ``reset`` calls (no aliasing of internal buffers).
-            [ENV-018] SHOULD NOT share memory between returned ``info`` values and later results.
+            [ENV-018] MUST NOT share memory between returned ``info`` values and later results: an info (and
+                every value in it) keeps the value it was returned with through later ``step`` and ``reset`` calls.
             [ENV-019] SHOULD raise (ideally ``ResetNeeded``) when called before the first ``reset`` instead of
                 returning a result.
+            [ENV-022] MUST report a declared step limit as truncation: with ``spec.max_episode_steps = k``, the
+                ``k``-th step of an episode that has not ended before returns ``truncated`` true.
+            [ENV-023] SHOULD keep the two flags' meanings apart: ``terminated`` for a terminal state of the MDP,
+                ``truncated`` for an end outside it — not both true on every terminal step, and not ``terminated``
+                on every episode that reaches the declared step limit.
+            [ENV-024] MUST NOT reset by itself inside ``step``: the observation returned with ``terminated`` true
+                is the terminal state's, not the first observation of a next episode.
+            [ENV-027] SHOULD NOT mutate its ``action`` argument: the caller's action keeps its value through
+                ``step``.
             [SEED-008] MUST draw all randomness from the env's own generator: the global NumPy and ``random``
                 generators neither influence the trajectory nor are advanced by ``reset`` and ``step``.
             [SEED-009] MUST keep generators per instance: each instance's results (of ``reset`` with and without a
@@ -126,6 +136,30 @@ class SupportsStep(Protocol[ObsT_co, ActT_contra]):
                 NumPy and ``random`` generators.
             [SEED-010] MUST NOT couple its dynamics to its spaces' generators: sampling from ``action_space`` or
                 ``observation_space`` between steps does not change the trajectory.
+
+        Calibration:
+            ENV-018 was a SHOULD. Gymnasium 1.4's ``Env.step`` says "each call must return new observation and info
+            objects rather than modifying and returning the same buffer" (users keep every step's data in replay
+            and rollout buffers, and ``check_env`` checks it), so an info that changes after it was returned breaks
+            a documented promise as much as an observation does (ENV-017): it is a MUST NOT. The Gymnasium
+            envs of the ecosystem tier all return a new info on every call.
+            ENV-022, ENV-023 and ENV-024 observe the meaning of the flags, which ``step`` documents: ``terminated``
+            is "whether the agent reaches the terminal state (as defined under the MDP of the task)", ``truncated``
+            "whether the truncation condition outside the scope of the MDP is satisfied. Typically, this is a
+            timelimit", and ``EnvSpec.max_episode_steps`` is "the max number of steps that the environment can take
+            before truncation". A limit the env declares is therefore a truncation (ENV-022, a MUST: the env itself
+            says the end is outside the MDP). Where no limit is declared the suite cannot tell a time limit from a
+            finite-horizon MDP, so ENV-023 is a SHOULD and fires only on a pattern no correct env shows: both flags
+            true on every one of at least three terminal steps, or ``terminated`` on every one of at least two
+            episodes that reach the declared limit (under ``TimeLimit`` both flags are true there, so ENV-022 passes
+            while bootstrapping learners stop at a time limit). ENV-024: the returned observation is "the next
+            observation due to the agent actions", and a caller must ``reset`` after an end; an env that restarts
+            inside ``step`` hands the next episode's first observation to the learner as the terminal one. The check
+            deep-copies the env before a terminating step and resets the copy without a seed: an internal restart
+            draws the very start the copy's ``reset`` gives. Only ``terminated`` ends are checked (a truncation may
+            stop anywhere, the start included) and an env that cannot be deep-copied is not checked.
+            ENV-027: Gymnasium's docs are silent on the action argument, so it is a SHOULD NOT; an env that clips
+            or normalises the caller's array in place corrupts the action a learner stores with the transition.
         """
         ...
 
@@ -404,6 +438,28 @@ class Env(  # pyright: ignore[reportInvalidTypeVarUse]  (action_space's self bin
         [ENV-003] MUST expose ``metadata`` as a mapping with string keys.
         [ENV-021] SHOULD allow several live instances in one process: a second instance constructed while the
             first is open constructs, resets and steps, and the first keeps working beside it.
+        [ENV-025] SHOULD NOT change class-level ``metadata`` when constructed: the ``metadata`` a class (or a base
+            class, ``gymnasium.Env`` included) declares keeps its value however many instances are built, and one
+            instance's ``metadata`` does not change when another is built.
+        [ENV-026] MUST return the same space objects on every access: reading ``action_space`` or
+            ``observation_space`` twice gives one object, so ``env.action_space.seed(s)`` seeds the space that
+            later reads sample from.
+
+    Calibration:
+        ENV-025: Gymnasium documents ``metadata`` as a class-level description (``metadata: dict[str, Any] =
+        {"render_modes": []}`` on ``Env``, "the metadata of the environment") and says nothing of changing it, so
+        it is a SHOULD NOT. A constructor that writes into the dict it inherits (``self.metadata["render_fps"] =
+        ...``) changes it for every instance of the class, and for every env in the process when the dict is
+        ``gymnasium.Env.metadata``; an env that needs per-instance metadata assigns a new dict. The check
+        re-executes the defining module of every class on the instance's MRO that declares ``metadata`` (a fresh
+        copy, never imported into ``sys.modules``) and compares the declared value with the live one, then builds
+        a second instance and compares again; a module that cannot be re-executed (an extension module) is not
+        checked.
+        ENV-026: Gymnasium's ``Env`` says "to get reproducible sampling of actions, a seed can be set with
+        ``env.action_space.seed(123)``", which only works on a space that outlives the attribute read. The check
+        reads each space twice and, when the two reads are different objects, seeds one read and samples another
+        twice; it fails when the samples are not reproducible (a property that builds an equal space with its own
+        generator each time defeats the documented idiom, whatever the space's value).
     """
 
     def step(

@@ -106,6 +106,9 @@ class SupportsMakeVec(Protocol):
         Rules:
             [REG-008] MUST return a vector env with ``num_envs`` sub-envs whose single spaces equal the spaces of
                 ``make(id)``.
+            [REG-009] MUST honour ``num_envs`` for every positive value: ``make_vec(id, num_envs=n)`` returns a vector
+                env whose ``num_envs`` is ``n`` and whose ``reset`` returns ``n`` observations (checked for 1, 3
+                and 4).
 
         Calibration:
             REG-008 stays a MUST for every vectorization mode, the id's vector entry point included (``make_vec``'s
@@ -116,5 +119,8 @@ class SupportsMakeVec(Protocol):
             ``make(id).observation_space`` breaks on ``make_vec(id)``: one id, two tasks. Gymnasium's own vector
             entry point (``CartPoleVectorEnv``, for ``CartPole-v0``/``-v1``) keeps ``make``'s spaces;
             ``vectorization_mode="sync"`` is the workaround for ALE.
+            REG-009: Gymnasium documents ``num_envs`` as the "number of environments to create"; REG-008 asks for
+            one value only (the target's, or 2), so a ``make_vec`` that ignores the argument for other values, or
+            a vector env whose ``num_envs`` attribute is right while its batches are not, went unseen.
         """
         ...

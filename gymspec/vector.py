@@ -93,6 +93,12 @@ class VectorEnv(Protocol[ObsT_co, ActT_contra]):
                 trajectories (observations, rewards, flags and infos).
             [VEC-009] MUST reset every sub-env on a reset without ``reset_mask``, wherever each is in its episode,
                 including sub-envs whose episode ended on the previous step.
+            [VEC-021] MUST continue its generators on a reset without a seed: after ``reset(seed=s)``, the
+                observations of later unseeded resets (and of the steps after them) are a function of ``s``, as
+                for a single env (SEED-003).
+            [VEC-022] MUST run independent copies: when the single env's start is random (resets with different
+                seeds start from different observations), the sub-envs of one seeded reset do not all start from
+                the same observation.
 
         Calibration:
             VEC-006, VEC-007 and AUTORESET-010 held for every vector env and failed Gymnasium's own
@@ -104,6 +110,15 @@ class VectorEnv(Protocol[ObsT_co, ActT_contra]):
             reference's) do; for other vector envs the items are not applicable. VEC-005, VEC-008 and VEC-009
             hold for every vector env. A multi-task vector env's sub-envs are different tasks, so sub-env ``i``
             is compared with its own factory's env (``env_fns[i]()``), never with sub-env ``0``.
+            VEC-021 and VEC-022 hold for every vector env, written directly or not: ``VectorEnv`` is documented as
+            running "multiple independent copies of the same environment", and ``reset``'s ``seed`` is "the
+            environment reset seed", which, as for ``Env.reset``, an unseeded reset does not replace with entropy.
+            Neither needs ``env_fns``: VEC-021 compares two fresh instances, and VEC-022 learns whether the start is
+            random from the target's own rows over several seeds. Sharing one generator among the sub-envs is legal
+            (``CartPoleVectorEnv`` draws every sub-env's start from one generator); giving them identical streams is
+            not. A correct vector env fails VEC-022 only when all ``n`` rows coincide in each of five seeded resets
+            although at least half of the rows seen differ from each other, which for independent starts happens
+            with probability far below ``1e-6``.
         """
         ...
 

@@ -45,6 +45,17 @@ class Wrapper(  # pyright: ignore[reportInvalidTypeVarUse]  (as Env: see gymspec
             changes rendering and declares its mode in its own ``metadata["render_modes"]``.
         [WRAP-008] SHOULD share the inner env's generator: ``np_random`` is the very object the unwrapped env
             exposes, when both expose one.
+        [WRAP-009] MUST forward ``seed`` and ``options`` on the way in: ``reset(seed=s, options=o)`` on the
+            wrapper reaches the unwrapped env's ``reset`` with ``seed=s`` and every entry of ``o``.
+
+    Calibration:
+        WRAP-009: a wrapper is an env, and ``Env.reset`` documents ``seed`` as "the seed that is used to initialize
+        the environment's PRNG" and ``options`` as "additional information to specify how the environment is
+        reset"; the generator and the reset logic live in the unwrapped env, so a wrapper that drops either one
+        (calls ``self.env.reset()`` bare) silently makes seeding a no-op for a deterministic-looking env, which
+        SEED-001 sees only when the start is random. The check shadows the unwrapped env's ``reset`` on the
+        instance, records the keywords it receives, and passes an options dict with one marker entry that the
+        shadow removes before calling the real ``reset`` (the env never sees an unknown option).
     """
 
     @property

@@ -102,6 +102,8 @@ def _rules(*ids: str) -> frozenset[str]:
 # The rules that establish reproducibility; the rules comparing a baseline with an intervention (SEED-008, SEED-010,
 # RENDER-014, REG-002) are not checkable on such an env (the root-cause gate) and no longer repeat the finding.
 _HIGHWAY_RESET_INFO = _rules("SEED-001", "SEED-002", "SEED-003", "SEED-005")
+_HIGHWAY_METADATA = ("AbstractEnv.update_metadata writes render_fps into the class-level AbstractEnv.metadata dict "
+                     "that every highway-env instance shares (ENV-025)")
 _HIGHWAY_WHY = ("reset's info['action'] is env.action_space.sample(): drawn from the action space's own unseeded "
                 "generator, so seeded resets return different infos and every reset advances action_space sampling")
 _REFUSES_AT_CONSTRUCTION = (
@@ -167,12 +169,13 @@ VERDICTS: tuple[Verdict, ...] = (
     ),
     # highway-env: reset's info is not reproducible (SEED-009's stateful model skips such targets).
     *(
-        Verdict("highway-env", env_id, failed=_HIGHWAY_RESET_INFO, why=_HIGHWAY_WHY)
+        Verdict("highway-env", env_id, failed=_HIGHWAY_RESET_INFO, warned=_rules("ENV-025"),
+                why=_HIGHWAY_WHY + "; " + _HIGHWAY_METADATA)
         for env_id in ("highway-fast-v0", "merge-v0", "parking-v0", "intersection-v0")
     ),
     Verdict("highway-env", "lane-keeping-v0", failed=_HIGHWAY_RESET_INFO | _rules("RENDER-001"),
-            warned=_rules("RENDER-003"),
-            why=_HIGHWAY_WHY + "; metadata declares ['human', 'rgb_array'] but LaneKeepingEnv.__init__ takes no "
+            warned=_rules("RENDER-003", "ENV-025"),
+            why=_HIGHWAY_WHY + "; " + _HIGHWAY_METADATA + "; metadata declares ['human', 'rgb_array'] but LaneKeepingEnv.__init__ takes no "
                 "render_mode (TypeError in every declared mode, on any machine: not a display problem); "
                 + _REFUSES_AT_CONSTRUCTION.format("the same TypeError")),
     # MO-Gymnasium: vector rewards by design; four-room draws its start from the global random module.

@@ -28,12 +28,20 @@ def test_ids_are_well_formed_and_ordered() -> None:
     assert keys == sorted(keys)
 
 
-def test_every_area_has_rules_and_numbers_are_dense() -> None:
+# Rule ids are handed out in blocks to work done in parallel (one block per branch, e.g. ENV-021 to one and
+# ENV-022..ENV-029 to another), so one branch, or the merge of several, may hold a block only partly used: a gap of
+# up to one block is legitimate. A longer gap is a typo (ENV-210 for ENV-021) or a renumbering.
+_LONGEST_GAP = 10
+
+
+def test_every_area_has_rules_and_numbers_are_nearly_dense() -> None:
     for area in AREAS:
-        numbers = [rule.number for rule in rules_in_area(area)]
+        numbers = sorted(rule.number for rule in rules_in_area(area))
         assert numbers, f"area {area} has no rules"
-        # Numbers are never reused; a retired rule stays as WITHDRAWN, so the sequence has no holes.
-        assert numbers == list(range(1, len(numbers) + 1)), f"{area} numbers have gaps: {numbers}"
+        # Numbers are never reused (a retired rule stays as WITHDRAWN) and start at 1.
+        assert numbers[0] == 1, f"{area} numbers start at {numbers[0]}"
+        gaps = [(a, b) for a, b in zip(numbers, numbers[1:]) if b - a > _LONGEST_GAP]
+        assert not gaps, f"{area} numbers jump by more than one block of ids: {gaps}"
 
 
 # A rule line as a writer types it in any gymspec docstring, read without the catalog's parser.

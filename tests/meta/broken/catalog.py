@@ -37,6 +37,8 @@ CORRECT: tuple[str, ...] = (
     f"{_PACKAGE}._shapes:FixedGrid",
     f"{_PACKAGE}._shapes:Control",
     f"{_PACKAGE}._shapes:Hop",
+    # h26b: a declared limit reported as truncation, terminal cells as termination, both on a coinciding step.
+    f"{_PACKAGE}.semantics:HopsTruncatesAndTerminatesApart",
 )
 """Targets that must pass every rule without a warning."""
 
@@ -163,4 +165,20 @@ BROKEN: tuple[Broken, ...] = (
     _env("SEED-014", "deep:HopEmptyOptionsFixStart"),
     # h24 (issue 24): a constructor that refuses render_mode=None given explicitly (panda-gym).
     _env("RENDER-001", "render:Render001RejectsNone", "RENDER-018"),
+    # h26b (issue 26 items 3, 4): the flags' meanings, no reset inside step, class-level metadata, stable spaces,
+    # the action argument, what a wrapper passes in; three shapes (Dict gridworld, Box control, Discrete random start).
+    _env("ENV-022", "semantics:GridLimitAsTermination", "ENV-023"),
+    _env("ENV-022", "semantics:DriveLimitAsTermination", "ENV-023"),
+    _env("ENV-023", "semantics:DriveTerminatedAtLimit"),
+    _env("ENV-023", "semantics:HopsBothFlagsAtTerminal"),
+    _env("ENV-024", "semantics:GridAutoresets"),
+    _env("ENV-024", "semantics:DriveAutoresets"),
+    _env("ENV-024", "semantics:HopsAutoresets"),
+    _env("ENV-025", "semantics:GridMetadataInConstructor"),
+    _env("ENV-025", "semantics:HopsCountsInstancesInMetadata"),
+    _env("ENV-026", "semantics:DriveSpacesAnew", "SEED-009"),
+    _env("ENV-026", "semantics:GridSpacesAnew", "SEED-009"),
+    _env("ENV-027", "semantics:DriveHalvesAction", "SEED-*", "RENDER-014"),
+    _env("WRAP-009", "semantics:wrap_009_drops_seed", "SEED-011"),
+    _env("WRAP-009", "semantics:wrap_009_drops_options"),
 )

@@ -12,5 +12,5 @@ from tests.meta.catalog import Broken
 __all__ = ["BROKEN"]
 
 BROKEN: tuple[Broken, ...] = tuple(
-    Broken(f"REG-{n:03d}", f"tests.meta.broken_registry.reg_{n:03d}", "--registry") for n in range(1, 9)
+    Broken(f"REG-{n:03d}", f"tests.meta.broken_registry.reg_{n:03d}", "--registry") for n in range(1, 10)
 )

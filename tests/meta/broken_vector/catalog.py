@@ -12,6 +12,7 @@ __all__ = ["BROKEN", "CORRECT"]
 
 _VECTOR = "tests.meta.broken_vector.vector"
 _AUTORESET = "tests.meta.broken_vector.autoreset"
+_DIRECT = "tests.meta.broken_vector.direct"
 
 
 def _vec(rule: str, name: str, *collateral: str) -> Broken:
@@ -62,6 +63,10 @@ BROKEN: tuple[Broken, ...] = (
     _auto("AUTORESET-010", "Autoreset010AnyMask"),
     _auto("AUTORESET-011", "Autoreset011PopsMask"),
     _auto("AUTORESET-012", "Autoreset012UnseededResetReplays"),
+    # h26b (issue 26 item 2): vector envs written directly (no env_fns).
+    Broken("VEC-021", f"{_DIRECT}:SlideReseedsUnseeded", "--vector-env", ("VEC-008", "VEC-009")),
+    Broken("VEC-022", f"{_DIRECT}:SlideIdenticalRows", "--vector-env"),
+    Broken("AUTORESET-002", f"{_DIRECT}:SlideSameStepFinalIsStart", "--vector-env", ("AUTORESET-012",)),
 )
 
 CORRECT: tuple[str, ...] = (
@@ -73,6 +78,9 @@ CORRECT: tuple[str, ...] = (
     "tests.meta.broken_vector.correct:async_disabled_pickled",
     # h24 (issue 24): sub-envs that are different tasks; sub-env i is compared with env_fns[i](), not env_fns[0]().
     "tests.meta.broken_vector.multitask:sync_multitask",
+    # h26b: written directly, one generator shared by the sub-envs and advanced correctly (legal).
+    "tests.meta.broken_vector.direct:Slide",
+    "tests.meta.broken_vector.direct:SlideSameStep",
 )
 """Correct vector targets: reference Sync, and Async without shared memory, in every mode.
 

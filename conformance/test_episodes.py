@@ -1,0 +1,198 @@
+"""ENV rules about what an episode end means and what ``step`` does with its argument: the declared step limit is a
+truncation, the two flags keep their meanings, ``step`` never restarts the episode by itself, and the caller's action
+comes back unchanged.
+
+PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
+(which costs every run where the installed package's bytecode cannot be cached).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from conformance._engine.case import Case
+from conformance._engine.describe import describe_exception, summarize
+from conformance._engine.handles import Handle, TargetError
+from conformance._engine.marks import rule
+from conformance._engine.observe import View, Watch, watcher
+from conformance._engine.outcomes import NotCheckable
+from conformance._engine.record import snapshot
+from conformance._kit import rollout
+from conformance._kit.assertions import plans_for
+from conformance._kit.rollout import Record
+from conformance._kit.strategies import Plan
+from conformance.equality import difference, value_difference
+
+# ENV-022 runs one episode up to the declared limit when it is at most this many rollouts of the profile long
+# (REG-004 reasons the same way): a limit of 1000 steps is one long episode under the default profile.
+_LIMIT_ROLLOUTS = 5
+# ENV-023's patterns: how many terminal steps, all with both flags true, and how many episodes reaching the limit,
+# all terminated there, make the pattern (a correct env may coincide once or twice, never on every one).
+_TERMINAL_ENDS = 3
+_LIMIT_ENDS = 2
+
+
+def _flag(value: Any) -> bool | None:
+    try:
+        return bool(value)
+    except Exception:  # noqa: BLE001 - ENV-013/ENV-014 report flags that are no truth values
+        return None
+
+
+def _declared_limit(case: Case, env: Handle) -> int | None:
+    """``env.spec.max_episode_steps`` when the env declares a positive int limit, else ``None``."""
+    try:
+        spec = env.get("spec") if env.has("spec") else None
+    except TargetError:
+        return None
+    limit = getattr(spec, "max_episode_steps", None)
+    if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0:
+        return limit
+    return None
+
+
+@rule("ENV-022")
+def test_declared_limit_is_truncation(conformance_case: Case) -> None:
+    case = conformance_case
+    case.require(case.target.env_id is None, "the target is made from a registered id: REG-004 checks that the "
+                                             "registry truncates at the spec's limit")
+    longest = _LIMIT_ROLLOUTS * case.profile.max_steps
+
+    def example(plan: Plan) -> None:
+        env = case.make()
+        limit = _declared_limit(case, env)
+        if limit is None or limit > longest:
+            case.require(False, "the env declares no step limit (spec.max_episode_steps)" if limit is None else
+                         f"the declared limit ({limit} steps) is longer than the check's budget ({longest} steps)")
+            return
+        actions = plan.actions()
+        if len(actions) < limit:
+            return  # a rollout shorter than the limit cannot reach it
+        case.set_seed(plan.seed)
+        records = rollout.run(env, plan.seed, actions[:limit], max_episodes=1)
+        last = records[-1]
+        if last.kind != "step" or last.index != limit:
+            return  # the episode ended before the limit: nothing to see in this example
+        if _flag(last.truncated) is not True:
+            case.fail(f"the {limit}-th step of an episode reached spec.max_episode_steps={limit} with truncated "
+                      f"{last.truncated!r} (terminated {last.terminated!r}): the declared limit was not reported as "
+                      "a truncation",
+                      expected=f"truncated True on step {limit} (the limit is outside the MDP)",
+                      actual=f"terminated {last.terminated!r}, truncated {last.truncated!r}")
+
+    case.explore(example, plans_for(case), max_examples=min(case.profile.max_examples, 3))
+
+
+class _FlagMeanings(Watch):
+    """ENV-023: over one rollout, not every terminal step also truncated, and not every episode that reaches the
+    declared limit terminated there."""
+
+    def __init__(self, view: View) -> None:
+        super().__init__(view)
+        self.limit = _declared_limit(view.case, view.env)
+        self.steps = 0
+        self.terminal: list[Record] = []
+        self.at_limit: list[Record] = []
+
+    def record(self, record: Record) -> None:
+        if record.kind == "reset":
+            self.steps = 0
+            return
+        self.steps += 1
+        if _flag(record.terminated):
+            self.terminal.append(record)
+        if self.limit is not None and self.steps == self.limit:
+            self.at_limit.append(record)
+
+    def end(self) -> None:
+        terminal, at_limit = self.terminal, self.at_limit
+        if len(terminal) >= _TERMINAL_ENDS and all(_flag(r.truncated) for r in terminal):
+            where = ", ".join(str(r.index) for r in terminal)
+            self.view.fail(f"every terminal step of the rollout (positions {where}) also reported truncated: the "
+                           "flags carry one meaning between them",
+                           expected="terminated for terminal states of the MDP, truncated for ends outside it "
+                                    "(a time limit)",
+                           actual=f"terminated True and truncated True on all {len(terminal)} terminal steps")
+        if len(at_limit) >= _LIMIT_ENDS and all(_flag(r.terminated) for r in at_limit):
+            where = ", ".join(str(r.index) for r in at_limit)
+            self.view.fail(f"every episode that reached the declared limit spec.max_episode_steps={self.limit} "
+                           f"reported terminated there (positions {where}): a time limit reported as a terminal "
+                           "state", expected="terminated False at the limit (truncated True)",
+                           actual=f"terminated True on all {len(at_limit)} steps at the limit")
+
+
+test_flags_keep_their_meanings = watcher("ENV-023", _FlagMeanings, name="test_flags_keep_their_meanings")
+
+
+def _moved(records: list[Record]) -> bool:
+    """Whether the episode's observations change at all (a constant observation tells no start from an end)."""
+    first = records[0].obs_copy
+    return any(value_difference(first, record.obs_copy) is not None for record in records[1:])
+
+
+@rule("ENV-024")
+def test_no_reset_inside_step(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+
+    def example(plan: Plan) -> None:
+        actions = plan.actions()
+        env = case.make("first")
+        case.set_seed(plan.seed)
+        records = rollout.run(env, plan.seed, actions, max_episodes=1)
+        last = records[-1]
+        if last.kind != "step" or _flag(last.terminated) is not True or not _moved(records):
+            return  # no terminating step in this example, or observations that cannot tell a start from an end
+        length = last.index
+        again = case.make()
+        again.reset(seed=plan.seed)
+        for action in actions[: length - 1]:
+            again.step(action)
+        try:
+            made = case.watchdog.call("copy.deepcopy(env)", lambda: copy.deepcopy(again.raw))
+        except Exception as exc:  # noqa: BLE001 - no copy, no prediction of the env's next start
+            case.not_checkable(f"the env cannot be deep-copied ({describe_exception(exc)}), which the check needs to "
+                               "predict the start an internal reset would draw")
+        clone = case.wrap(made, "clone", "copy.deepcopy(env)", imports=("import copy",))
+        obs, _, terminated, _, _ = rollout.unpack_step(again.step(actions[length - 1]))
+        end = snapshot(obs)
+        if value_difference(end, last.obs_copy) is not None or _flag(terminated) is not True:
+            case.not_checkable("the env does not replay its episode (reported by SEED-001/SEED-002)")
+        start, _ = rollout.unpack_reset(clone.reset())
+        if value_difference(end, snapshot(start)) is None:
+            case.fail(f"the observation returned with terminated=True on step {length} is the one an unseeded reset "
+                      "from the state before that step starts with: step reset the env by itself",
+                      expected="the terminal state's observation (the caller resets)",
+                      actual=f"{summarize(end)}, equal to clone.reset()'s first observation")
+
+    case.explore(example, plans_for(case), max_examples=min(case.profile.max_examples, 5))
+
+
+@rule("ENV-027")
+def test_step_keeps_the_action(conformance_case: Case) -> None:
+    case = conformance_case
+
+    def example(plan: Plan) -> None:
+        actions = plan.actions()
+        try:
+            passed = copy.deepcopy(actions)
+        except Exception as exc:  # noqa: BLE001 - the plan's own actions: elements of the action space
+            raise NotCheckable(f"the actions cannot be copied ({describe_exception(exc)})") from None
+        position = iter(range(len(actions)))
+
+        def check(record: Record) -> None:
+            if record.kind != "step":
+                return
+            k = next(position)
+            found = difference(passed[k], actions[k], "action")
+            if found is not None:
+                case.fail(f"the {record.where()} changed the action it was given ({found})",
+                          expected=f"the action as passed: {summarize(actions[k])}",
+                          actual=f"after step: {summarize(passed[k])}")
+
+        env = case.make()
+        case.set_seed(plan.seed)
+        rollout.run(env, plan.seed, passed, on_record=check)
+
+    case.explore(example, plans_for(case), max_examples=min(case.profile.max_examples, 5))
