@@ -23,7 +23,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition,
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.marks import rule as conformance_rule
+from conformance._engine.marks import checks
 from conformance._engine.record import snapshot
 from conformance._kit.assertions import CallResult, is_mapping, plans_for, read, replay_calls, reproducibility_gate
 from conformance._kit.autoreset_model import Problem, VectorModel
@@ -82,7 +82,7 @@ def _no_model(case: Case) -> NoReturn:
                        "unknown; only exact predictions observe this rule")
 
 
-@conformance_rule("AUTORESET-001", kinds=_VECTOR)
+@checks("AUTORESET-001", kinds=_VECTOR)
 def test_declared_mode_is_known(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -123,7 +123,7 @@ def _model_rule(case: Case, *modes: AutoresetMode, exact: bool = True) -> None:
     case.explore(example, plans_for(case))
 
 
-@conformance_rule("AUTORESET-002", kinds=_VECTOR)
+@checks("AUTORESET-002", kinds=_VECTOR)
 def test_final_step_is_real(conformance_case: Case) -> None:
     # Under "SameStep" the model checks structurally too (final_obs is not the new episode's first observation), so
     # a vector env written directly, without env_fns, is checked there.
@@ -145,7 +145,7 @@ def _resetting_rows(records: list[VecRecord], n: int) -> dict[int, list[int]]:
     return rows
 
 
-@conformance_rule("AUTORESET-003", kinds=_VECTOR)
+@checks("AUTORESET-003", kinds=_VECTOR)
 def test_next_step_resets_after_end(conformance_case: Case) -> None:
     case = conformance_case
     require_mode(case, _NEXT)
@@ -189,22 +189,22 @@ def test_next_step_resets_after_end(conformance_case: Case) -> None:
     case.explore(example, plans_for(case))
 
 
-@conformance_rule("AUTORESET-004", kinds=_VECTOR)
+@checks("AUTORESET-004", kinds=_VECTOR)
 def test_next_step_steps_the_others(conformance_case: Case) -> None:
     _model_rule(conformance_case, _NEXT)
 
 
-@conformance_rule("AUTORESET-005", kinds=_VECTOR)
+@checks("AUTORESET-005", kinds=_VECTOR)
 def test_same_step_resets_within_step(conformance_case: Case) -> None:
     _model_rule(conformance_case, _SAME)
 
 
-@conformance_rule("AUTORESET-006", kinds=_VECTOR)
+@checks("AUTORESET-006", kinds=_VECTOR)
 def test_same_step_final_obs(conformance_case: Case) -> None:
     _model_rule(conformance_case, _SAME, exact=False)
 
 
-@conformance_rule("AUTORESET-007", kinds=_VECTOR)
+@checks("AUTORESET-007", kinds=_VECTOR)
 def test_same_step_final_info(conformance_case: Case) -> None:
     _model_rule(conformance_case, _SAME, exact=False)
 
@@ -219,7 +219,7 @@ def _reset_prediction(case: Case, sub: Handle) -> Any:
         return None
 
 
-@conformance_rule("AUTORESET-008", kinds=_VECTOR)
+@checks("AUTORESET-008", kinds=_VECTOR)
 def test_disabled_never_resets_by_itself(conformance_case: Case) -> None:
     case = conformance_case
     require_mode(case, _DISABLED)
@@ -275,7 +275,7 @@ def _check_not_reset(case: Case, facts: VecFacts, result: tuple[Any, ...], predi
                       actual=f"observation {summarize(rows[i])} (what a reset gives), reward 0.0")
 
 
-@conformance_rule("AUTORESET-009", kinds=_VECTOR)
+@checks("AUTORESET-009", kinds=_VECTOR)
 def test_disabled_partial_reset(conformance_case: Case) -> None:
     case = conformance_case
     require_mode(case, _DISABLED)
@@ -320,7 +320,7 @@ def _malformed_masks(n: int) -> st.SearchStrategy[Any]:
     )
 
 
-@conformance_rule("AUTORESET-010", kinds=_VECTOR)
+@checks("AUTORESET-010", kinds=_VECTOR)
 def test_malformed_reset_mask_rejected(conformance_case: Case) -> None:
     case = conformance_case
     n = static_facts(case).n
@@ -344,7 +344,7 @@ def test_malformed_reset_mask_rejected(conformance_case: Case) -> None:
     case.explore(example, _malformed_masks(n), max_examples=min(case.profile.max_examples, 10))
 
 
-@conformance_rule("AUTORESET-011", kinds=_VECTOR)
+@checks("AUTORESET-011", kinds=_VECTOR)
 def test_options_not_mutated(conformance_case: Case) -> None:
     case = conformance_case
     n = static_facts(case).n
@@ -459,7 +459,7 @@ def _machine(case: Case, facts: VecFacts) -> type[RuleBasedStateMachine]:
     return AutoresetMachine
 
 
-@conformance_rule("AUTORESET-012", kinds=_VECTOR, owns=("reset", "step"))
+@checks("AUTORESET-012", kinds=_VECTOR, owns=("reset", "step"))
 def test_agrees_with_model_in_any_interleaving(conformance_case: Case) -> None:
     case = conformance_case
     run_machine(case, _machine(case, static_facts(case)))

@@ -14,7 +14,7 @@ import numpy as np
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import TargetError
-from conformance._engine.marks import rule
+from conformance._engine.marks import checks
 from conformance._engine.narrowing import is_tuple
 from conformance._engine.observe import View, Watch, observer, watcher
 from conformance._kit import rollout
@@ -35,7 +35,7 @@ from conformance._kit.rollout import Record
 from conformance._kit.strategies import Plan, elements, sampler, seeds
 
 
-@rule("ENV-001")
+@checks("ENV-001")
 def test_spaces_satisfy_space_protocol(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -105,7 +105,7 @@ class _SpacesStayFixed(Watch):
 test_spaces_stay_fixed = watcher("ENV-002", _SpacesStayFixed, name="test_spaces_stay_fixed")
 
 
-@rule("ENV-003")
+@checks("ENV-003")
 def test_metadata_is_mapping_with_str_keys(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -140,7 +140,7 @@ def _signature_problem(reset: Any) -> str | None:
     return None
 
 
-@rule("ENV-004", owns=("reset",))
+@checks("ENV-004", owns=("reset",))
 def test_reset_accepts_seed_and_options(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -266,7 +266,7 @@ test_observations_not_mutated_later = watcher("ENV-017", HistoryWatch, name="tes
 test_infos_not_mutated_later = watcher("ENV-018", InfoHistoryWatch, name="test_infos_not_mutated_later")
 
 
-@rule("ENV-019")
+@checks("ENV-019")
 def test_step_before_reset_raises(conformance_case: Case) -> None:
     case = conformance_case
     space = case.probe().action_space
@@ -284,7 +284,7 @@ def test_step_before_reset_raises(conformance_case: Case) -> None:
     case.explore(example, elements(space), max_examples=min(case.profile.max_examples, 3))
 
 
-@rule("ENV-020", owns=("close",))
+@checks("ENV-020", owns=("close",))
 def test_close_is_idempotent(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -303,7 +303,7 @@ def test_close_is_idempotent(conformance_case: Case) -> None:
     case.explore(example, short, max_examples=min(case.profile.max_examples, 3))
 
 
-@rule("ENV-021")
+@checks("ENV-021")
 def test_instances_live_side_by_side(conformance_case: Case) -> None:
     case = conformance_case
     space = case.probe().action_space

@@ -14,7 +14,7 @@ from typing import Any
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize
 from conformance._engine.handles import Handle
-from conformance._engine.marks import rule
+from conformance._engine.marks import checks
 from conformance._kit.assertions import is_mapping, read
 from conformance._kit.declarations import Undeclared, declared_attribute
 from conformance.equality import value_difference
@@ -61,7 +61,7 @@ def _declared_metadata(case: Case, cls: type) -> Any:
     return case.watchdog.call(f"declared {_name(cls)}", lambda: declared_attribute(cls, "metadata"))
 
 
-@rule("ENV-025")
+@checks("ENV-025")
 def test_class_metadata_unchanged(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -112,7 +112,7 @@ def _samples(case: Case, env: Handle, name: str, seed: int) -> list[Any]:
                            "SPACE rules)")
 
 
-@rule("ENV-026")
+@checks("ENV-026")
 def test_spaces_are_the_same_objects(conformance_case: Case) -> None:
     case = conformance_case
 

@@ -14,7 +14,7 @@ from typing import Any
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.marks import rule
+from conformance._engine.marks import checks
 from conformance._engine.observe import View, Watch, watcher
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import snapshot
@@ -52,7 +52,7 @@ def _declared_limit(case: Case, env: Handle) -> int | None:
     return None
 
 
-@rule("ENV-022")
+@checks("ENV-022")
 def test_declared_limit_is_truncation(conformance_case: Case) -> None:
     case = conformance_case
     case.require(case.target.env_id is None, "the target is made from a registered id: REG-004 checks that the "
@@ -131,7 +131,7 @@ def _moved(records: list[Record]) -> bool:
     return any(value_difference(first, record.obs_copy) is not None for record in records[1:])
 
 
-@rule("ENV-024")
+@checks("ENV-024")
 def test_no_reset_inside_step(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -169,7 +169,7 @@ def test_no_reset_inside_step(conformance_case: Case) -> None:
     case.explore(example, plans_for(case), max_examples=min(case.profile.max_examples, 5))
 
 
-@rule("ENV-027")
+@checks("ENV-027")
 def test_step_keeps_the_action(conformance_case: Case) -> None:
     case = conformance_case
 

@@ -21,7 +21,7 @@ import numpy as np
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import TargetError
-from conformance._engine.marks import rule
+from conformance._engine.marks import checks
 from conformance._engine.narrowing import is_array, is_bool, is_tuple
 from conformance._engine.outcomes import NotCheckable
 from conformance._kit.arrays import as_numpy
@@ -38,7 +38,7 @@ _TRANSFORMED = _NAMES[:-1]  # FUNC-011: transition_info may stay untransformed, 
 _RENDERED_STATES = 4
 
 
-@rule("FUNC-001", kinds=_FUNC)
+@checks("FUNC-001", kinds=_FUNC)
 def test_spaces_satisfy_space_protocol(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -58,7 +58,7 @@ def test_spaces_satisfy_space_protocol(conformance_case: Case) -> None:
     case.once(body)
 
 
-@rule("FUNC-002", kinds=_FUNC)
+@checks("FUNC-002", kinds=_FUNC)
 def test_inputs_not_mutated(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -123,7 +123,7 @@ def _outputs(driver: Driver, rng: Any, state: Any, action: Any, order: list[str]
     return {name: deep_snapshot(value) for name, value in results.items()}
 
 
-@rule("FUNC-003", kinds=_FUNC)
+@checks("FUNC-003", kinds=_FUNC)
 def test_deterministic_given_inputs(conformance_case: Case) -> None:
     case = conformance_case
     order = ["transition", "observation", "state_info", "reward", "terminal", "transition_info"]
@@ -156,7 +156,7 @@ def _global_state() -> tuple[Any, Any]:
     return random.getstate(), np.random.get_state()
 
 
-@rule("FUNC-004", kinds=_FUNC)
+@checks("FUNC-004", kinds=_FUNC)
 def test_randomness_only_from_rng(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -216,7 +216,7 @@ def _same_despite_rng(case: Case, name: str, made: list[str], a: Any, b: Any) ->
                   actual=f"{len(made)} generator(s) built during the two calls; equal results {summarize(a)}")
 
 
-@rule("FUNC-005", kinds=_FUNC)
+@checks("FUNC-005", kinds=_FUNC)
 def test_adapter_agrees_with_direct_calls(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -297,12 +297,12 @@ def _observation_rule(case: Case, *, initial_only: bool) -> None:
     case.explore(example, plans_for(case, max_steps=0 if initial_only else None))
 
 
-@rule("FUNC-006", kinds=_FUNC)
+@checks("FUNC-006", kinds=_FUNC)
 def test_initial_observation_in_space(conformance_case: Case) -> None:
     _observation_rule(conformance_case, initial_only=True)
 
 
-@rule("FUNC-007", kinds=_FUNC, owns=("transition", "observation"))
+@checks("FUNC-007", kinds=_FUNC, owns=("transition", "observation"))
 def test_reachable_observations_in_space(conformance_case: Case) -> None:
     _observation_rule(conformance_case, initial_only=False)
 
@@ -348,7 +348,7 @@ def _scalar(value: Any) -> Any:
     return array[()] if array is not None and array.ndim == 0 else value
 
 
-@rule("FUNC-008", kinds=_FUNC, owns=("reward",))
+@checks("FUNC-008", kinds=_FUNC, owns=("reward",))
 def test_reward_is_real_finite_scalar(conformance_case: Case) -> None:
     def check(case: Case, driver: Driver, k: int, step: Any) -> None:
         reward = step.reward
@@ -371,7 +371,7 @@ def test_reward_is_real_finite_scalar(conformance_case: Case) -> None:
     _episode_rule(conformance_case, check, check_batch)
 
 
-@rule("FUNC-009", kinds=_FUNC, owns=("terminal",))
+@checks("FUNC-009", kinds=_FUNC, owns=("terminal",))
 def test_terminal_is_bool_like(conformance_case: Case) -> None:
     def check(case: Case, driver: Driver, k: int, step: Any) -> None:
         flag = step.terminal
@@ -389,7 +389,7 @@ def test_terminal_is_bool_like(conformance_case: Case) -> None:
     _episode_rule(conformance_case, check, check_batch)
 
 
-@rule("FUNC-010", kinds=_FUNC, owns=("state_info", "transition_info"))
+@checks("FUNC-010", kinds=_FUNC, owns=("state_info", "transition_info"))
 def test_infos_are_dicts(conformance_case: Case) -> None:
     def check(case: Case, driver: Driver, k: int, step: Any) -> None:
         for name, args in (("state_info", (step.next_state,)),
@@ -410,7 +410,7 @@ def trace(f):
     return traced'''
 
 
-@rule("FUNC-011", kinds=_FUNC, owns=("transform",))
+@checks("FUNC-011", kinds=_FUNC, owns=("transform",))
 def test_transform_applies_to_every_function(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -451,7 +451,7 @@ def test_transform_applies_to_every_function(conformance_case: Case) -> None:
     case.explore(example, seeds(), max_examples=min(case.profile.max_examples, 3))
 
 
-@rule("FUNC-012", kinds=_FUNC, owns=("render_init", "render_image", "render_close"))
+@checks("FUNC-012", kinds=_FUNC, owns=("render_init", "render_image", "render_close"))
 def test_render_image_frames(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -483,7 +483,7 @@ def test_render_image_frames(conformance_case: Case) -> None:
     case.explore(example, plans_for(case, max_steps=_RENDERED_STATES), max_examples=min(case.profile.max_examples, 3))
 
 
-@rule("FUNC-013", kinds=_FUNC)
+@checks("FUNC-013", kinds=_FUNC)
 def test_fresh_randomness_from_rng(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -521,7 +521,7 @@ def test_fresh_randomness_from_rng(conformance_case: Case) -> None:
     case.explore(example, plans_for(case, max_steps=1), max_examples=min(case.profile.max_examples, 10))
 
 
-@rule("FUNC-014", kinds=_FUNC)
+@checks("FUNC-014", kinds=_FUNC)
 def test_batch_rows_independent(conformance_case: Case) -> None:
     case = conformance_case
     names = ("initial", "transition", "reward", "terminal", "observation")

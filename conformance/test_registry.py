@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.marks import rule
+from conformance._engine.marks import checks
 from conformance._engine.source import source
 from conformance._kit import rollout, vector_rollout
 from conformance._kit.assertions import plans_for, read, reproducibility_gate, space_label
@@ -109,7 +109,7 @@ def _single_kwargs(case: Case) -> dict[str, Any]:
     return {key: value for key, value in case.target.kwargs.items() if key not in _VECTOR_ONLY_KWARGS}
 
 
-@rule("REG-001", kinds=_BOTH)
+@checks("REG-001", kinds=_BOTH)
 def test_spec_id_is_well_formed(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -132,7 +132,7 @@ def _trajectory(case: Case, env: Handle, plan: Plan, actions: list[Any]) -> Any:
     return rollout.run(env, plan.seed, actions, max_episodes=1)
 
 
-@rule("REG-002", kinds=_BOTH)
+@checks("REG-002", kinds=_BOTH)
 def test_remake_from_spec(conformance_case: Case) -> None:
     case = conformance_case
     _require_id(case)
@@ -171,7 +171,7 @@ def test_remake_from_spec(conformance_case: Case) -> None:
     case.explore(example, plans_for(case))
 
 
-@rule("REG-003", kinds=_BOTH)
+@checks("REG-003", kinds=_BOTH)
 def test_spec_id_is_requested_id(conformance_case: Case) -> None:
     case = conformance_case
     env_id = _require_id(case)
@@ -231,7 +231,7 @@ def _sub_episodes_end_by(case: Case, env: Handle, seed: int, limit: int) -> None
                 env.reset(options={"reset_mask": ended.copy()})
 
 
-@rule("REG-004", kinds=_BOTH)
+@checks("REG-004", kinds=_BOTH)
 def test_truncates_at_limit(conformance_case: Case) -> None:
     case = conformance_case
     _require_id(case)
@@ -259,7 +259,7 @@ def test_truncates_at_limit(conformance_case: Case) -> None:
     case.explore(example, seeds(), st.integers(1, 10), max_examples=min(case.profile.max_examples, 3))
 
 
-@rule("REG-005", kinds=_ENV)
+@checks("REG-005", kinds=_ENV)
 def test_order_enforced(conformance_case: Case) -> None:
     case = conformance_case
     _require_id(case)
@@ -294,7 +294,7 @@ def _unregistered(env_id: str, how: str, salt: int) -> str:
     return f"{prefix}{re.sub(r'[^A-Za-z0-9]', '', name)}ConformanceTypo{salt}{suffix}"
 
 
-@rule("REG-006", kinds=_BOTH)
+@checks("REG-006", kinds=_BOTH)
 def test_unregistered_ids_raise(conformance_case: Case) -> None:
     case = conformance_case
     env_id = _require_id(case)
@@ -318,7 +318,7 @@ def test_unregistered_ids_raise(conformance_case: Case) -> None:
                 max_examples=min(case.profile.max_examples, 6))
 
 
-@rule("REG-007", kinds=_ENV)
+@checks("REG-007", kinds=_ENV)
 def test_undeclared_render_mode_rejected_at_make(conformance_case: Case) -> None:
     case = conformance_case
     _require_id(case)
@@ -341,7 +341,7 @@ def test_undeclared_render_mode_rejected_at_make(conformance_case: Case) -> None
     case.once(body)
 
 
-@rule("REG-008", kinds=_BOTH)
+@checks("REG-008", kinds=_BOTH)
 def test_make_vec_single_spaces(conformance_case: Case) -> None:
     case = conformance_case
     env_id = _require_id(case)
@@ -382,7 +382,7 @@ def _compare_single(case: Case, vec: Handle, single: Handle, requested: int) -> 
 _COUNTS = (1, 3)
 
 
-@rule("REG-009", kinds=_BOTH)
+@checks("REG-009", kinds=_BOTH)
 def test_make_vec_honours_num_envs(conformance_case: Case) -> None:
     case = conformance_case
     env_id = _require_id(case)

@@ -22,7 +22,7 @@ import numpy as np
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.marks import rule
+from conformance._engine.marks import checks
 from conformance._engine.narrowing import is_array, is_list, is_list_or_tuple
 from conformance._engine.profiles import PROFILES
 from conformance._engine.record import snapshot
@@ -169,7 +169,7 @@ def _frame_rule(case: Case, mode: str) -> None:
     case.explore(example, plans_for(case, max_steps=_FRAME_STEPS), max_examples=examples)
 
 
-@rule("RENDER-001", owns=("render_construct",))
+@checks("RENDER-001", owns=("render_construct",))
 def test_render_mode_fixed_at_construction(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -225,7 +225,7 @@ def _declared_modes(case: Case, env: Handle) -> Any:
     return metadata.get("render_modes") if is_mapping(metadata) else None
 
 
-@rule("RENDER-002")
+@checks("RENDER-002")
 def test_render_mode_is_declared(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -266,7 +266,7 @@ def test_render_mode_is_declared(conformance_case: Case) -> None:
     case.once(body)
 
 
-@rule("RENDER-003")
+@checks("RENDER-003")
 def test_undeclared_mode_rejected(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -287,7 +287,7 @@ def test_undeclared_mode_rejected(conformance_case: Case) -> None:
     case.once(body)
 
 
-@rule("RENDER-004", owns=("render",))
+@checks("RENDER-004", owns=("render",))
 def test_render_takes_no_arguments(conformance_case: Case) -> None:
     case = conformance_case
     case.require(_modes(case), 'metadata["render_modes"] is empty')
@@ -301,7 +301,7 @@ def test_render_takes_no_arguments(conformance_case: Case) -> None:
     case.once(body)
 
 
-@rule("RENDER-005", owns=("render",))
+@checks("RENDER-005", owns=("render",))
 def test_render_without_mode_returns_none(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -331,7 +331,7 @@ def test_render_without_mode_returns_none(conformance_case: Case) -> None:
     case.once(body)
 
 
-@rule("RENDER-018")
+@checks("RENDER-018")
 def test_render_mode_none_by_default(conformance_case: Case) -> None:
     case = conformance_case
     bound = case.target.default_render_mode
@@ -346,22 +346,22 @@ def test_render_mode_none_by_default(conformance_case: Case) -> None:
     case.once(body)
 
 
-@rule("RENDER-006")
+@checks("RENDER-006")
 def test_rgb_array_frames(conformance_case: Case) -> None:
     _frame_rule(conformance_case, "rgb_array")
 
 
-@rule("RENDER-007")
+@checks("RENDER-007")
 def test_ansi_frames(conformance_case: Case) -> None:
     _frame_rule(conformance_case, "ansi")
 
 
-@rule("RENDER-008")
+@checks("RENDER-008")
 def test_human_render_returns_none(conformance_case: Case) -> None:
     _frame_rule(conformance_case, "human")
 
 
-@rule("RENDER-009")
+@checks("RENDER-009")
 def test_depth_array_frames(conformance_case: Case) -> None:
     _frame_rule(conformance_case, "depth_array")
 
@@ -372,14 +372,14 @@ def _list_modes(case: Case) -> list[str]:
     return modes
 
 
-@rule("RENDER-010")
+@checks("RENDER-010")
 def test_list_mode_frames(conformance_case: Case) -> None:
     case = conformance_case
     for mode in _list_modes(case):
         _frame_rule(case, mode)
 
 
-@rule("RENDER-011")
+@checks("RENDER-011")
 def test_list_mode_collects_one_frame_per_call(conformance_case: Case) -> None:
     case = conformance_case
     modes = _list_modes(case)
@@ -416,7 +416,7 @@ def test_list_mode_collects_one_frame_per_call(conformance_case: Case) -> None:
     )
 
 
-@rule("RENDER-012")
+@checks("RENDER-012")
 def test_rgb_array_shape_constant(conformance_case: Case) -> None:
     case = conformance_case
     case.require("rgb_array" in _modes(case), 'no "rgb_array" in metadata["render_modes"]')
@@ -443,7 +443,7 @@ def _array_modes(case: Case) -> list[str]:
     return [mode for mode in _modes(case) if mode.removesuffix("_list") in base]
 
 
-@rule("RENDER-013")
+@checks("RENDER-013")
 def test_frames_not_mutated_later(conformance_case: Case) -> None:
     case = conformance_case
     modes = _array_modes(case)
@@ -470,7 +470,7 @@ def test_frames_not_mutated_later(conformance_case: Case) -> None:
     case.explore(example, _deep_plans(case), max_examples=min(case.profile.max_examples, _DEEP_EXAMPLES))
 
 
-@rule("RENDER-014")
+@checks("RENDER-014")
 def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -504,7 +504,7 @@ def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
     case.explore(example, _deep_plans(case), max_examples=min(case.profile.max_examples, _DEEP_EXAMPLES))
 
 
-@rule("RENDER-015", owns=("close",))
+@checks("RENDER-015", owns=("close",))
 def test_close_after_rendering(conformance_case: Case) -> None:
     case = conformance_case
     case.require(_modes(case), 'metadata["render_modes"] is empty')
@@ -532,7 +532,7 @@ def _metadata(case: Case) -> Any:
     return metadata
 
 
-@rule("RENDER-016")
+@checks("RENDER-016")
 def test_render_modes_declared(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -545,7 +545,7 @@ def test_render_modes_declared(conformance_case: Case) -> None:
     case.once(body)
 
 
-@rule("RENDER-017")
+@checks("RENDER-017")
 def test_render_fps_declared(conformance_case: Case) -> None:
     case = conformance_case
     case.require(_modes(case), 'metadata["render_modes"] is empty')

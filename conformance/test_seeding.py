@@ -24,7 +24,7 @@ from hypothesis.stateful import RuleBasedStateMachine
 from conformance._engine.case import Case
 from conformance._engine.describe import summarize
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.marks import rule
+from conformance._engine.marks import checks
 from conformance._engine.narrowing import is_tuple
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import snapshot
@@ -85,7 +85,7 @@ def _first_episode(env: Handle, seed: int | None, actions: Sequence[Any], **kwar
     return rollout.run(env, seed, actions, max_episodes=1, **kwargs)
 
 
-@rule("SEED-001")
+@checks("SEED-001")
 def test_same_seed_same_episode(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -100,7 +100,7 @@ def test_same_seed_same_episode(conformance_case: Case) -> None:
     case.explore(example, plans_for(case))
 
 
-@rule("SEED-002")
+@checks("SEED-002")
 def test_reseeding_replays(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -126,7 +126,7 @@ def _unseeded_resets(env: Handle, seed: int, actions: Sequence[Any]) -> list[Rec
     return records
 
 
-@rule("SEED-003")
+@checks("SEED-003")
 def test_unseeded_resets_continue_the_generator(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -164,7 +164,7 @@ def _join(groups: list[list[Any]], obs: Any) -> int:
     return 1
 
 
-@rule("SEED-004")
+@checks("SEED-004")
 def test_unseeded_resets_do_not_restart(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -194,7 +194,7 @@ def test_unseeded_resets_do_not_restart(conformance_case: Case) -> None:
     case.explore(example, seeds(), max_examples=min(case.profile.max_examples, _RESTART_EXAMPLES))
 
 
-@rule("SEED-005")
+@checks("SEED-005")
 def test_reseeding_after_any_history(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -212,7 +212,7 @@ def test_reseeding_after_any_history(conformance_case: Case) -> None:
     case.explore(example, plans_for(case), plans_for(case))
 
 
-@rule("SEED-006")
+@checks("SEED-006")
 def test_fresh_instances_seed_from_entropy(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -229,7 +229,7 @@ def test_fresh_instances_seed_from_entropy(conformance_case: Case) -> None:
     case.once(body)
 
 
-@rule("SEED-007", owns=("reset",))
+@checks("SEED-007", owns=("reset",))
 def test_large_seeds_accepted(conformance_case: Case) -> None:
     case = conformance_case
     large = st.one_of(st.sampled_from([2**32, 2**63, 2**64]), st.integers(2**32, 2**128))
@@ -253,7 +253,7 @@ def _global_state() -> tuple[Any, Any]:
     return random.getstate(), np.random.get_state()
 
 
-@rule("SEED-008")
+@checks("SEED-008")
 def test_global_generators_irrelevant(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -397,7 +397,7 @@ def _interleaving_machine(case: Case) -> type[RuleBasedStateMachine]:
     return Interleaving
 
 
-@rule("SEED-009")
+@checks("SEED-009")
 def test_instances_interleave_independently(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -407,7 +407,7 @@ def test_instances_interleave_independently(conformance_case: Case) -> None:
                 calls=calls, shrink=False)
 
 
-@rule("SEED-010")
+@checks("SEED-010")
 def test_space_sampling_does_not_change_dynamics(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -432,7 +432,7 @@ def test_space_sampling_does_not_change_dynamics(conformance_case: Case) -> None
     case.explore(example, plans_for(case))
 
 
-@rule("SEED-011")
+@checks("SEED-011")
 def test_np_random_seed_reports_the_seed(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -476,7 +476,7 @@ def _as_records(rows: list[tuple[Any, ...]], here: list[Record]) -> tuple[list[R
     return ours + here[len(rows):], theirs
 
 
-@rule("SEED-012")
+@checks("SEED-012")
 def test_episodes_reproducible_across_hash_salts(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -519,7 +519,7 @@ def _random_start(case: Case, seed: int, keep: Freezer) -> tuple[bool, int]:
     return True, len(groups)
 
 
-@rule("SEED-013")
+@checks("SEED-013")
 def test_different_seeds_continue_differently(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -544,7 +544,7 @@ def test_different_seeds_continue_differently(conformance_case: Case) -> None:
     case.explore(example, seeds(), max_examples=min(case.profile.max_examples, _RESTART_EXAMPLES))
 
 
-@rule("ENV-031", owns=("reset",))
+@checks("ENV-031", owns=("reset",))
 def test_reset_accepts_empty_options(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -561,7 +561,7 @@ def test_reset_accepts_empty_options(conformance_case: Case) -> None:
     case.explore(example, seeds(), max_examples=min(case.profile.max_examples, 3))
 
 
-@rule("SEED-014")
+@checks("SEED-014")
 def test_empty_options_mean_no_options(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -600,7 +600,7 @@ def _renders_alone(case: Case, mode: str | None) -> bool:
     return True
 
 
-@rule("ENV-030", owns=("reset", "step", "render"))
+@checks("ENV-030", owns=("reset", "step", "render"))
 def test_close_leaves_other_instances_working(conformance_case: Case) -> None:
     case = conformance_case
     mode = _cheap_render_mode(case)

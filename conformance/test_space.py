@@ -16,7 +16,7 @@ import numpy as np
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.marks import rule
+from conformance._engine.marks import checks
 from conformance._engine.narrowing import is_array, is_bool, is_tuple
 from conformance._kit.assertions import SPACE_MEMBERS, contains, space_label
 from conformance._kit.space_checks import (
@@ -38,7 +38,7 @@ _FOREIGN: tuple[Any, ...] = (
 )  # fmt: skip
 
 
-@rule("SPACE-001")
+@checks("SPACE-001")
 def test_space_equals_its_copies(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -60,7 +60,7 @@ def test_space_equals_its_copies(conformance_case: Case) -> None:
     per_space(case, check)
 
 
-@rule("SPACE-002")
+@checks("SPACE-002")
 def test_pickled_space_samples_alike(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -80,7 +80,7 @@ def test_pickled_space_samples_alike(conformance_case: Case) -> None:
     per_space_seeded(case, check)
 
 
-@rule("SPACE-003")
+@checks("SPACE-003")
 def test_shape_and_dtype_types(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -99,7 +99,7 @@ def test_shape_and_dtype_types(conformance_case: Case) -> None:
     per_space(case, check)
 
 
-@rule("SPACE-004", owns=("seed",))
+@checks("SPACE-004", owns=("seed",))
 def test_seeded_sampling_is_reproducible(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -116,7 +116,7 @@ def test_seeded_sampling_is_reproducible(conformance_case: Case) -> None:
     per_space_seeded(case, check)
 
 
-@rule("SPACE-005")
+@checks("SPACE-005")
 def test_space_generators_are_per_instance(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -136,7 +136,7 @@ def test_space_generators_are_per_instance(conformance_case: Case) -> None:
     per_space_seeded(case, check)
 
 
-@rule("SPACE-006")
+@checks("SPACE-006")
 def test_unseeded_spaces_differ(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -157,7 +157,7 @@ def test_unseeded_spaces_differ(conformance_case: Case) -> None:
     per_space(case, check)
 
 
-@rule("SPACE-007", owns=("sample",))
+@checks("SPACE-007", owns=("sample",))
 def test_samples_are_contained(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -173,7 +173,7 @@ def test_samples_are_contained(conformance_case: Case) -> None:
     per_space_seeded(case, check)
 
 
-@rule("SPACE-008")
+@checks("SPACE-008")
 def test_sampling_leaves_global_generators_alone(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -201,7 +201,7 @@ def test_sampling_leaves_global_generators_alone(conformance_case: Case) -> None
     per_space_seeded(case, check)
 
 
-@rule("SPACE-009")
+@checks("SPACE-009")
 def test_array_samples_match_dtype_and_shape(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -222,7 +222,7 @@ def test_array_samples_match_dtype_and_shape(conformance_case: Case) -> None:
     per_space(case, check)
 
 
-@rule("SPACE-010")
+@checks("SPACE-010")
 def test_contains_returns_bool_agreeing_with_in(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -244,7 +244,7 @@ def test_contains_returns_bool_agreeing_with_in(conformance_case: Case) -> None:
     per_space(case, check)
 
 
-@rule("SPACE-011")
+@checks("SPACE-011")
 def test_contains_tolerates_foreign_values(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -259,7 +259,7 @@ def test_contains_tolerates_foreign_values(conformance_case: Case) -> None:
     per_space(case, check)
 
 
-@rule("SPACE-012")
+@checks("SPACE-012")
 def test_jsonable_round_trip(conformance_case: Case) -> None:
     case = conformance_case
     probe = case.probe()
@@ -287,7 +287,7 @@ def test_jsonable_round_trip(conformance_case: Case) -> None:
     per_space_seeded(case, check, examples=3)
 
 
-@rule("SPACE-013")
+@checks("SPACE-013")
 def test_box_bounds(conformance_case: Case) -> None:
     case = conformance_case
     require_kind(case, ("box",), "Box-like")
@@ -308,7 +308,7 @@ def test_box_bounds(conformance_case: Case) -> None:
     per_space(case, check, kinds=("box",))
 
 
-@rule("SPACE-014")
+@checks("SPACE-014")
 def test_box_not_degenerate(conformance_case: Case) -> None:
     case = conformance_case
     require_kind(case, ("box",), "Box-like")
@@ -323,7 +323,7 @@ def test_box_not_degenerate(conformance_case: Case) -> None:
     per_space(case, check, kinds=("box",))
 
 
-@rule("SPACE-015")
+@checks("SPACE-015")
 def test_discrete_n_and_shape(conformance_case: Case) -> None:
     case = conformance_case
     require_kind(case, ("discrete",), "Discrete-like")
@@ -338,7 +338,7 @@ def test_discrete_n_and_shape(conformance_case: Case) -> None:
     per_space(case, check, kinds=("discrete",))
 
 
-@rule("SPACE-016")
+@checks("SPACE-016")
 def test_multidiscrete_nvec(conformance_case: Case) -> None:
     case = conformance_case
     require_kind(case, ("multidiscrete",), "MultiDiscrete-like")
@@ -353,7 +353,7 @@ def test_multidiscrete_nvec(conformance_case: Case) -> None:
     per_space(case, check, kinds=("multidiscrete",))
 
 
-@rule("SPACE-017")
+@checks("SPACE-017")
 def test_multibinary_dimensions(conformance_case: Case) -> None:
     case = conformance_case
     require_kind(case, ("multibinary",), "MultiBinary-like")
@@ -367,7 +367,7 @@ def test_multibinary_dimensions(conformance_case: Case) -> None:
     per_space(case, check, kinds=("multibinary",))
 
 
-@rule("SPACE-018")
+@checks("SPACE-018")
 def test_composite_subspaces(conformance_case: Case) -> None:
     case = conformance_case
     require_kind(case, ("dict", "tuple", "oneof"), "composite (Dict/Tuple/OneOf-like)")

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import TargetError
-from conformance._engine.marks import rule
+from conformance._engine.marks import checks
 from conformance._engine.narrowing import is_tuple
 from conformance._engine.observe import View, Watch, observer, watcher
 from conformance._engine.record import snapshot
@@ -61,7 +61,7 @@ _SEEDS = st.integers(0, 2**31)
 _AFTER_RESET = 8
 
 
-@rule("VEC-001", kinds=_VECTOR)
+@checks("VEC-001", kinds=_VECTOR)
 def test_num_envs_and_spaces(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -87,17 +87,17 @@ def test_num_envs_and_spaces(conformance_case: Case) -> None:
     case.once(body)
 
 
-@rule("VEC-002", kinds=_VECTOR)
+@checks("VEC-002", kinds=_VECTOR)
 def test_observation_space_is_batched(conformance_case: Case) -> None:
     batched_space_rule(conformance_case, "single_observation_space", "observation_space")
 
 
-@rule("VEC-003", kinds=_VECTOR)
+@checks("VEC-003", kinds=_VECTOR)
 def test_action_space_is_batched(conformance_case: Case) -> None:
     batched_space_rule(conformance_case, "single_action_space", "action_space")
 
 
-@rule("VEC-004", kinds=_VECTOR)
+@checks("VEC-004", kinds=_VECTOR)
 def test_autoreset_mode_declared(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -170,7 +170,7 @@ def _fresh_row(case: Case, facts: VecFacts, seed: Any, i: int) -> Any:
     return split_rows(case, facts, snapshot(obs))[i]
 
 
-@rule("VEC-006", kinds=_VECTOR)
+@checks("VEC-006", kinds=_VECTOR)
 def test_int_seed_seeds_consecutively(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -190,7 +190,7 @@ def test_int_seed_seeds_consecutively(conformance_case: Case) -> None:
     case.explore(example, _SEEDS, max_examples=min(case.profile.max_examples, 5))
 
 
-@rule("VEC-007", kinds=_VECTOR, owns=("reset",))
+@checks("VEC-007", kinds=_VECTOR, owns=("reset",))
 def test_seed_lists(conformance_case: Case) -> None:
     case = conformance_case
     deterministic = not case.probe().nondeterministic
@@ -224,7 +224,7 @@ def test_seed_lists(conformance_case: Case) -> None:
                  max_examples=min(case.profile.max_examples, 5))
 
 
-@rule("VEC-008", kinds=_VECTOR)
+@checks("VEC-008", kinds=_VECTOR)
 def test_reproducible(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -239,7 +239,7 @@ def test_reproducible(conformance_case: Case) -> None:
     case.explore(example, plans_for(case))
 
 
-@rule("VEC-009", kinds=_VECTOR)
+@checks("VEC-009", kinds=_VECTOR)
 def test_reset_resets_every_sub_env(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -355,7 +355,7 @@ test_observations_not_mutated_later = watcher(
 )
 
 
-@rule("VEC-018", kinds=_VECTOR)
+@checks("VEC-018", kinds=_VECTOR)
 def test_matches_reference_sync(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -399,7 +399,7 @@ def test_matches_reference_sync(conformance_case: Case) -> None:
     case.explore(example, plans_for(case))
 
 
-@rule("VEC-019", kinds=_VECTOR, owns=("close",))
+@checks("VEC-019", kinds=_VECTOR, owns=("close",))
 def test_close_is_idempotent(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -416,7 +416,7 @@ def test_close_is_idempotent(conformance_case: Case) -> None:
             max_examples=min(case.profile.max_examples, 3))
 
 
-@rule("VEC-020", kinds=_VECTOR)
+@checks("VEC-020", kinds=_VECTOR)
 def test_calls_after_close_raise(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -448,7 +448,7 @@ _INDEPENDENCE_RESETS = 5
 _RANDOM_STARTS = 3
 
 
-@rule("VEC-021", kinds=_VECTOR)
+@checks("VEC-021", kinds=_VECTOR)
 def test_unseeded_reset_continues_generators(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -472,7 +472,7 @@ def test_unseeded_reset_continues_generators(conformance_case: Case) -> None:
     case.explore(example, plans_for(case), max_examples=min(case.profile.max_examples, 3))
 
 
-@rule("VEC-022", kinds=_VECTOR)
+@checks("VEC-022", kinds=_VECTOR)
 def test_sub_envs_are_independent(conformance_case: Case) -> None:
     case = conformance_case
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.marks import rule
+from conformance._engine.marks import checks
 from conformance._engine.narrowing import is_tuple
 from conformance._engine.record import snapshot
 from conformance._engine.state import Layer, declared_render_modes
@@ -153,17 +153,17 @@ def _drive_layers(case: Case, check_obs: bool) -> None:
     case.explore(example, _layer_plans(case, layers), max_examples=min(case.profile.max_examples, 8))
 
 
-@rule("WRAP-001")
+@checks("WRAP-001")
 def test_wrapper_observations_in_own_space(conformance_case: Case) -> None:
     _drive_layers(conformance_case, check_obs=True)
 
 
-@rule("WRAP-002", owns=("step",))
+@checks("WRAP-002", owns=("step",))
 def test_wrapper_accepts_own_actions(conformance_case: Case) -> None:
     _drive_layers(conformance_case, check_obs=False)
 
 
-@rule("WRAP-003")
+@checks("WRAP-003")
 def test_inner_env_keeps_its_attributes(conformance_case: Case) -> None:
     case = conformance_case
     _layers(case)
@@ -205,7 +205,7 @@ def test_inner_env_keeps_its_attributes(conformance_case: Case) -> None:
     case.once(body)
 
 
-@rule("WRAP-004")
+@checks("WRAP-004")
 def test_render_mode_passes_through(conformance_case: Case) -> None:
     case = conformance_case
     layers = _layers(case)
@@ -233,7 +233,7 @@ def test_render_mode_passes_through(conformance_case: Case) -> None:
     case.once(body)
 
 
-@rule("WRAP-005")
+@checks("WRAP-005")
 def test_env_chain_reaches_unwrapped(conformance_case: Case) -> None:
     case = conformance_case
     _layers(case)
@@ -261,7 +261,7 @@ def test_env_chain_reaches_unwrapped(conformance_case: Case) -> None:
     case.once(body)
 
 
-@rule("WRAP-006")
+@checks("WRAP-006")
 def test_unwrapped_is_innermost(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -314,7 +314,7 @@ def _inner_only_names(env: Any, unwrapped: Any) -> list[str]:
     return names[:_ATTRIBUTES]
 
 
-@rule("WRAP-007")
+@checks("WRAP-007")
 def test_get_wrapper_attr_finds_inner_attributes(conformance_case: Case) -> None:
     case = conformance_case
     layers = _layers(case)
@@ -347,7 +347,7 @@ def test_get_wrapper_attr_finds_inner_attributes(conformance_case: Case) -> None
     case.once(body)
 
 
-@rule("WRAP-008")
+@checks("WRAP-008")
 def test_wrapper_shares_np_random(conformance_case: Case) -> None:
     case = conformance_case
     _layers(case)
@@ -381,7 +381,7 @@ _SHADOW = (
 )
 
 
-@rule("WRAP-009")
+@checks("WRAP-009")
 def test_reset_forwards_seed_and_options(conformance_case: Case) -> None:
     case = conformance_case
     _layers(case)

@@ -246,7 +246,8 @@ class Case:
         key = shelf.key_of(kwargs)
         # ENV-021's second instance is the construction under check: always made, beside the first.
         second = self.rule.id == SINGLE_INSTANCE_RULE and bool(self._handles)
-        if shelf.costly() is not None and in_job() and shelf.stocked(key) and not second:
+        watched = self.rule.id in shelf.CONSTRUCTING_RULES
+        if shelf.costly() is not None and in_job() and shelf.stocked(key) and not second and not watched:
             # Only a construction the shelf or the bin may serve is deferred: one that has no instance of its kind
             # in this process (an undeclared mode, say, which is meant to raise, or warn, right here) is made now.
             fresh_only = self.rule.id in shelf.FRESH_RULES

@@ -1,4 +1,7 @@
-"""The decorator that ties a conformance test to its rule."""
+"""The decorator that ties a conformance test to its rule: ``@checks("ENV-016", owns=("step",))``.
+
+Named ``checks`` rather than ``rule`` so that a suite module may also use Hypothesis' stateful ``rule``.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +10,12 @@ from typing import TypeVar
 
 import pytest
 
-__all__ = ["rule"]
+__all__ = ["checks"]
 
 F = TypeVar("F", bound=Callable[..., None])
 
 
-def rule(rule_id: str, *, kinds: Iterable[str] = ("env",), owns: Iterable[str] = ()) -> Callable[[F], F]:
+def checks(rule_id: str, *, kinds: Iterable[str] = ("env",), owns: Iterable[str] = ()) -> Callable[[F], F]:
     """Mark a test as the check of ``rule_id``; the plugin makes one item per target of ``kinds``.
 
     Args:

@@ -29,7 +29,7 @@ from hypothesis import given
 
 from conformance._engine.case import Case
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.marks import rule
+from conformance._engine.marks import checks
 from conformance._engine.outcomes import NotCheckable, RuleFailure
 from conformance._engine.profiles import hypothesis_settings
 from gymspec.rules import RULES, Rule
@@ -131,7 +131,7 @@ def _register(
 ) -> TestFunction:
     OBSERVERS[rule_id] = Observer(rule_id, watch, tuple(owns), tuple(kinds))
 
-    @rule(rule_id, kinds=kinds, owns=owns)
+    @checks(rule_id, kinds=kinds, owns=owns)
     def test(conformance_case: Case) -> None:
         run_dedicated(conformance_case, OBSERVERS[rule_id])
 

@@ -42,6 +42,7 @@ from typing import Any
 
 __all__ = [
     "COSTLY_SECONDS",
+    "CONSTRUCTING_RULES",
     "FRESH_RULES",
     "SHELF_DEFAULT",
     "SHELF_MIB",
@@ -69,6 +70,9 @@ SHELF_MIB = 1024.0
 FRESH_RULES = frozenset({"SEED-001", "SEED-005", "VEC-008", "VEC-009"})
 """Rules whose statement is about fresh instances (two fresh instances agree; a used one replays a fresh one): their
 constructions are always fresh or untouched, never recycled, even when their first call is a seeded reset."""
+CONSTRUCTING_RULES = frozenset({"WRAP-003"})
+"""Rules that watch the construction itself (WRAP-003 snapshots the innermost env as its constructor returns): their
+constructions are always made in the item, never served from the shelf or the bin."""
 _BIN_MAX = 4  # recycled instances kept per construction kwargs; more are closed
 
 _SHELF: dict[str, list[Any]] = {}  # construction kwargs (key_of) -> untouched instances, in the zygote and its jobs
