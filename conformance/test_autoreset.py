@@ -283,7 +283,6 @@ def test_disabled_partial_reset(conformance_case: Case) -> None:
     def example(plan: Plan) -> None:
         env = case.make()
         facts = vector_facts(case, env)
-        case.set_seed(plan.seed)
         rng = np.random.default_rng(plan.tail_seed ^ 0x9)
         with model_envs(case, env, facts) as subs:
             model = new_model(facts, subs)

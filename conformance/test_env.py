@@ -150,7 +150,6 @@ def test_reset_accepts_seed_and_options(conformance_case: Case) -> None:
         if problem is not None:
             signature = str(inspect.signature(env.raw.reset))
             case.fail(problem, expected="reset(*, seed=None, options=None)", actual=signature)
-        case.set_seed(seed)
         env.reset(seed=seed, options=None)
         env.reset(options=None)
         env.reset()
@@ -295,7 +294,6 @@ def test_close_is_idempotent(conformance_case: Case) -> None:
         fresh.close()
         fresh.close()
         env = case.make()
-        case.set_seed(plan.seed)
         rollout.run(env, plan.seed, plan.actions())
         env.close()
         env.close()
@@ -310,7 +308,6 @@ def test_instances_live_side_by_side(conformance_case: Case) -> None:
     case.require(space is not None, "no action_space (ENV-001)")
 
     def example(seed: int) -> None:
-        case.set_seed(seed)
         first = case.make("env_a")
         first.reset(seed=seed)
         try:

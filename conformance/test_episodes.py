@@ -69,7 +69,6 @@ def test_declared_limit_is_truncation(conformance_case: Case) -> None:
         actions = plan.actions()
         if len(actions) < limit:
             return  # a rollout shorter than the limit cannot reach it
-        case.set_seed(plan.seed)
         records = rollout.run(env, plan.seed, actions[:limit], max_episodes=1)
         last = records[-1]
         if last.kind != "step" or last.index != limit:
@@ -139,7 +138,6 @@ def test_no_reset_inside_step(conformance_case: Case) -> None:
     def example(plan: Plan) -> None:
         actions = plan.actions()
         env = case.make("first")
-        case.set_seed(plan.seed)
         records = rollout.run(env, plan.seed, actions, max_episodes=1)
         last = records[-1]
         if last.kind != "step" or _flag(last.terminated) is not True or not _moved(records):
@@ -192,7 +190,6 @@ def test_step_keeps_the_action(conformance_case: Case) -> None:
                           actual=f"after step: {summarize(passed[k])}")
 
         env = case.make()
-        case.set_seed(plan.seed)
         rollout.run(env, plan.seed, passed, on_record=check)
 
     case.explore(example, plans_for(case), max_examples=min(case.profile.max_examples, 5))

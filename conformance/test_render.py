@@ -163,7 +163,6 @@ def _frame_rule(case: Case, mode: str) -> None:
     examples = 1 if mode == "human" else min(case.profile.max_examples, _FRAME_EXAMPLES)
 
     def example(plan: Plan) -> None:
-        case.set_seed(plan.seed)
         _render_rollout(case, mode, plan, check)
 
     case.explore(example, plans_for(case, max_steps=_FRAME_STEPS), max_examples=examples)
@@ -174,7 +173,6 @@ def test_render_mode_fixed_at_construction(conformance_case: Case) -> None:
     case = conformance_case
 
     def example(plan: Plan) -> None:
-        case.set_seed(plan.seed)
         # render_mode=None given explicitly is how a caller asks for no rendering (gymnasium.make(id,
         # render_mode=args.render_mode)); a constructor that rejects it cannot be given its own "no mode".
         try:
@@ -385,7 +383,6 @@ def test_list_mode_collects_one_frame_per_call(conformance_case: Case) -> None:
     modes = _list_modes(case)
 
     def example(plan: Plan) -> None:
-        case.set_seed(plan.seed)
         for mode in modes:
             env = case.make(render_mode=mode)
             actions = plan.actions()
@@ -422,7 +419,6 @@ def test_rgb_array_shape_constant(conformance_case: Case) -> None:
     case.require("rgb_array" in _modes(case), 'no "rgb_array" in metadata["render_modes"]')
 
     def example(plan: Plan) -> None:
-        case.set_seed(plan.seed)
         shapes: list[tuple[str, Any]] = []
 
         def check(env: Handle, frame: Any, where: str) -> None:
@@ -450,7 +446,6 @@ def test_frames_not_mutated_later(conformance_case: Case) -> None:
     case.require(modes, "no frame-returning mode (rgb_array, depth_array, ansi or their _list) is declared")
 
     def example(plan: Plan) -> None:
-        case.set_seed(plan.seed)
         for mode in modes:
 
             def verify(where: str, frame: Any, copy: Any, now: str, mode: str = mode) -> None:
@@ -480,7 +475,6 @@ def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
     human = mode == "human"
 
     def example(plan: Plan) -> None:
-        case.set_seed(plan.seed)
         # Across two episodes: a render() that draws from the env's generator in an env whose steps draw nothing
         # shows only in the start of the next (unseeded) episode.
         actions = plan.actions()[:_HUMAN_STEPS] if human else plan.actions()

@@ -91,7 +91,6 @@ def test_same_seed_same_episode(conformance_case: Case) -> None:
     case.skip_if_nondeterministic()
 
     def example(plan: Plan) -> None:
-        case.set_seed(plan.seed)
         actions = plan.actions()
         a = _first_episode(case.make("env_a"), plan.seed, actions)
         b = _first_episode(case.make("env_b"), plan.seed, actions)
@@ -106,7 +105,6 @@ def test_reseeding_replays(conformance_case: Case) -> None:
     case.skip_if_nondeterministic()
 
     def example(plan: Plan) -> None:
-        case.set_seed(plan.seed)
         actions = plan.actions()
         env = case.make()
         first = _first_episode(env, plan.seed, actions)
@@ -132,7 +130,6 @@ def test_unseeded_resets_continue_the_generator(conformance_case: Case) -> None:
     case.skip_if_nondeterministic()
 
     def example(plan: Plan) -> None:
-        case.set_seed(plan.seed)
         actions = plan.actions()
         a = _unseeded_resets(case.make("env_a"), plan.seed, actions)
         b = _unseeded_resets(case.make("env_b"), plan.seed, actions)
@@ -200,7 +197,6 @@ def test_reseeding_after_any_history(conformance_case: Case) -> None:
     case.skip_if_nondeterministic()
 
     def example(history: Plan, plan: Plan) -> None:
-        case.set_seed(plan.seed)
         env = case.make()
         rollout.run(env, history.seed, history.actions())
         actions = plan.actions()
@@ -235,7 +231,6 @@ def test_large_seeds_accepted(conformance_case: Case) -> None:
     large = st.one_of(st.sampled_from([2**32, 2**63, 2**64]), st.integers(2**32, 2**128))
 
     def example(seed: int) -> None:
-        case.set_seed(seed)
         case.make().reset(seed=seed)
 
     case.explore(example, large, max_examples=min(case.profile.max_examples, 5))
@@ -272,7 +267,6 @@ def test_global_generators_irrelevant(conformance_case: Case) -> None:
         return records
 
     def example(plan: Plan) -> None:
-        case.set_seed(plan.seed)
         actions = plan.actions()
         env_a, env_b = case.make("env_a"), case.make("env_b")
         a = _until_first_end(run(env_a, plan, actions, 1))
@@ -413,7 +407,6 @@ def test_space_sampling_does_not_change_dynamics(conformance_case: Case) -> None
     case.skip_if_nondeterministic()
 
     def example(plan: Plan) -> None:
-        case.set_seed(plan.seed)
         actions = plan.actions()
         plain = _first_episode(case.make("plain"), plan.seed, actions)
         env = case.make()
@@ -437,7 +430,6 @@ def test_np_random_seed_reports_the_seed(conformance_case: Case) -> None:
     case = conformance_case
 
     def example(seed: int) -> None:
-        case.set_seed(seed)
         env = case.make()
         env.reset(seed=seed)
         if not env.has("np_random_seed"):
@@ -482,7 +474,6 @@ def test_episodes_reproducible_across_hash_salts(conformance_case: Case) -> None
     case.skip_if_nondeterministic()
 
     def example(plan: Plan) -> None:
-        case.set_seed(plan.seed)
         actions = dataclasses.replace(plan, length=min(_FRESH_STEPS, case.profile.max_steps)).actions()
         here = _first_episode(case.make(), plan.seed, actions)
         try:
@@ -549,7 +540,6 @@ def test_reset_accepts_empty_options(conformance_case: Case) -> None:
     case = conformance_case
 
     def example(seed: int) -> None:
-        case.set_seed(seed)
         env = case.make()
         try:
             env.reset(seed=seed)
@@ -567,7 +557,6 @@ def test_empty_options_mean_no_options(conformance_case: Case) -> None:
     case.skip_if_nondeterministic()
 
     def example(plan: Plan) -> None:
-        case.set_seed(plan.seed)
         actions = plan.actions()
         plain = _first_episode(case.make("plain"), plan.seed, actions)
         try:
@@ -623,7 +612,6 @@ def test_close_leaves_other_instances_working(conformance_case: Case) -> None:
         if not rendering:
             rendering.append(_renders_alone(case, mode))
         kwargs: dict[str, Any] = {"render_mode": mode} if rendering[0] else {}
-        case.set_seed(plan.seed)
         actions = plan.actions()
         try:
             calls(case.make("alone", **kwargs), plan, actions, lambda: None)
@@ -632,7 +620,6 @@ def test_close_leaves_other_instances_working(conformance_case: Case) -> None:
             raise case.translate(error, case.rule, ()) from error.error
         case.close_all()
         case.new_example()
-        case.set_seed(plan.seed)
         env, other = case.make("env", **kwargs), case.make("other", **kwargs)
         other.reset(seed=plan.seed)
         if rendering[0]:

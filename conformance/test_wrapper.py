@@ -112,7 +112,6 @@ def _drive_layers(case: Case, check_obs: bool) -> None:
             unwrapped = read(case, env, "unwrapped", "WRAP-006")
             base_space = getattr(unwrapped, "observation_space", None)
             tap = _Tap(unwrapped) if check_obs else None
-            case.set_seed(plan.seed)
 
             name = f"layer env{'.env' * layer.depth} ({type_name(handle.raw)})"
 

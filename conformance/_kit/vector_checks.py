@@ -153,7 +153,6 @@ def run_plan(
     **hooks: Any,
 ) -> list[VecRecord]:
     """Run a plan on a vector env (the seed goes into the failure header)."""
-    case.set_seed(plan.seed)
     return vector_rollout.run(env, plan.seed, plan.actions() if actions is None else actions, facts.n, facts.mode,
                               **hooks)
 
