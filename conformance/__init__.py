@@ -10,6 +10,9 @@ library's :mod:`warnings`), all subclasses of :class:`ConformanceWarning`.
 :func:`check_env` runs the same suite from a function — in a user's own tests, a script or a notebook — and returns
 a :class:`Report` of :class:`RuleResult` items; it raises :class:`ConformanceError` when MUST rules are violated.
 
+How a check is written (the rule's marker, the four forms, outcomes, reproducers) is docs/writing-checks.md; the
+engine that runs them starts at :mod:`conformance._engine` (its docstring gives the reading order).
+
 Importing this package has no side effects: the pytest plugin (:mod:`conformance.plugin`) stays inert unless the
 suite's own test modules are collected.
 """
