@@ -41,7 +41,7 @@ from conformance._engine.options import (
     rule_selected,
 )
 from conformance._engine.progress import Progress
-from conformance._engine.report import PROPERTY
+from conformance._engine.report import PROPERTY, record_of
 from conformance.results import Outcome, Report, RuleResult, rule_level
 
 # Imported when pytest loads the plugin, before any target can be: it records the process-wide state (warning
@@ -340,13 +340,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return report
 
 
-def _own_record(report: pytest.TestReport) -> RuleResult | None:
-    for name, value in getattr(report, "user_properties", ()):
-        if name == PROPERTY and is_dict(value):
-            return RuleResult.from_dict(value)
-    return None
-
-
 def _rule_and_target(nodeid: str) -> tuple[str, str] | None:
     """The rule id (``CONSTRUCT`` for a target's construction item) and target id of a conformance item's node id;
     ``None`` for any other item's."""
@@ -389,7 +382,7 @@ def _orphan_record(report: pytest.TestReport, reason: str) -> RuleResult | None:
 
 def pytest_report_teststatus(report: pytest.TestReport) -> tuple[str, str, str] | None:
     """Count an item the suite records as ``error`` as an error in pytest's own tally too."""
-    record = _own_record(report)
+    record = record_of(report)
     if record is None and report.failed and report.when not in ("setup", "call", "teardown"):
         record = _orphan_record(report, "")
     if record is not None and record.outcome == "error" and report.failed:
@@ -473,7 +466,7 @@ class _Reporter:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         """Merge the phases of each item into one record (the most severe outcome wins); a finding the baseline
         accepts becomes ``accepted`` here, before pytest's own reporters count it (as xfailed)."""
-        record = _own_record(report)
+        record = record_of(report)
         if record is None and report.failed:
             record = _orphan_record(report, str(report.longrepr))
         if record is not None:

@@ -30,6 +30,7 @@ __all__ = [
     "RaiseOn",
     "Report",
     "RuleResult",
+    "SEVERITY",
     "rule_level",
     "schema_markdown",
 ]
@@ -47,8 +48,8 @@ SCHEMA = 1
 """The version of the JSON report's schema (``"schema"`` of every report)."""
 
 _RAISE_ON: tuple[RaiseOn, ...] = get_args(RaiseOn)
-# How bad each outcome is: two phases of one item (setup, call, teardown) merge into the worse one.
-_SEVERITY: dict[Outcome, int] = {"passed": 0, "skipped": 1, "accepted": 2, "warned": 3, "failed": 4, "error": 5}
+SEVERITY: dict[Outcome, int] = {"passed": 0, "skipped": 1, "accepted": 2, "warned": 3, "failed": 4, "error": 5}
+"""How bad each outcome is: two phases of one item (setup, call, teardown) merge into the worse one."""
 _AREA_ORDER = ("CONSTRUCT", "SPACE", "ENV", "SEED", "RENDER", "WRAP", "VEC", "AUTORESET", "FUNC", "REG")
 _DETAILS = 12
 _DETAILED_ERRORS = 5
@@ -145,7 +146,7 @@ class RuleResult:
     def merge(self, other: RuleResult) -> RuleResult:
         """One record of two phases of one item (setup, call, teardown): the worse outcome with its message, the
         larger statistics, the times added up."""
-        worse = other if _SEVERITY[other.outcome] > _SEVERITY[self.outcome] else self
+        worse = other if SEVERITY[other.outcome] > SEVERITY[self.outcome] else self
         return dataclasses.replace(
             worse,
             examples=max(self.examples, other.examples),

@@ -18,12 +18,30 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from conformance._engine.narrowing import is_dict
 from conformance.results import SCHEMA, Report, RuleResult
 
-__all__ = ["PROPERTY", "LiveReport", "replace_file", "write_report"]
+__all__ = ["PROPERTY", "LiveReport", "record_of", "replace_file", "with_record", "write_report"]
 
 PROPERTY = "conformance"
 """The ``user_properties`` key carrying an item's record."""
+
+
+def record_of(report: pytest.TestReport) -> RuleResult | None:
+    """The item record a test report carries (``None`` for a report of another item, or one the suite did not
+    make: an xdist worker's crash)."""
+    for name, value in getattr(report, "user_properties", ()):
+        if name == PROPERTY and is_dict(value):
+            return RuleResult.from_dict(value)
+    return None
+
+
+def with_record(report: pytest.TestReport, record: RuleResult) -> None:
+    """Make ``record`` the item record ``report`` carries (replacing the one it had)."""
+    kept = [(name, value) for name, value in report.user_properties if name != PROPERTY]
+    report.user_properties = [*kept, (PROPERTY, record.to_dict())]
 
 
 def write_report(path: str | Path, report: Report) -> Path:

@@ -38,17 +38,17 @@ from conformance._engine.endings import Died, Failure, Finished, Hung, Interrupt
 from conformance._engine.jobs import run_items, run_trace, share, warm_supervisor, warm_target
 from conformance._engine.narrowing import is_dict
 from conformance._engine.options import CaseParam, item_param
-from conformance._engine.report import PROPERTY
+from conformance._engine.report import PROPERTY, record_of, with_record
 from conformance._engine.shelf import COSTLY_SECONDS
 from conformance._engine.supervisor import Supervisor, Ticket
-from conformance._engine.verdicts import REPORTED_BY, RULE_ID, record_of, worse
+from conformance._engine.verdicts import REPORTED_BY, RULE_ID, worse
 from conformance._engine.verdicts import Verdict as _Verdict
 from conformance._engine.verdicts import describe_ending as _ending
 from conformance._engine.verdicts import owning_rule as _owner
 from conformance._engine.verdicts import remedy as _remedy
 from conformance._engine.verdicts import verdict as _verdict
 from conformance._engine.zygote import JSON, Job, JobFunction
-from conformance.results import rule_level
+from conformance.results import RuleResult, rule_level
 
 __all__ = ["ItemRunner", "TargetFacts"]
 
@@ -245,9 +245,9 @@ class ItemRunner:
             if record is None:
                 continue
             if mode == "spawn":
-                record["isolation"] = f"spawn — {why}"
-            rule = str(record.get("rule"))
-            facts.outcomes[rule] = worse(facts.outcomes.get(rule), str(record.get("outcome")))
+                record = dataclasses.replace(record, isolation=f"spawn — {why}")
+                with_record(report, record)
+            facts.outcomes[record.rule] = worse(facts.outcomes.get(record.rule), record.outcome)
         if self._last.get(param.target.id) == item.nodeid and self.interrupted is None:
             # The target's last item: its zygotes (a heavy env's can hold hundreds of MiB each) go now, not when a
             # sweep of many targets ends.
@@ -303,20 +303,20 @@ class ItemRunner:
             record = record_of(report)
             if not report.skipped or record is None:
                 continue
-            found = REPORTED_BY.search(str(record.get("message", "")))
+            found = REPORTED_BY.search(record.message)
             if found is None:
                 continue
             owners = RULE_ID.findall(found["rules"]) if found["rules"] else [CONSTRUCT]
             if (param.rule_id or CONSTRUCT) in owners or any(self._decided_failed(param, one) for one in owners):
                 continue
             owner = owners[0]
-            hung = "did not return" in str(record["message"])
+            hung = "did not return" in record.message
             known = self.facts[param.target.id].outcomes.get(owner, "not run here")
             fix = (f"{owner} could not check it either (see why it skipped)." if known == "skipped"
                    else _remedy(owner, hung=hung))
-            message = (f"{record['message']}; but {owner_text(owner)} did not fail on {param.target.id} ({known}), "
+            message = (f"{record.message}; but {owner_text(owner)} did not fail on {param.target.id} ({known}), "
                        f"so nothing reports it: not checked. {fix}")
-            record.update(outcome="error", message=message)
+            with_record(report, dataclasses.replace(record, outcome="error", message=message))
             report.outcome = "failed"
             report.longrepr = message
         return reports
@@ -591,9 +591,9 @@ class ItemRunner:
             if isinstance(data.get("longrepr"), list):
                 data["longrepr"] = tuple(data["longrepr"])  # a skip's (path, line, reason); JSON made it a list
             report = self.config.hook.pytest_report_from_serializable(config=self.config, data=data)
-            for name, record in report.user_properties:
-                if name == PROPERTY and isinstance(record, dict):
-                    record["peak_mib"] = round(outcome.peak_mib, 1)
+            record = record_of(report)
+            if record is not None:
+                with_record(report, dataclasses.replace(record, peak_mib=round(outcome.peak_mib, 1)))
             if targets and report.when == "call":
                 report.user_properties = [*report.user_properties, (TARGET_WARNINGS, targets)]
             reports.append(report)
@@ -607,9 +607,8 @@ class ItemRunner:
         longrepr: Any = verdict.message or None
         if verdict.kind == "skipped":
             longrepr = (str(item.path), (item.location[1] or 0) + 1, f"Skipped: {verdict.message}")
-        record = {"target": param.target.id, "rule": rule_id, "level": rule_level(rule_id), "nodeid": item.nodeid,
-                  "outcome": verdict.outcome, "message": verdict.message, "reproducer": "",
-                  "examples": examples, "steps": steps, "seconds": round(seconds, 4)}
+        record = RuleResult(rule_id, param.target.id, rule_level(rule_id), verdict.outcome, verdict.message,
+                            nodeid=item.nodeid, examples=examples, steps=steps, seconds=round(seconds, 4))
         return pytest.TestReport(
             item.nodeid,
             item.location,
@@ -618,5 +617,5 @@ class ItemRunner:
             longrepr,
             "call",
             duration=seconds,
-            user_properties=[(PROPERTY, record)],
+            user_properties=[(PROPERTY, record.to_dict())],
         )

@@ -10,17 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
-
-import pytest
+from typing import Literal
 
 from conformance._engine.board import Snapshot
 from conformance._engine.case import CONSTRUCT, headless, owner_of, owner_text
 from conformance._engine.endings import Died, Failure, Hung, Interrupted, OverMemory
-from conformance._engine.narrowing import is_dict
 from conformance._engine.options import CaseParam
-from conformance._engine.report import PROPERTY
-from conformance.results import rule_level
+from conformance.results import SEVERITY, Outcome, rule_level
 
 __all__ = [
     "REPORTED_BY",
@@ -28,7 +24,6 @@ __all__ = [
     "Verdict",
     "describe_ending",
     "owning_rule",
-    "record_of",
     "remedy",
     "verdict",
     "worse",
@@ -37,7 +32,7 @@ __all__ = [
 @dataclass(frozen=True)
 class Verdict:
     kind: Literal["passed", "failed", "skipped"]
-    outcome: str  # the record's outcome: failed, skipped or error
+    outcome: Outcome  # the record's outcome: failed, skipped or error
     message: str
 
 
@@ -105,20 +100,14 @@ REPORTED_BY = re.compile(
 )
 """A skip's "(reported by ...)" clause: the construction check, or one or more rule ids ("SEED-001 or SEED-005")."""
 RULE_ID = re.compile(r"[A-Z]+-\d{3}")
-_OUTCOME_RANK = {"passed": 0, "skipped": 1, "warned": 2, "failed": 3, "error": 4}
-
-
-def record_of(report: pytest.TestReport) -> dict[str, Any] | None:
-    for name, record in report.user_properties:
-        if name == PROPERTY and is_dict(record):
-            return record
-    return None
 
 
 def worse(known: str | None, outcome: str) -> str:
+    """The worse of two outcomes of one rule (``known`` may also be a note such as ``"not run here"``)."""
     if known is None:
         return outcome
-    return outcome if _OUTCOME_RANK.get(outcome, 0) > _OUTCOME_RANK.get(known, 0) else known
+    rank: dict[str, int] = {str(name): value for name, value in SEVERITY.items()}  # a note ranks as a pass
+    return outcome if rank.get(outcome, 0) > rank.get(known, 0) else known
 
 
 def remedy(owner: str | None, outcome: Failure | None = None, *, hung: bool = False) -> str:
