@@ -23,6 +23,7 @@ from typing import Any, Literal, Protocol, TypeAlias, get_args
 from gymspec.rules import RULES
 
 __all__ = [
+    "CONSTRUCT",
     "OUTCOMES",
     "SCHEMA",
     "ConformanceError",
@@ -41,6 +42,9 @@ project's baseline accepts."""
 
 RaiseOn: TypeAlias = Literal["must", "should", "never"]
 """Which violations raise :class:`ConformanceError`: MUST ones (and errors), SHOULD ones too, or none."""
+
+CONSTRUCT = "CONSTRUCT"
+"""The rule id of a target's construction item (the target must be constructible before any rule is checked)."""
 
 OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 """Every outcome, in the order reports show them."""

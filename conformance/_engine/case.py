@@ -46,13 +46,12 @@ from conformance._engine.state import Probe, TargetState
 from conformance._engine.watchdog import CallTimeout, Guard
 from conformance._engine.zygote import in_job
 from conformance._kit.pristine import WarningState
+from conformance.results import CONSTRUCT
 from conformance.rule_warnings import warning_class
 from gymspec.rules import Rule
 
-__all__ = ["CONSTRUCT", "OWNERS", "SINGLE_INSTANCE_RULE", "Case", "headless", "owner_of", "owner_text"]
+__all__ = ["OWNERS", "SINGLE_INSTANCE_RULE", "Case", "headless", "owner_of", "owner_text"]
 
-CONSTRUCT = "CONSTRUCT"
-"""The pseudo rule id of the construction check (``test_target_constructs``)."""
 SINGLE_INSTANCE_RULE = "ENV-021"
 """The rule a target refusing a second live instance breaks; the other rules' second instance lives in a process of
 its own then (:mod:`conformance._engine.remote`)."""

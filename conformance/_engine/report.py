@@ -23,10 +23,12 @@ import pytest
 from conformance._engine.narrowing import is_dict
 from conformance.results import SCHEMA, Report, RuleResult
 
-__all__ = ["PROPERTY", "LiveReport", "record_of", "replace_file", "with_record", "write_report"]
+__all__ = ["PROPERTY", "TARGET_WARNINGS", "LiveReport", "record_of", "replace_file", "with_record", "write_report"]
 
 PROPERTY = "conformance"
 """The ``user_properties`` key carrying an item's record."""
+TARGET_WARNINGS = "conformance-target-warnings"
+"""The ``user_properties`` key carrying the warnings the target itself raised in an item (shown once per target)."""
 
 
 def record_of(report: pytest.TestReport) -> RuleResult | None:

@@ -33,12 +33,12 @@ from typing import Any
 import pytest
 
 from conformance._engine.board import Snapshot
-from conformance._engine.case import CONSTRUCT, owner_text
+from conformance._engine.case import owner_text
 from conformance._engine.endings import Died, Failure, Finished, Hung, Interrupted, Outcome
 from conformance._engine.jobs import run_items, run_trace, share, warm_supervisor, warm_target
 from conformance._engine.narrowing import is_dict
 from conformance._engine.options import CaseParam, item_param
-from conformance._engine.report import PROPERTY, record_of, with_record
+from conformance._engine.report import PROPERTY, TARGET_WARNINGS, record_of, with_record
 from conformance._engine.shelf import COSTLY_SECONDS
 from conformance._engine.supervisor import Supervisor, Ticket
 from conformance._engine.verdicts import REPORTED_BY, RULE_ID, worse
@@ -48,11 +48,10 @@ from conformance._engine.verdicts import owning_rule as _owner
 from conformance._engine.verdicts import remedy as _remedy
 from conformance._engine.verdicts import verdict as _verdict
 from conformance._engine.zygote import JSON, Job, JobFunction
-from conformance.results import RuleResult, rule_level
+from conformance.results import CONSTRUCT, RuleResult, rule_level
 
 __all__ = ["ItemRunner", "TargetFacts"]
 
-TARGET_WARNINGS = "conformance-target-warnings"  # a report's user property: the warnings the target raised
 # Warning categories the supervisor may import by name: its own, and libraries the suite itself imports. A target's
 # own category is not imported here (that would run target code in the supervisor): it is shown as a UserWarning.
 _SAFE_CATEGORY_MODULES = ("builtins", "warnings", "conformance", "numpy", "hypothesis", "pytest", "_pytest")

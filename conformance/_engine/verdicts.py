@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from conformance._engine.board import Snapshot
-from conformance._engine.case import CONSTRUCT, headless, owner_of, owner_text
+from conformance._engine.case import headless, owner_of, owner_text
 from conformance._engine.endings import Died, Failure, Hung, Interrupted, OverMemory
 from conformance._engine.options import CaseParam
-from conformance.results import SEVERITY, Outcome, rule_level
+from conformance.results import CONSTRUCT, SEVERITY, Outcome, rule_level
 
 __all__ = [
     "REPORTED_BY",

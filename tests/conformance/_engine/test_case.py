@@ -10,7 +10,8 @@ from collections.abc import Iterator
 import pytest
 
 import conformance
-from conformance._engine.case import CONSTRUCT, OWNERS
+from conformance._engine.case import OWNERS
+from conformance.results import CONSTRUCT
 
 
 def _markers() -> Iterator[pytest.Mark]:

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance.plugin import _rule_and_target, _target_group
+from conformance._engine.reporting import rule_and_target as _rule_and_target
+from conformance._engine.reporting import target_group as _target_group
 from tests.meta._run import has_xdist, run_suite
 
 pytestmark = pytest.mark.skipif(not has_xdist(), reason="needs pytest-xdist")
