@@ -70,9 +70,10 @@ SHELF_MIB = 1024.0
 FRESH_RULES = frozenset({"SEED-001", "SEED-005", "VEC-008", "VEC-009"})
 """Rules whose statement is about fresh instances (two fresh instances agree; a used one replays a fresh one): their
 constructions are always fresh or untouched, never recycled, even when their first call is a seeded reset."""
-CONSTRUCTING_RULES = frozenset({"WRAP-003"})
-"""Rules that watch the construction itself (WRAP-003 snapshots the innermost env as its constructor returns): their
-constructions are always made in the item, never served from the shelf or the bin."""
+CONSTRUCTING_RULES = frozenset({"ENV-030", "WRAP-003"})
+"""Rules whose constructions must happen in the item, never served from the shelf or the bin: WRAP-003 snapshots the
+innermost env as its constructor returns, and ENV-030 needs instances built after another instance's ``close``
+(a constructor may restore what a close released)."""
 _BIN_MAX = 4  # recycled instances kept per construction kwargs; more are closed
 
 _SHELF: dict[str, list[Any]] = {}  # construction kwargs (key_of) -> untouched instances, in the zygote and its jobs
@@ -209,5 +210,11 @@ def stock(
             with contextlib.suppress(Exception):
                 close(obj)
         _SHELF.clear()
+        return 0
+    if _STEADY and min(_STEADY) < COSTLY_SECONDS:
+        # Only the probe's cold construction was slow (imports, caches): the target is cheap to construct, and
+        # its items construct as any cheap target's do.
+        release(close)
+        _COSTLY.clear()
         return 0
     return len(built)

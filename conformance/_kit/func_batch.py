@@ -16,6 +16,8 @@ compare shapes (FUNC-008/009) and rows (FUNC-014).
 
 from __future__ import annotations
 
+import importlib
+
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -53,9 +55,7 @@ class VmappedFuncEnv:
         found = getattr(self.func, name)
         if name not in self._BATCHED:
             return found
-        import jax  # the target uses JAX: it is imported already
-
-        return jax.vmap(found)
+        return _jax().vmap(found)
 
 
 @dataclass(frozen=True)
@@ -84,7 +84,7 @@ class BatchedStep:
 def row(tree: Any, i: int, *, jax: bool) -> Any:
     """Row ``i`` of a batch (an array, or a tuple/list/dict of them; any JAX pytree for JAX)."""
     if jax:
-        import jax as jax_module
+        jax_module = _jax()
 
         def take(leaf: Any) -> Any:
             return leaf[i]
@@ -102,9 +102,7 @@ def row(tree: Any, i: int, *, jax: bool) -> Any:
 
 def _leaves(tree: Any, *, jax: bool) -> list[Any]:
     if jax:
-        import jax as jax_module
-
-        return list(jax_module.tree_util.tree_leaves(tree))
+        return list(_jax().tree_util.tree_leaves(tree))
     if isinstance(tree, (tuple, list)):
         items: list[Any] = list(tree)  # pyright: ignore[reportUnknownArgumentType]
         return [leaf for item in items for leaf in _leaves(item, jax=False)]
@@ -260,3 +258,9 @@ def batched_step(case: Case, func: Handle, seed: int, sample: Callable[[], Any],
         observation = single.call("observation", next_state, own)
         singles.append((state, next_state, reward, terminal, observation))
     return BatchedStep(states, next_states, rewards, terminals, observations, singles, kind.is_jax)
+
+
+def _jax() -> Any:
+    """JAX, for a target that uses it (imported already); by name, as type checkers of a NumPy-only install cannot
+    resolve this optional dependency."""
+    return importlib.import_module("jax")

@@ -19,6 +19,7 @@ a key is the key itself.
 from __future__ import annotations
 
 import copy
+import importlib
 import sys
 from dataclasses import dataclass
 from typing import Any
@@ -103,10 +104,9 @@ _KINDS: dict[str, RngKind] = {}
 
 
 def _jax_random() -> Any:
-    # Imported only for a target that uses JAX (it is then in sys.modules already).
-    import jax.random
-
-    return jax.random
+    # Imported only for a target that uses JAX (it is then in sys.modules already); by name, as JAX is an optional
+    # dependency that type checkers of a NumPy-only install cannot resolve.
+    return importlib.import_module("jax.random")
 
 
 def _key_from(rng: Any) -> Any:
