@@ -467,7 +467,7 @@ def test_unseeded_reset_continues_generators(conformance_case: Case) -> None:
         if first_difference(unseeded[0], unseeded[1]) is not None:
             # The same steps after a seeded reset must agree first: a target whose steps draw entropy is not
             # reproducible at all (VEC-008's finding), not one whose unseeded reset re-seeds.
-            replays = []
+            replays: list[list[VecRecord]] = []
             for var in ("replay_a", "replay_b"):
                 env = case.make(var)
                 facts = vector_facts(case, env)
