@@ -34,7 +34,6 @@ _ENVS: dict[str, tuple[str, tuple[str, str]]] = {
     "SEED-003": (f"{_BROKEN}.seeding:Seed003EntropyOnUnseededReset", _WALK),
     "SEED-005": (f"{_BROKEN}.seeding:Seed005PreviousSeedLeaks", _WALK),
     "SEED-010": (f"{_BROKEN}.seeding:Seed010CoupledToActionSpace", _WALK),
-    "RENDER-014": (f"{_BROKEN}.render:Render014RenderDrawsRandomness", _WALK),
     "WRAP-001": (f"{_BROKEN}.wrapper:wrap_001_space_not_updated", _WRAPPED),
     "WRAP-003": (f"{_BROKEN}.wrapper:wrap_003_mutates_inner_space", _WRAPPED),
     "WRAP-004": (f"{_BROKEN}.wrapper:wrap_004_render_mode_hidden", _WRAPPED),
