@@ -10,7 +10,7 @@ An object the child can import by ``module:qualname`` (a class or function of an
 the ``--env`` option would pass it. Anything else — an instance, a lambda, a ``functools.partial``, a class defined
 in a notebook, in a script's ``__main__`` or inside a test function — travels pickled with cloudpickle (by value
 when its module cannot be imported), and each construction in the child unpickles a fresh copy
-(:mod:`conformance._engine.pickled`).
+(:mod:`conformance._engine.callables`).
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ def _child_environment(extra: Mapping[str, str]) -> dict[str, str]:
 
 def _run(launch: Launch, options: Sequence[str], scratch: Path) -> Report:
     import conformance
-    from conformance._engine.pickled import ENV_VAR, ship
+    from conformance._engine.callables import ENV_VAR, ship
 
     extra: dict[str, str] = {}
     if launch.shipment is not None:

@@ -44,7 +44,7 @@ from conformance.results import CONSTRUCT, Outcome, RuleResult, rule_level
 from conformance._kit import pristine as _pristine  # noqa: E402, F401  # pyright: ignore[reportUnusedImport]
 
 if TYPE_CHECKING:
-    from conformance._engine.baseline import Baseline
+    from conformance._engine.project import Baseline
     from conformance._engine.project import ProjectTable
     from conformance._engine.runner import ItemRunner
 
@@ -144,7 +144,7 @@ def _baseline(config: pytest.Config) -> Baseline | None:
     path = option(config, "baseline")
     if not path:
         return None
-    from conformance._engine.baseline import Baseline, BaselineError
+    from conformance._engine.project import Baseline, BaselineError
 
     try:
         return Baseline.load(config.invocation_params.dir / str(path))

@@ -30,7 +30,7 @@ from _pytest.runner import runtestprotocol
 from _pytest.warnings import catch_warnings_for_item  # pyright: ignore[reportUnknownVariableType] - ihook is untyped
 
 from conformance._engine import shelf
-from conformance._engine.board import BoardGuard, current_board
+from conformance._engine.processes import BoardGuard, current_board
 from conformance._engine.case import Case
 from conformance._engine.narrowing import is_list_or_tuple, is_mapping, is_tuple
 from conformance._engine.options import CaseParam

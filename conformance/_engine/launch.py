@@ -2,7 +2,7 @@
 
 A string is what the command line takes (a ``module:attr`` path or a registered id); a class or function a fresh
 interpreter can import becomes its ``module:qualname`` path; anything else is shipped pickled
-(:mod:`conformance._engine.pickled`). The target's kind — env, vector env or FuncEnv — is read from its shape when
+(:mod:`conformance._engine.callables`). The target's kind — env, vector env or FuncEnv — is read from its shape when
 the caller does not say it.
 """
 
@@ -18,7 +18,7 @@ from types import ModuleType
 
 from conformance._engine.callables import call_name, import_path, location, unimportable_modules
 from conformance._engine.options import classify
-from conformance._engine.pickled import SPEC, Manifest
+from conformance._engine.callables import SPEC, Manifest
 from conformance._engine.targets import Kind, registry_module
 
 __all__ = ["Launch", "Shipment", "factory_kind", "launch_for"]
@@ -52,7 +52,7 @@ class Launch:
         option: The target option (``--env``, ``--env-id``, ``--vector-env``, ``--vector-env-id``, ``--func-env``).
         spec: Its value.
         args: Options that go with it (``--registry``, ``--vectorization-mode``).
-        shipment: The object to pickle when ``spec`` is :data:`~conformance._engine.pickled.SPEC`.
+        shipment: The object to pickle when ``spec`` is :data:`~conformance._engine.callables.SPEC`.
     """
 
     option: str

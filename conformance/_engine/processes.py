@@ -1,7 +1,21 @@
-"""Process hygiene for supervision: dying with the parent, finding and killing descendants, reading their usage.
+"""The supervised processes' side channels: process hygiene (dying with the parent, finding, killing and measuring descendants) and the progress board each process writes.
+
+**Process hygiene.** Process hygiene for supervision: dying with the parent, finding and killing descendants, reading their usage.
 
 Linux gives the precise tools (``prctl``, ``/proc``); elsewhere the functions degrade to what POSIX offers (process
 groups) and report nothing they cannot know.
+
+**The progress board.** The progress board: a few hundred bytes of shared memory saying what a supervised process is doing right now.
+
+The supervising pytest process creates one board per target before it forks the target's processes; they inherit
+the mapping. The process under supervision writes to it through :class:`BoardGuard` around every call into the
+target (:meth:`Board.begin` / :meth:`Board.end`), and the supervisor reads it (:meth:`Board.read`) while it waits,
+so it can tell a call that has run too long from the suite's own work, and can name the call in progress when the
+process dies, hangs or grows too large — without a message ever having to leave a process that is stuck.
+
+Writes and reads go through a sequence counter (a seqlock): the writer makes it odd while it writes and even after;
+a reader retries a read that saw an odd or a changed counter. A read that still tears after a few tries (only
+possible if the writer dies mid-write) returns what it saw; the worst outcome is a garbled label in a message.
 """
 
 from __future__ import annotations
@@ -10,15 +24,26 @@ import contextlib
 import ctypes
 import ctypes.util
 import functools
+import mmap
 import os
 import signal
+import struct
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeVar
+
+from conformance._engine.watchdog import CallLimits
 
 __all__ = [
+    "Board",
+    "BoardGuard",
     "PR_SET_CHILD_SUBREAPER",
+    "Snapshot",
     "children",
     "cpu_and_state",
+    "current_board",
     "describe_status",
     "die_with_parent",
     "kill_descendants",
@@ -26,7 +51,11 @@ __all__ = [
     "kill_tree",
     "prctl",
     "rss",
+    "tracked",
 ]
+
+
+# --- Process hygiene -----------------------------------------------------------------------------------------------
 
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
@@ -175,3 +204,231 @@ def rss(pid: int) -> int:
             return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return 0
+
+
+# --- The progress board --------------------------------------------------------------------------------------------
+
+T = TypeVar("T")
+
+# seq, pid, depth, started, beat, call count, the active call's own time limit (0: the default), then text fields.
+_HEAD = struct.Struct("<QiIddQd")
+_SEQ = struct.Struct("<Q")
+_METHOD = 32
+_MODE = 24
+_LABEL = 200
+_NOTE = 200
+_SIZE = _HEAD.size + _METHOD + _MODE + _LABEL + _NOTE
+_READ_TRIES = 5
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What a board said at one moment.
+
+    Attributes:
+        pid: The process that last wrote it (0 before any write).
+        active: Whether a call into the target is in progress.
+        started: ``time.monotonic()`` when that call started (0.0 when none is).
+        beat: ``time.monotonic()`` of the last call start or end (progress of any kind).
+        calls: How many calls into the target the process has started.
+        method: The method of the call in progress or last made (``"step"``, ``"render"``, ``"construct"``...).
+        mode: The render mode of the instance it was made on (``""`` when none was given).
+        label: The call, e.g. ``"env.step"``.
+        note: Free text the process left for the supervisor (the example's seed, an exit it is about to make).
+        limit: The time limit of the call in progress, in seconds (0.0: the supervisor's own timeout).
+    """
+
+    pid: int
+    active: bool
+    started: float
+    beat: float
+    calls: int
+    method: str
+    mode: str
+    label: str
+    note: str
+    limit: float = 0.0
+
+
+_CURRENT: list[Board] = []
+
+
+def current_board() -> Board | None:
+    """The board this process reports on (``None`` outside a supervised process)."""
+    return _CURRENT[-1] if _CURRENT else None
+
+
+def tracked(label: str, fn: Callable[[], T], method: str = "", limit: float = 0.0) -> T:
+    """Call ``fn`` as a call into the target on this process's board (plainly when there is none).
+
+    For code with no :class:`~conformance._engine.case.Case` at hand — strategies drawing from a target's
+    space — so its calls are timed like every other one.
+    """
+    board = current_board()
+    if board is None:
+        return fn()
+    board.begin(label, method or label.rsplit(".", 1)[-1], "", limit)
+    try:
+        return fn()
+    finally:
+        board.end()
+
+
+def _text(raw: bytes) -> str:
+    return raw.split(b"\0", 1)[0].decode("utf-8", "replace")
+
+
+def _field(text: str, width: int) -> bytes:
+    return text.encode("utf-8", "replace")[:width].ljust(width, b"\0")
+
+
+class Board:
+    """A shared-memory progress record (create it in the supervisor, before forking).
+
+    Args:
+        memory: An existing mapping to use (tests); a new anonymous shared mapping when ``None``.
+    """
+
+    def __init__(self, memory: mmap.mmap | None = None) -> None:
+        self._memory = memory if memory is not None else mmap.mmap(-1, _SIZE)
+        self._seq = 0
+        self._pid = 0
+        self._depth = 0
+        self._calls = 0
+        self._started = 0.0
+        self._beat = 0.0
+        self._limit = 0.0
+        self._last = ("", "", "")
+        self._cache: dict[tuple[str, int], bytes] = {}
+
+    # --- the writer (the supervised process) -------------------------------------------------------------------
+
+    def install(self) -> None:
+        """Make this the board of the current process (:func:`current_board`); called once, after the fork."""
+        _CURRENT[:] = [self]
+
+    def reset(self, pid: int) -> None:
+        """Claim the board for process ``pid``: nothing active, progress now, no note."""
+        self._pid, self._depth, self._calls, self._last = pid, 0, 0, ("", "", "")
+        self._started, self._beat, self._limit = 0.0, time.monotonic(), 0.0
+        self._write(("", _METHOD), ("", _MODE), ("", _LABEL), ("", _NOTE))
+
+    def begin(self, label: str, method: str, mode: str, limit: float = 0.0) -> None:
+        """Record the start of a call (a call nested in one in progress is not timed on its own).
+
+        Args:
+            label: The call, e.g. ``"env.step"``.
+            method: The kind of call (``"step"``, ``"construct"``...), which decides the rule that owns a crash.
+            mode: The render mode of the instance called (``""`` for none).
+            limit: Seconds this call may take, when it differs from the supervisor's timeout (0.0: the timeout).
+        """
+        self._depth += 1
+        if self._depth == 1:
+            self._calls += 1
+            self._limit = limit
+            self._started = self._beat = time.monotonic()
+            if (method, mode, label) == self._last:
+                self._write()  # the common case (a run of steps): only the times change
+            else:
+                self._last = (method, mode, label)
+                self._write((method, _METHOD), (mode, _MODE), (label, _LABEL))
+
+    def end(self) -> None:
+        """Record the end of a call begun with :meth:`begin`."""
+        self._depth = max(0, self._depth - 1)
+        if self._depth == 0:
+            self._started, self._beat, self._limit = 0.0, time.monotonic(), 0.0
+            self._write()
+
+    def note(self, text: str) -> None:
+        """Leave free text for the supervisor (kept until the next :meth:`note` or :meth:`reset`); counts as
+        progress."""
+        if self._depth == 0:
+            self._beat = time.monotonic()
+        self._write((None, _METHOD), (None, _MODE), (None, _LABEL), (text, _NOTE))
+
+    def _encoded(self, text: str, width: int) -> bytes:
+        key = (text, width)
+        found = self._cache.get(key)
+        if found is None:
+            found = _field(text, width)
+            if len(self._cache) < 256:  # labels repeat; a bounded cache keeps hostile labels from growing it
+                self._cache[key] = found
+        return found
+
+    def _write(self, *fields: tuple[str | None, int]) -> None:
+        """Write the head and, in order from the first text field, the given texts (``None`` keeps one)."""
+        memory = self._memory
+        self._seq += 1  # odd: a write is under way
+        _HEAD.pack_into(
+            memory, 0, self._seq, self._pid, self._depth, self._started, self._beat, self._calls, self._limit
+        )
+        offset = _HEAD.size
+        for text, width in fields:
+            if text is not None:
+                memory[offset : offset + width] = self._encoded(text, width)
+            offset += width
+        self._seq += 1
+        _SEQ.pack_into(memory, 0, self._seq)
+
+    # --- the reader (the supervisor) --------------------------------------------------------------------------
+
+    def read(self) -> Snapshot:
+        """A consistent snapshot of the board (see the module docstring for what "consistent" can mean)."""
+        memory = self._memory
+        raw = b""
+        for _ in range(_READ_TRIES):
+            before = _SEQ.unpack_from(memory, 0)[0]
+            raw = bytes(memory[:_SIZE])
+            after = _SEQ.unpack_from(memory, 0)[0]
+            if before == after and before % 2 == 0:
+                break
+        _, pid, depth, started, beat, calls, limit = _HEAD.unpack_from(raw, 0)
+        offset = _HEAD.size
+        texts: list[str] = []
+        for width in (_METHOD, _MODE, _LABEL, _NOTE):
+            texts.append(_text(raw[offset : offset + width]))
+            offset += width
+        method, mode, label, note = texts
+        return Snapshot(pid, depth > 0, started, beat, calls, method, mode, label, note, limit)
+
+
+class BoardGuard:
+    """Runs calls into the target in the calling thread and records them on a :class:`Board`.
+
+    The supervised process uses it in place of the thread watchdog: nothing here times out, because the
+    supervisor, reading the board, kills the whole process when a call runs too long.
+
+    Args:
+        board: The process's board.
+        timeout: The per-call timeout the supervisor enforces (for messages and budgets).
+    """
+
+    def __init__(self, board: Board, timeout: float) -> None:
+        self.board = board
+        self.timeout = timeout
+        self.limits = CallLimits(timeout)
+
+    def call(self, label: str, fn: Callable[[], T], *, method: str = "", mode: str = "", limit: float = 0.0) -> T:
+        """Call ``fn`` with ``label`` on the board as the call in progress (see :meth:`Board.begin`), under the
+        limit its kind earned (:class:`~conformance._engine.watchdog.CallLimits`) unless ``limit`` is given."""
+        kind = method or label.rsplit(".", 1)[-1]
+        self.board.begin(label, kind, mode, limit or self.limits.limit(kind))
+        started = time.monotonic()
+        try:
+            result = fn()
+        finally:
+            self.board.end()
+        self.limits.took(kind, time.monotonic() - started)
+        return result
+
+    def run(self, body: Callable[[], T]) -> T:
+        """Run ``body`` here (calls inside it go through :meth:`call`)."""
+        return body()
+
+    def in_worker(self) -> bool:
+        """Always true: there is no separate worker thread to hand bodies to."""
+        return True
+
+    def shutdown(self) -> None:
+        """Nothing to release."""

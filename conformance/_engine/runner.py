@@ -32,9 +32,9 @@ from typing import Any
 
 import pytest
 
-from conformance._engine.board import Snapshot
+from conformance._engine.processes import Snapshot
 from conformance._engine.case import owner_text
-from conformance._engine.endings import Died, Failure, Finished, Hung, Interrupted, Outcome
+from conformance._engine.supervisor import Died, Failure, Finished, Hung, Interrupted, Outcome
 from conformance._engine.jobs import run_items, run_trace, share, warm_supervisor, warm_target
 from conformance._engine.narrowing import is_dict
 from conformance._engine.options import CaseParam, item_param

@@ -1,4 +1,6 @@
-"""What the suite checks: the targets named on the command line (or the reference's registered envs).
+"""What the suite checks: the targets named on the command line, or, when none is, the reference's registered envs, vector envs and functional envs.
+
+**Targets.** What the suite checks: the targets named on the command line (or the reference's registered envs).
 
 A :class:`Target` is a factory plus what the reproducer needs to rebuild it in a script. Nothing is imported or
 constructed while parsing, so a target whose module or constructor is broken still yields items (and one clear
@@ -9,6 +11,16 @@ Target kinds: ``env`` (``--env``, ``--env-id``, ``CONFORMANCE_ENV``), ``vector``
 ``--vector-env-id``) and ``func`` (``--func-env``); each test declares the kinds it checks. Any of the three options
 may name ``conformance._engine.pickled:target``, the object ``conformance.check_env`` ships when its target cannot be
 imported by path (:mod:`conformance._engine.pickled`).
+
+**Default targets.** The reference's vector envs and functional envs: what the suite checks, besides its envs, when no target is named.
+
+Vector targets are made with the reference's ``make_vec``, so each reproducer is a single public call:
+
+* ``SyncVectorEnv`` over ``FrozenLake-v1`` (short, slippery episodes with an info key) in each autoreset mode;
+* ``AsyncVectorEnv`` (shared memory) over ``CartPole-v1`` in each autoreset mode;
+* ``CartPole-v1``'s vector entry point (one batched functional env, no sub-env factories).
+
+Functional targets are the ``FuncEnv`` classes of ``reference.envs.functional``.
 """
 
 from __future__ import annotations
@@ -26,17 +38,24 @@ from conformance._engine.source import source
 from conformance._engine.sweep import Match, is_glob
 
 __all__ = [
+    "FUNC_TARGETS",
     "REGISTRIES",
-    "VECTOR_NUM_ENVS",
     "Target",
     "TargetSpecError",
     "TargetsRequest",
+    "VECTOR_NUM_ENVS",
+    "VECTOR_TARGETS",
     "default_targets",
     "parse_kwargs",
+    "reference_func_targets",
+    "reference_vector_targets",
     "registry_module",
     "resolve_targets",
     "shard",
 ]
+
+
+# --- Targets -------------------------------------------------------------------------------------------------------
 
 _Kwargs: TypeAlias = dict[str, Any]
 Kind: TypeAlias = Literal["env", "vector", "func"]
@@ -49,7 +68,7 @@ REGISTRIES: dict[str, str] = {"reference": "reference.registration", "gymnasium"
 VECTOR_NUM_ENVS = 4
 """``num_envs`` of every vector target construction (enough for sub-envs at different points of their episodes)."""
 
-_PICKLED = "conformance._engine.pickled:target"  # pickled.SPEC (pickled imports this module)
+_PICKLED = "conformance._engine.callables:target"  # pickled.SPEC (pickled imports this module)
 _ATTR_PATH = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
 _IDENTIFIER_PATH = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 
@@ -163,7 +182,7 @@ def _resolve_attr(path: str) -> Any:
 
 def _attr_target(spec: str, kind: Kind, kwargs: Mapping[str, Any], source_name: str = "") -> Target:
     if spec == _PICKLED:  # what conformance.check_env ships when its target cannot be imported by path
-        from conformance._engine.pickled import pickled_target
+        from conformance._engine.callables import pickled_target
 
         return pickled_target(kind, kwargs)
     if not _ATTR_PATH.match(spec):
@@ -342,7 +361,7 @@ def default_targets(kwargs: Mapping[str, Any]) -> list[Target]:
 
     Returns:
         One env target per registered id with an entry point, then the reference's vector and functional
-        targets (:mod:`conformance._engine.defaults`).
+        targets (below).
     """
     try:
         lookup = importlib.import_module("reference.registration")
@@ -357,7 +376,6 @@ def default_targets(kwargs: Mapping[str, Any]) -> list[Target]:
     ids = [env_id for env_id, spec in registry.items() if getattr(spec, "entry_point", None) is not None]
     if not ids:
         return [_placeholder("no target given and the reference registry has no env with an entry point")]
-    from conformance._engine.defaults import reference_func_targets, reference_vector_targets
 
     envs = [_id_target(env_id, "reference", kwargs) for env_id in ids]
     return envs + reference_vector_targets() + reference_func_targets()
@@ -401,3 +419,67 @@ def resolve_targets(request: TargetsRequest) -> list[Target]:
     if not targets and not (request.env_ids or request.vector_env_ids):
         targets = default_targets(kwargs)
     return _unique(targets)
+
+
+# --- Default targets -----------------------------------------------------------------------------------------------
+
+_REGISTRY = "reference.registration"
+_MODES = ("NextStep", "SameStep", "Disabled")
+
+VECTOR_TARGETS: tuple[tuple[str, str, Mapping[str, Any]], ...] = (
+    *(
+        (f"FrozenLake-v1/sync/{mode}", "FrozenLake-v1",
+         {"vectorization_mode": "sync", "vector_kwargs": {"autoreset_mode": mode}, "max_episode_steps": 8})
+        for mode in _MODES
+    ),
+    *(
+        (f"CartPole-v1/async/{mode}", "CartPole-v1",
+         {"vectorization_mode": "async", "vector_kwargs": {"autoreset_mode": mode}, "max_episode_steps": 25})
+        for mode in _MODES
+    ),
+    ("CartPole-v1/vector_entry_point", "CartPole-v1", {"vectorization_mode": "vector_entry_point"}),
+)
+"""``(target id, env id, make_vec kwargs)`` of each default vector target."""
+
+FUNC_TARGETS: tuple[str, ...] = (
+    "reference.envs.functional.cartpole:CartPoleFunctional",
+    "reference.envs.functional.pendulum:PendulumFunctional",
+)
+"""``module:attr`` of each default functional target (a class: calling it gives a ``FuncEnv`` instance)."""
+
+
+def _vector_target(target_id: str, env_id: str, kwargs: Mapping[str, Any]) -> Target:
+    def factory(**kw: Any) -> Any:
+        importlib.import_module("reference.envs")
+        return importlib.import_module(_REGISTRY).make_vec(env_id, **kw)
+
+    return Target(
+        id=target_id,
+        kind="vector",
+        factory=factory,
+        imports=(f"from {_REGISTRY} import make_vec",),
+        callee="make_vec",
+        call_args=(source(env_id),),
+        kwargs=dict(kwargs),
+        env_id=env_id,
+        registry=_REGISTRY,
+    )
+
+
+def _func_target(spec: str) -> Target:
+    module_name, _, attr = spec.partition(":")
+
+    def factory(**kw: Any) -> Any:
+        return getattr(importlib.import_module(module_name), attr)(**kw)
+
+    return Target(id=spec, kind="func", factory=factory, imports=(f"from {module_name} import {attr}",), callee=attr)
+
+
+def reference_vector_targets() -> list[Target]:
+    """One target per entry of :data:`VECTOR_TARGETS`."""
+    return [_vector_target(*entry) for entry in VECTOR_TARGETS]
+
+
+def reference_func_targets() -> list[Target]:
+    """One target per entry of :data:`FUNC_TARGETS`."""
+    return [_func_target(spec) for spec in FUNC_TARGETS]

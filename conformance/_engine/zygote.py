@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeAlias
 
-from conformance._engine.board import Board
+from conformance._engine.processes import Board
 from conformance._engine.processes import PR_SET_CHILD_SUBREAPER, die_with_parent, kill_descendants, kill_group, prctl
 from conformance._kit.pristine import restore as restore_process_state
 

@@ -1,7 +1,7 @@
 """The suite passes on its embedded default targets.
 
 Those are every env the reference registers, plus the reference's vector envs (Sync and Async in each autoreset
-mode, a vector entry point) and functional envs (:mod:`conformance._engine.defaults`).
+mode, a vector entry point) and functional envs (:mod:`conformance._engine.targets`).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ def test_suite_passes_on_reference_envs(tmp_path: Path) -> None:
     args = ["--conformance-profile", "quick", "--conformance-html", str(html)] + (["-n", "2"] if has_xdist() else [])
     run = run_suite(args, tmp_path / "report.json")  # no target: the embedded default, i.e. these ids
     targets = {record["target"] for record in run.report["results"]}
-    from conformance._engine.defaults import FUNC_TARGETS, VECTOR_TARGETS
+    from conformance._engine.targets import FUNC_TARGETS, VECTOR_TARGETS
 
     # ... plus the reference's vector envs and functional envs.
     assert targets == {*ids, *(entry[0] for entry in VECTOR_TARGETS), *FUNC_TARGETS}
@@ -49,7 +49,7 @@ def _check_html(html: Path, results: list[dict[str, Any]], ids: list[str]) -> No
     """The HTML report of the run holds every result and, per registered env, frames of each declared image mode."""
     import reference
     from conformance._engine.gallery import IMAGE_MODES
-    from tests.conformance._engine.test_html import parse_report
+    from tests.conformance._engine.test_reporting import parse_report
 
     assert html.stat().st_size < 5 * 2**20, f"the registry's HTML report is {html.stat().st_size} bytes"
     parsed = parse_report(html)

@@ -1,20 +1,42 @@
-"""Import paths as a fresh interpreter sees them, and the names a reproducer gives what has none."""
+"""Import paths as a fresh interpreter sees them, and the names a reproducer gives what has none.
+
+Shipped targets: a fresh copy per construction, an instance held to its own render mode, clear failures.
+"""
 
 from __future__ import annotations
 
 import functools
 import importlib.util
 import json
+import os
+import subprocess
 import sys
+import threading
 import types
 from collections.abc import Iterator
 from pathlib import Path
 
+import cloudpickle
 import pytest
 
-from conformance._engine.callables import call_name, import_path, location, module_importable, unimportable_modules
+from conformance._engine.callables import (
+    ENV_VAR,
+    SPEC,
+    Manifest,
+    call_name,
+    import_path,
+    location,
+    module_importable,
+    pickled_target,
+    ship,
+    unimportable_modules,
+)
+from conformance._engine.outcomes import NotCheckable
+from conformance._engine.targets import TargetsRequest, resolve_targets
 from tests.meta.broken._base import Walk
+from tests.meta.broken_func._base import Drift
 
+# --- Import paths --------------------------------------------------------------------------------------------------
 
 class Outer:
     """A class with a nested one, reachable by its dotted qualified name."""
@@ -84,3 +106,88 @@ def test_reproducer_names() -> None:
     assert location(here).endswith(f"test_callables.py:{line}")
     assert location(functools.partial(here)) == location(here)
     assert location(len) == "module builtins"
+
+
+# --- Shipped targets -----------------------------------------------------------------------------------------------
+
+def _shipped(obj: object, manifest: Manifest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENV_VAR, str(ship(obj, manifest, tmp_path)))
+
+
+def test_a_factory_builds_fresh_instances(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    manifest = Manifest(id="here:make_walk", callee="make_walk", what="the function make_walk",
+                        imports=("# make_walk: defined elsewhere",))
+    _shipped(functools.partial(Walk), manifest, tmp_path, monkeypatch)
+    (target,) = resolve_targets(TargetsRequest(envs=[SPEC], env_kwargs={"render_mode": "ansi"}))
+    first, second = target.construct(), target.construct(render_mode="human")
+    assert (first.render_mode, second.render_mode) == ("ansi", "human") and first is not second
+    assert (target.id, target.imports, target.kind) == ("here:make_walk", manifest.imports, "env")
+    assert target.constructor_source() == "make_walk(render_mode='ansi')"
+    assert target.default_render_mode == "ansi"
+
+
+def test_an_instance_is_copied_in_its_own_mode_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    original = Walk(render_mode="ansi")
+    manifest = Manifest(id="x:Walk instance", callee="copy.deepcopy", call_args=("instance",), what="a Walk instance",
+                        instance=True, render_mode="ansi")
+    _shipped(original, manifest, tmp_path, monkeypatch)
+    # An instance binds its own mode; --env-kwargs cannot reach it.
+    target = pickled_target("env", {"size": 3})
+    assert target.kwargs == {"render_mode": "ansi"} and target.default_render_mode == "ansi"
+    copies = [target.construct(), target.construct(render_mode="ansi")]
+    assert all(type(copy) is Walk and copy.render_mode == "ansi" for copy in copies)
+    assert len({id(original), *map(id, copies)}) == 3
+    assert target.constructor_source(render_mode="ansi") == "copy.deepcopy(instance)"
+    with pytest.raises(NotCheckable, match=r"render_mode='human'.*pass the class"):
+        target.construct(render_mode="human")
+    with pytest.raises(NotCheckable, match="num_envs=..."):
+        target.construct(num_envs=2)
+
+
+def test_a_func_env_instance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _shipped(Drift(), Manifest(id="d", callee="copy.deepcopy", what="a Drift instance", instance=True), tmp_path,
+             monkeypatch)
+    (target,) = resolve_targets(TargetsRequest(func_envs=[SPEC]))
+    assert target.kind == "func" and type(target.construct()) is Drift and target.kwargs == {}
+
+
+def test_without_a_shipment_the_target_is_unavailable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    (target,) = resolve_targets(TargetsRequest(envs=[SPEC]))
+    assert target.unavailable is not None and ENV_VAR in target.unavailable
+
+
+def test_what_cannot_travel_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(TypeError, match="must be picklable with cloudpickle when it is a Walk instance"):
+        ship(threading.Lock(), Manifest(id="x", callee="c", what="a Walk instance"), tmp_path)
+
+
+def test_what_cannot_be_rebuilt_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _shipped(Walk, Manifest(id="x", callee="Walk", what="the class Walk"), tmp_path, monkeypatch)
+    (tmp_path / "target.pickle").write_bytes(b"not a pickle")
+    (target,) = resolve_targets(TargetsRequest(envs=[SPEC]))
+    with pytest.raises(RuntimeError, match="could not rebuild the class Walk"):
+        target.construct()
+
+
+def test_unimportable_modules_travel_by_value(tmp_path: Path) -> None:
+    source = tmp_path / "loose.py"
+    source.write_text(
+        "class Loose:\n    def __init__(self, render_mode=None):\n        self.render_mode = render_mode\n"
+    )
+    spec = importlib.util.spec_from_file_location("loose_shipped_module", source)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+        path = ship(module.Loose, Manifest(id="l", callee="Loose", what="the class Loose"), tmp_path,
+                    by_value=[module])
+    finally:
+        del sys.modules[spec.name]
+    assert "loose_shipped_module" not in cloudpickle.list_registry_pickle_by_value()
+    code = ("from conformance._engine.callables import pickled_target\n"
+            "print(type(pickled_target('env', {}).construct(render_mode='ansi')).__name__)")
+    completed = subprocess.run([sys.executable, "-c", code], env={**os.environ, ENV_VAR: str(path)},
+                               capture_output=True, text=True, timeout=120, check=False)
+    assert completed.stdout.strip() == "Loose", completed.stderr

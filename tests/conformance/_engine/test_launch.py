@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from conformance._engine.launch import factory_kind, launch_for
-from conformance._engine.pickled import SPEC
+from conformance._engine.callables import SPEC
 from tests.meta.broken._base import Walk
 from tests.meta.broken_func._base import Drift
 from tests.meta.broken_vector._base import HopSync

@@ -1,4 +1,7 @@
-"""Target options become factories plus reproducer source, without importing or constructing anything."""
+"""Target options become factories plus reproducer source, without importing or constructing anything.
+
+Tests for :mod:`conformance._engine.targets`.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +11,22 @@ import types
 import pytest
 
 from conformance._engine.targets import (
+    FUNC_TARGETS,
+    VECTOR_NUM_ENVS,
+    VECTOR_TARGETS,
     Target,
     TargetSpecError,
     TargetsRequest,
     default_targets,
     parse_kwargs,
+    reference_func_targets,
+    reference_vector_targets,
     registry_module,
     resolve_targets,
 )
+from gymspec import AutoresetMode
 
+# --- Targets -------------------------------------------------------------------------------------------------------
 
 def test_env_target_builds_with_kwargs_and_renders_source() -> None:
     (target,) = resolve_targets(TargetsRequest(envs=["tests.meta.broken._base:Walk"], env_kwargs={"render_mode": None}))
@@ -126,3 +136,33 @@ def test_a_fixed_target_shows_no_arguments() -> None:
     fixed = Target(**{**target.__dict__, "fixed": True, "callee": "copy.deepcopy", "call_args": ("instance",)})
     assert target.constructor_source(render_mode="human") == "C(render_mode='human')"
     assert fixed.constructor_source(render_mode="human") == "copy.deepcopy(instance)"
+
+
+# --- Default targets -----------------------------------------------------------------------------------------------
+
+def test_vector_targets_cover_every_mode_of_sync_and_async() -> None:
+    targets = reference_vector_targets()
+    assert len({target.id for target in targets}) == len(VECTOR_TARGETS)
+    assert all(target.kind == "vector" and target.env_id is not None for target in targets)
+    for kind in ("sync", "async"):
+        modes = {t.kwargs["vector_kwargs"]["autoreset_mode"] for t in targets if f"/{kind}/" in t.id}
+        assert modes == {mode.value for mode in AutoresetMode}
+
+
+def test_a_vector_target_builds_and_reproduces_as_one_call() -> None:
+    target = next(t for t in reference_vector_targets() if t.id == "FrozenLake-v1/sync/SameStep")
+    env = target.construct()
+    try:
+        assert env.num_envs == VECTOR_NUM_ENVS
+        assert env.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    finally:
+        env.close()
+    assert target.constructor_source().startswith("make_vec('FrozenLake-v1', num_envs=4, vectorization_mode='sync'")
+
+
+def test_func_targets_build_func_envs() -> None:
+    targets = reference_func_targets()
+    assert [target.id for target in targets] == list(FUNC_TARGETS)
+    for target in targets:
+        func = target.construct()
+        assert callable(func.initial) and callable(func.transition)

@@ -1,4 +1,5 @@
-"""The progress board: what the supervised process writes is what the supervisor reads, across a fork."""
+"""The progress board: what the supervised process writes is what the supervisor reads, across a fork.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import time
 
 import pytest
 
-from conformance._engine.board import Board, BoardGuard, current_board, tracked
+from conformance._engine.processes import Board, BoardGuard, current_board, tracked
 
+# --- The progress board --------------------------------------------------------------------------------------------
 
 def test_a_call_in_progress_is_visible_and_its_end_is_progress() -> None:
     board = Board()

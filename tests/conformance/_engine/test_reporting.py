@@ -1,0 +1,171 @@
+"""Progress lines: per target, once when it finishes, at most every few seconds while it runs, never under -q.
+
+The badge: its text and colour follow the results; it is well-formed SVG.
+
+The HTML report: self-contained, every result and finding in it, the frames inline, the frames folder removed.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ElementTree
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from conformance._engine.gallery import encode_png, frames_folder
+from conformance._engine.reporting import Progress, badge_text, write_badge, write_html
+from conformance.results import Outcome, RuleResult
+
+# --- Progress lines ------------------------------------------------------------------------------------------------
+
+class _Terminal:
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def write_line(self, line: str) -> None:
+        self.lines.append(line)
+
+
+class _Config:
+    def __init__(self, verbosity: int) -> None:
+        self.verbosity = verbosity
+        self.terminal = _Terminal()
+        self.pluginmanager = self
+
+    def get_verbosity(self) -> int:
+        return self.verbosity
+
+    def get_plugin(self, name: str) -> Any:
+        return self.terminal if name == "terminalreporter" else None
+
+
+class _Report:
+    def __init__(self, nodeid: str) -> None:
+        self.nodeid = nodeid
+
+
+def _run(verbosity: int) -> list[str]:
+    clock = [100.0]
+    config = _Config(verbosity)
+    progress = Progress(config, lambda nodeid: nodeid.split("/")[0], lambda: clock[0])  # type: ignore[arg-type]
+    progress.expect([f"a/{i}" for i in range(4)] + ["b/0"])
+    for i in range(4):
+        clock[0] += 6.0  # a long run: past the quiet start, and lines at most every 10 s
+        for _ in range(3):  # setup, call, teardown of one item
+            progress.reported(_Report(f"a/{i}"), RuleResult("ENV-001", "a", "MUST", "passed"))  # type: ignore[arg-type]
+    progress.reported(_Report("b/0"), RuleResult("ENV-001", "b", "MUST", "passed"))  # type: ignore[arg-type]
+    return config.terminal.lines
+
+
+def test_lines_for_long_runs() -> None:
+    lines = _run(0)
+    assert [line for line in lines if "done" in line] == ["conformance: a 4/4 items done, 18.0 s",
+                                                           "conformance: b 1/1 items done, 0.0 s"]
+    assert [line for line in lines if "running" in line] == ["conformance: a 2/4 items running, 6.0 s"]
+
+
+def test_quiet_under_q() -> None:
+    assert _run(-1) == []
+
+
+# --- The badge -----------------------------------------------------------------------------------------------------
+
+def _results(*outcomes: Outcome) -> list[RuleResult]:
+    return [RuleResult(f"ENV-{i:03d}", "t", "MUST", outcome) for i, outcome in enumerate(outcomes)]
+
+
+@pytest.mark.parametrize(
+    ("outcomes", "text"),
+    [
+        (("passed", "passed", "skipped"), "2 passed"),
+        (("passed", "warned", "accepted"), "1 passed, 1 warned, 1 accepted"),
+        (("passed", "failed", "error"), "2 failed"),
+        (("skipped",), "not checked"),
+    ],
+)
+def test_text_follows_the_results(outcomes: tuple[Outcome, ...], text: str) -> None:
+    assert badge_text(_results(*outcomes))[0] == text
+
+
+def test_written_badge_is_svg(tmp_path: Path) -> None:
+    path = write_badge(tmp_path / "b.svg", _results("passed", "failed"))
+    root = ElementTree.fromstring(path.read_text(encoding="utf-8"))
+    assert root.tag.endswith("svg")
+    assert "1 failed" in "".join(root.itertext())
+
+
+# --- The HTML report -----------------------------------------------------------------------------------------------
+
+class _Parsed(HTMLParser):
+    """The parts of a report the tests read: ids, image sources, external references, text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.images: list[str] = []
+        self.links: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if values.get("id"):
+            self.ids.add(str(values["id"]))
+        if tag == "img":
+            self.images.append(str(values.get("src", "")))
+        for name in ("src", "href"):
+            value = values.get(name) or ""
+            if value and not value.startswith(("#", "data:")):
+                self.links.append(value)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def parse_report(path: Path) -> _Parsed:
+    parsed = _Parsed()
+    parsed.feed(path.read_text(encoding="utf-8"))
+    return parsed
+
+
+def test_a_report_holds_every_result_and_finding_inline(tmp_path: Path) -> None:
+    results = [
+        RuleResult("ENV-001", "pkg:Env", "MUST", "passed", seconds=0.2, steps=10, examples=3),
+        RuleResult("ENV-006", "pkg:Env", "MUST", "failed", "ENV-006 (MUST) violated by pkg:Env: obs[1] = 2 > 1 <b>",
+               "env = Env()\nenv.reset(seed=3)", "conformance/test_env.py::t[ENV-006-pkg:Env]"),
+        RuleResult("SEED-001", "other:Env", "MUST", "skipped", "not applicable"),
+    ]
+    path = tmp_path / "r.html"
+    folder = frames_folder(path, "pkg:Env")
+    folder.mkdir(parents=True)
+    (folder / "rgb_array-seed0-step0.png").write_bytes(encode_png(np.zeros((4, 5, 3), np.uint8)))
+    (folder / "ansi_list.txt").write_text("ValueError: no frames", encoding="utf-8")
+    write_html(path, results, {"profile": "quick"})
+    parsed = parse_report(path)
+    text = "".join(parsed.text)
+    assert {"pkg:Env", "other:Env", "pkg:Env--ENV-006"} <= parsed.ids
+    assert all(rule in text for rule in ("ENV-001", "ENV-006", "SEED-001"))
+    assert "obs[1] = 2 > 1 <b>" in text  # escaped, not markup
+    assert "env.reset(seed=3)" in text
+    assert len(parsed.images) == 1 and parsed.images[0].startswith("data:image/png;base64,")
+    assert "ValueError: no frames" in text
+    assert parsed.links == []  # nothing fetched from anywhere
+    assert not Path(f"{path}.frames").exists()
+
+
+def test_a_broken_envs_report_shows_its_failure_and_reproducer(tmp_path: Path) -> None:
+    from tests.meta._run import run_inprocess
+
+    target = "tests.meta.broken.env:Env011ArrayReward"
+    html = tmp_path / "r.html"
+    run = run_inprocess(["--env", target, "--rules", "ENV-011", "--conformance-profile", "quick",
+                         "--conformance-html", str(html)], tmp_path / "r.json")
+    record = run.result(target, "ENV-011")
+    assert record["outcome"] == "failed" and record["reproducer"]
+    parsed = parse_report(html)
+    text = "".join(parsed.text)
+    assert f"{target}--ENV-011" in parsed.ids
+    assert record["message"].splitlines()[0] in text
+    assert record["reproducer"].splitlines()[-1].strip() in text
