@@ -7,7 +7,7 @@
 Three kinds of process take part, and only the last two ever run target code:
 
 * the **supervisor** — the pytest process (or an xdist worker). It never imports or calls a target. It waits for
-  its children, reads their :class:`~conformance._engine.board.Board`, and kills a process group whose call runs
+  its children, reads their :class:`~conformance._engine.processes.Board`, and kills a process group whose call runs
   longer than the timeout, that makes no progress at all for as long, or that grows past the memory cap;
 * one **zygote** per target, forked from the supervisor on the target's first job. It *warms up* once — imports
   the target, constructs and probes it (:func:`conformance._engine.jobs.warm_target`) — then serves as a fork
@@ -22,7 +22,7 @@ supervisor submits jobs and waits for the one it needs while enforcing the limit
 is first asked for its Python stacks (``faulthandler`` on ``SIGUSR2``), so the report says where it was stuck.
 
 Messages between the supervisor and a zygote are JSON lines on a socket pair; results travel as JSON files (the
-processes' side of all this is :mod:`conformance._engine.zygote`; how jobs end, :mod:`conformance._engine.endings`).
+processes' side of all this is :mod:`conformance._engine.zygote`; how jobs end, :mod:`conformance._engine.supervisor`).
 Nothing a target produced is ever unpickled in the supervisor, so even a hostile ``__reduce__`` cannot run there.
 
 On Ctrl-C only the supervisor is interrupted (its children live in process groups of their own, out of the

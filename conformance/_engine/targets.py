@@ -9,8 +9,8 @@ a module path: it is imported up front, because without its ``make`` no id targe
 
 Target kinds: ``env`` (``--env``, ``--env-id``, ``CONFORMANCE_ENV``), ``vector`` (``--vector-env``,
 ``--vector-env-id``) and ``func`` (``--func-env``); each test declares the kinds it checks. Any of the three options
-may name ``conformance._engine.pickled:target``, the object ``conformance.check_env`` ships when its target cannot be
-imported by path (:mod:`conformance._engine.pickled`).
+may name ``conformance._engine.callables:target``, the object ``conformance.check_env`` ships when its target cannot be
+imported by path (:mod:`conformance._engine.callables`).
 
 **Default targets.** The reference's vector envs and functional envs: what the suite checks, besides its envs, when no target is named.
 

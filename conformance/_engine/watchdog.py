@@ -21,7 +21,7 @@ when it is not.
 
 Checks never call a target bare; they go through a :class:`Guard` (``guard.call(label, fn)``), which records what
 is running. Under process supervision (the default where ``fork`` exists) the guard is a
-:class:`~conformance._engine.board.BoardGuard` and the supervising process enforces every limit, by killing. Where
+:class:`~conformance._engine.processes.BoardGuard` and the supervising process enforces every limit, by killing. Where
 processes cannot be forked, or with ``--conformance-isolation thread``, it is the :class:`Watchdog` below, which is
 weaker: Python cannot kill a thread, so a call that hangs in C is abandoned rather than stopped, a crash still takes
 the whole run down, and only calls made through the guard are timed.
