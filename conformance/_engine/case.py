@@ -32,11 +32,11 @@ from typing import Any, NoReturn
 import numpy as np
 import pytest
 from hypothesis import given
-from hypothesis.errors import HypothesisException
 from hypothesis import strategies as st
+from hypothesis.errors import HypothesisException
 
-from conformance._engine.describe import describe_exception
 from conformance._engine import remote, shelf
+from conformance._engine.describe import describe_exception
 from conformance._engine.handles import ConstructionFailed, Handle, TargetError
 from conformance._engine.outcomes import NotCheckable, RuleFailure, Unchecked
 from conformance._engine.profiles import Profile, hypothesis_settings

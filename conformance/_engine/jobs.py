@@ -8,7 +8,7 @@ the zygote's probe instead of constructing again.
 
 These functions run in processes forked from the supervisor after :func:`share` made the run's config and items
 known; they find the run's :class:`~conformance._engine.session.ConformanceSession` there, and learn what the
-supervisor knows of the target (``payload["facts"]``) before they do anything else.
+supervisor knows of the target (its :class:`~conformance._engine.messages.Facts`) before they do anything else.
 """
 
 from __future__ import annotations
@@ -28,16 +28,23 @@ import numpy as np
 import pytest
 from _pytest.runner import runtestprotocol
 from _pytest.warnings import catch_warnings_for_item  # pyright: ignore[reportUnknownVariableType] - ihook is untyped
+from hypothesis import configuration, given
+from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from conformance._engine import shelf
-from conformance._engine.processes import BoardGuard, current_board
 from conformance._engine.case import Case
+from conformance._engine.gallery import capture, frames_folder
+from conformance._engine.messages import Facts, ItemsJob, TraceJob, TraceResult, WarmJob
 from conformance._engine.narrowing import is_list_or_tuple, is_mapping, is_tuple
-from conformance._engine.options import CaseParam
-from conformance._engine.profiles import Costs, Profile
+from conformance._engine.observe import run_shared
+from conformance._engine.options import CaseParam, option
+from conformance._engine.processes import BoardGuard, current_board
+from conformance._engine.profiles import Costs, Profile, hypothesis_settings, scaled
 from conformance._engine.session import get_session
 from conformance._engine.zygote import JSON, emit, warm_zygote
 from conformance._kit.pristine import restore as restore_process_state
+from conformance._kit.strategies import sampler
 
 if TYPE_CHECKING:
     from conformance._engine.session import ConformanceSession
@@ -62,8 +69,6 @@ def warm_supervisor(config: pytest.Config) -> None:
     imported so far, which every zygote would otherwise repeat — its scan of the local modules for constants (it
     reads their source; no target is imported yet) and its first run's registration of the global random generator
     (a full garbage collection). Zygotes then scan only what their target imports."""
-    from hypothesis import configuration
-
     # The scan keeps a cache under Hypothesis' home directory: the zygotes' one, and the user's own setting back
     # afterwards (this process may run the user's Hypothesis tests too).
     previous = vars(configuration).get("__hypothesis_home_directory")
@@ -75,19 +80,17 @@ def warm_supervisor(config: pytest.Config) -> None:
         configuration.set_hypothesis_home_dir(previous)
 
 
-def _apply(session: ConformanceSession, param_target: str, facts: Mapping[str, JSON]) -> Any:
+def _apply(session: ConformanceSession, param_target: str, facts: Facts) -> TargetState:
     target = next(t for t in session.targets if t.id == param_target)
     state = session.state(target)
-    if facts.get("construct_error"):
-        state.mark_unconstructible(str(facts["construct_error"]))
-    if facts.get("profile"):
-        session.profile = Profile(**facts["profile"])
-    costs = facts.get("costs")
-    if is_mapping(costs):
-        # What the target's calls cost in the cost probe: a compile or a slow constructor earns its call a longer
-        # limit in every job, not only in the one that measured it.
-        session.watchdog.limits.prime(costs.get("first") or {}, costs.get("steady") or {})
-    state.verdicts = dict(facts.get("verdicts") or {})
+    if facts.construct_error:
+        state.mark_unconstructible(facts.construct_error)
+    if facts.profile is not None:
+        session.profile = facts.profile
+    # What the target's calls cost in the cost probe: a compile or a slow constructor earns its call a longer limit in
+    # every job, not only in the one that measured it.
+    session.watchdog.limits.prime(facts.first_costs, facts.steady_costs)
+    state.verdicts = dict(facts.verdicts)
     return state
 
 
@@ -103,9 +106,10 @@ def warm_target(payload: Mapping[str, JSON]) -> JSON:
     board = current_board()
     if board is not None:
         session.use_guard(BoardGuard(board, session.timeout))
-    state = _apply(session, str(payload["target"]), payload["facts"])
+    job = WarmJob.from_wire(payload)
+    state = _apply(session, job.target, job.facts)
     keep = warm_zygote()
-    probe = state.probe(close=bool(payload["facts"].get("close_probe", True)), keep=keep)
+    probe = state.probe(close=job.facts.close_probe, keep=keep)
     if keep and probe is not None and shelf.costly() is not None:
         _stock(state, probe)
     _warm_hypothesis(session.profile)
@@ -141,12 +145,6 @@ def _warm_hypothesis(profile: Profile) -> None:
     job). The supervisor does both for what it imported (:func:`warm_supervisor`), so what is left in a zygote is
     the target's own modules, and whatever the supervisor could not do.
     """
-    from hypothesis import given
-    from hypothesis import strategies as st
-    from hypothesis.configuration import set_hypothesis_home_dir
-
-    from conformance._engine.profiles import hypothesis_settings
-
     if not os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):  # the user's own choice stands
         # Hypothesis caches what it reads from local modules (constants it draws examples near) under its home
         # directory, ./.hypothesis by default: that would write into the user's directory, and start cold in
@@ -191,43 +189,37 @@ def settle_imports(payload: Mapping[str, JSON]) -> None:
 
 
 def run_trace(payload: Mapping[str, JSON]) -> JSON:
-    """Job: measure what the target's calls cost and scale the profile to the budget (unless ``payload["measure"]``
-    is false), run the observers ``payload["rules"]`` on the shared rollouts."""
-    from conformance._engine.observe import run_shared
-    from conformance._engine.profiles import scaled
-
+    """Job (:class:`~conformance._engine.messages.TraceJob`): measure what the target's calls cost and scale the
+    profile to the budget (unless told not to measure), run the observers on the shared rollouts; returns a
+    :class:`~conformance._engine.messages.TraceResult`."""
     config: pytest.Config = _CONTEXT["config"]
     session = get_session(config)
-    state = _apply(session, str(payload["target"]), payload["facts"])
-    rules = [str(rule_id) for rule_id in payload["rules"]]
-    result: dict[str, JSON] = {"verdicts": {}}
+    job = TraceJob.from_wire(payload)
+    state = _apply(session, job.target, job.facts)
+    result = TraceResult()
     try:
-        case = session.case(CaseParam(rules[0] if rules else "ENV-001", state.target))
-        measured = _measure(case) if payload.get("measure", True) else None
+        case = session.case(CaseParam(job.rules[0] if job.rules else "ENV-001", state.target))
+        measured = _measure(case) if job.measure else None
         if measured is not None:
-            costs, result["observation_bytes"], result["first_costs"] = measured
-            session.profile = case.profile = scaled(session.profile, costs, int(payload["items"]))
-            result["costs"] = dataclasses.asdict(costs)
+            costs, weight, firsts = measured
+            session.profile = case.profile = scaled(session.profile, costs, job.items)
+            result = TraceResult(costs=costs, first_costs=firsts, observation_bytes=weight)
             _capture_frames(config, case)
-        result["profile"] = dataclasses.asdict(session.profile)
-        if rules:
+        result = dataclasses.replace(result, profile=session.profile)
+        if job.rules:
             case.examples = 0
-            result["verdicts"] = run_shared(case, rules)
-            result["examples"], result["steps"] = case.examples, case.steps
+            verdicts = run_shared(case, job.rules)
+            result = dataclasses.replace(result, verdicts=verdicts, examples=case.examples, steps=case.steps)
     except BaseException as exc:  # noqa: BLE001 - no shared verdicts: each observer runs on its own
-        result["error"] = f"{type(exc).__name__}: {exc}"
-    return result
+        result = dataclasses.replace(result, verdicts={}, error=f"{type(exc).__name__}: {exc}")
+    return result.to_wire()
 
 
 def _capture_frames(config: pytest.Config, case: Case) -> None:
     """For ``--conformance-html``: the frames of the target's image modes, beside its first shared run."""
-    from conformance._engine.options import option
-
     html = option(config, "html")
     if not html:
         return
-    from conformance._engine.gallery import capture, frames_folder
-
     try:
         capture(case, frames_folder(html, case.target.id))
     except Exception:  # noqa: BLE001, S110 - best effort: the RENDER rules report what is wrong with rendering
@@ -247,9 +239,6 @@ def _measure(case: Case) -> tuple[Costs, int, dict[str, float]] | None:
     median of its tries: one reading on a busy machine flipped cheap targets between their full and a cut profile,
     and so their verdicts' effort, from run to run.
     """
-    from conformance._engine.profiles import Costs
-    from conformance._kit.strategies import sampler
-
     state = case.probe()
     space = state.action_space
     if space is None:
@@ -334,12 +323,13 @@ class _WarningLog:
 
 
 def run_items(payload: Mapping[str, JSON]) -> JSON:
-    """Job process: run the items ``payload["nodeids"]`` (of one target) with pytest's own protocol, in order, and
+    """Job process (:class:`~conformance._engine.messages.ItemsJob`): run the items (of one target) with pytest's own protocol, in order, and
     hand over each one's serialized reports, warnings and peak memory (:func:`emit`) as soon as it has ended."""
     config: pytest.Config = _CONTEXT["config"]
-    for nodeid in payload["nodeids"]:
+    job = ItemsJob.from_wire(payload)
+    for nodeid in job.nodeids:
         item: pytest.Item = _CONTEXT["items"][nodeid]
-        _apply(get_session(config), str(payload["target"]), payload["facts"])
+        _apply(get_session(config), job.target, job.facts)
         fresh = _reset_peak()
         log = _WarningLog(item.nodeid)
         name = f"conformance-warnings-{os.getpid()}-{nodeid}"

@@ -30,6 +30,7 @@ from hypothesis import given
 from conformance._engine.case import Case
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.marks import checks
+from conformance._engine.messages import ObserverVerdict
 from conformance._engine.outcomes import NotCheckable, RuleFailure
 from conformance._engine.profiles import hypothesis_settings
 from gymspec.rules import RULES, Rule
@@ -37,7 +38,6 @@ from gymspec.rules import RULES, Rule
 __all__ = [
     "OBSERVERS",
     "Observer",
-    "Verdict",
     "View",
     "Watch",
     "observer",
@@ -47,8 +47,6 @@ __all__ = [
 ]
 
 TestFunction: TypeAlias = Callable[[Case], None]
-Verdict: TypeAlias = dict[str, Any]
-"""A shared verdict as JSON: ``{"outcome": "passed" | "failed" | "skipped", "message", "reproducer", "render"}``."""
 
 
 class View:
@@ -265,21 +263,21 @@ def _example(
 
 def run_dedicated(case: Case, obs: Observer) -> None:
     """The observer's own item: explore its rollouts alone; fall back on the shared run's failure if any."""
-    shared: Verdict | None = case.state.verdicts.get(obs.rule_id)
+    shared = case.state.verdicts.get(obs.rule_id)
 
     def example(plan: Any) -> None:
         _example(case, {obs.rule_id: obs}, plan, None)
 
     def fallback() -> None:
-        if shared is not None and shared.get("outcome") == "failed":
+        if shared is not None and shared.failure is not None:
             # The shared run saw a violation this search did not meet again (a rare or nondeterministic example):
             # report it as it was found.
-            raise RuleFailure.from_report(shared)
+            raise RuleFailure.from_report(shared.failure)
 
     case.explore(example, _plans(case), then=fallback)
 
 
-def run_shared(case: Case, rule_ids: Iterable[str]) -> dict[str, Verdict]:
+def run_shared(case: Case, rule_ids: Iterable[str]) -> dict[str, ObserverVerdict]:
     """The shared run: every observer of ``rule_ids`` watches the same rollouts; their verdicts as JSON.
 
     ``case`` is a case of the target (its rule is irrelevant: observers fail under their own).
@@ -305,14 +303,14 @@ def run_shared(case: Case, rule_ids: Iterable[str]) -> dict[str, Verdict]:
             case.close_all()
 
     example()
-    verdicts: dict[str, Verdict] = {}
+    verdicts: dict[str, ObserverVerdict] = {}
     for rule_id in observers:
         found = outcomes.get(rule_id)
         if found is None:
-            verdicts[rule_id] = {"outcome": "passed"}
+            verdicts[rule_id] = ObserverVerdict("passed")
         elif isinstance(found, RuleFailure):
-            verdicts[rule_id] = {"outcome": "failed", **found.to_report()}
+            verdicts[rule_id] = ObserverVerdict("failed", failure=found.to_report())
         else:
             message = f"{rule_id} not checked on {case.target.id}: {found}"  # as a dedicated item says it
-            verdicts[rule_id] = {"outcome": "skipped", "message": message}
+            verdicts[rule_id] = ObserverVerdict("skipped", message)
     return verdicts

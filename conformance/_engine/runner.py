@@ -28,29 +28,29 @@ import functools
 import warnings
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 import pytest
 
-from conformance._engine.processes import Snapshot
 from conformance._engine.case import owner_text
-from conformance._engine.supervisor import Died, Failure, Finished, Hung, Interrupted, Outcome
 from conformance._engine.jobs import run_items, run_trace, share, warm_supervisor, warm_target
+from conformance._engine.messages import Facts, ItemsJob, ObserverVerdict, TraceJob, TraceResult, WarmJob
 from conformance._engine.narrowing import is_dict
 from conformance._engine.options import CaseParam, item_param
+from conformance._engine.processes import Snapshot
 from conformance._engine.report import PROPERTY, TARGET_WARNINGS, record_of, with_record
 from conformance._engine.shelf import COSTLY_SECONDS
-from conformance._engine.supervisor import Supervisor, Ticket
+from conformance._engine.supervisor import Died, Failure, Finished, Hung, Interrupted, Outcome, Supervisor, Ticket
 from conformance._engine.verdicts import REPORTED_BY, RULE_ID, worse
 from conformance._engine.verdicts import Verdict as _Verdict
 from conformance._engine.verdicts import describe_ending as _ending
 from conformance._engine.verdicts import owning_rule as _owner
 from conformance._engine.verdicts import remedy as _remedy
 from conformance._engine.verdicts import verdict as _verdict
-from conformance._engine.zygote import JSON, Job, JobFunction
+from conformance._engine.zygote import JSON, Job
 from conformance.results import CONSTRUCT, RuleResult, rule_level
 
-__all__ = ["ItemRunner", "TargetFacts"]
+__all__ = ["ItemRunner"]
 
 # Warning categories the supervisor may import by name: its own, and libraries the suite itself imports. A target's
 # own category is not imported here (that would run target code in the supervisor): it is shown as a UserWarning.
@@ -69,9 +69,28 @@ _BATCH_OBSERVATION_BYTES = 1 << 20
 _COSTLY_SPAWN_BATCH = 24  # items per spawned job of a target costly to construct (shelf.py)
 
 
+@dataclass(frozen=True)
+class _Items:
+    """Run these items of one target, in order, in one job (the facts are attached when it is submitted)."""
+
+    nodeids: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Trace:
+    """Run a target's shared work: measure its costs, or run these observers on the shared rollouts."""
+
+    rules: tuple[str, ...] = ()
+    items: int = 1
+    measure: bool = True
+
+
+_Request: TypeAlias = "_Items | _Trace"
+
+
 @dataclass
-class TargetFacts:
-    """What the supervisor learnt about a target from processes that did not return.
+class _TargetRun:
+    """What the supervisor learnt about one target, from the jobs that returned and from those that did not.
 
     Attributes:
         construct_error: Why the target cannot be constructed (its constructor killed or hung the zygote).
@@ -93,25 +112,29 @@ class TargetFacts:
     hang: tuple[Hung, str] | None = None
     close_probe: bool = True
     reran_hang: bool = False
-    trace: dict[str, Any] | None = None
+    trace: TraceResult | None = None
     observing: Ticket | None = None
     observers: frozenset[str] = frozenset()
     outcomes: dict[str, str] = field(default_factory=dict[str, str])
     hang_blamed: bool = False
 
-    def basis(self) -> dict[str, JSON]:
-        """What a job's outcome depends on, but for the observers' verdicts (which only their own items use)."""
-        return {key: value for key, value in self.as_payload().items() if key != "verdicts"}
+    def facts(self) -> Facts:
+        """What every job of the target learns before it does anything else."""
+        trace = self.trace or TraceResult()
+        return Facts(
+            construct_error=self.construct_error,
+            close_probe=self.close_probe,
+            profile=trace.profile,
+            first_costs=trace.first_costs,
+            steady_costs={} if trace.costs is None else dataclasses.asdict(trace.costs),
+            verdicts=trace.verdicts,
+        )
 
-    def as_payload(self) -> dict[str, JSON]:
-        trace = self.trace or {}
-        return {
-            "construct_error": self.construct_error,
-            "close_probe": self.close_probe,
-            "profile": trace.get("profile"),
-            "costs": {"first": trace.get("first_costs") or {}, "steady": trace.get("costs") or {}},
-            "verdicts": trace.get("verdicts", {}),
-        }
+    def shared_verdict(self, rule_id: str | None) -> ObserverVerdict | None:
+        """The verdict the shared run reached for ``rule_id`` (``None``: not decided there)."""
+        if self.trace is None or rule_id is None:
+            return None
+        return self.trace.verdicts.get(rule_id)
 
 
 def _category(module: str, name: str) -> type[Warning] | None:
@@ -139,7 +162,7 @@ class _Ahead:
     place in the job's batch."""
 
     ticket: Ticket
-    given: dict[str, JSON]
+    given: Facts
     index: int
 
 
@@ -203,7 +226,7 @@ class ItemRunner:
 
     config: pytest.Config
     supervisor: Supervisor
-    facts: MutableMapping[str, TargetFacts] = field(default_factory=dict[str, TargetFacts])
+    facts: MutableMapping[str, _TargetRun] = field(default_factory=dict[str, _TargetRun])
     interrupted: str | None = None
     _params: list[CaseParam] = field(default_factory=list)
     # The run's conformance items in pytest's order, and each one's place in it.
@@ -237,7 +260,7 @@ class ItemRunner:
     def run(self, item: pytest.Item, param: CaseParam) -> list[pytest.TestReport]:
         """Run one item; its reports (as pytest would have made them, or written here for a crash)."""
         reports = self._vet(item, param, self._run(item, param))
-        facts = self.facts.setdefault(param.target.id, TargetFacts())
+        facts = self.facts.setdefault(param.target.id, _TargetRun())
         mode, why = self.supervisor.isolation(param.target.id)
         for report in reports:
             record = record_of(report)
@@ -255,7 +278,7 @@ class ItemRunner:
 
     def _run(self, item: pytest.Item, param: CaseParam) -> list[pytest.TestReport]:
         target = param.target
-        facts = self.facts.setdefault(target.id, TargetFacts())
+        facts = self.facts.setdefault(target.id, _TargetRun())
         self._drop_stale(item.nodeid)
         interrupted: Interrupted | None = None
         if param.rule_id is not None and facts.trace is None:
@@ -278,11 +301,10 @@ class ItemRunner:
                 first_item = None
             verdict = _verdict(param, hang, first_item, self._owner_failed(param, hang.board))
             return [self._report(item, param, verdict, 0.0)]
-        shared = (facts.trace or {}).get("verdicts", {}).get(param.rule_id)
-        if shared is not None and shared["outcome"] in ("passed", "skipped"):
-            trace = facts.trace or {}
-            verdict = _Verdict(shared["outcome"], shared["outcome"], shared.get("message", ""))
-            return [self._report(item, param, verdict, 0.0, trace.get("examples", 0), trace.get("steps", 0))]
+        shared = facts.shared_verdict(param.rule_id)
+        if facts.trace is not None and shared is not None and shared.outcome != "failed":
+            verdict = _Verdict(shared.outcome, shared.outcome, shared.message)
+            return [self._report(item, param, verdict, 0.0, facts.trace.examples, facts.trace.steps)]
         outcome = self._item_outcome(param, facts, item.nodeid)
         if isinstance(outcome, Finished):
             return self._finished(item, outcome)
@@ -332,7 +354,7 @@ class ItemRunner:
         this run — as it ends when run now (its reports wait for pytest to reach it). ``False`` when it does not
         run here (deselected, or another worker's)."""
         target = param.target.id
-        facts = self.facts.setdefault(target, TargetFacts())
+        facts = self.facts.setdefault(target, _TargetRun())
         known = facts.outcomes.get(owner)
         if known is None:
             nodeid = next((nodeid for nodeid, other in self._order
@@ -344,7 +366,7 @@ class ItemRunner:
                 facts.outcomes[owner] = known
         return known in ("failed", "error")
 
-    def _decide(self, nodeid: str, facts: TargetFacts) -> str:
+    def _decide(self, nodeid: str, facts: _TargetRun) -> str:
         """Run the item ``nodeid`` ahead of its turn and read its outcome (its reports are logged in its turn)."""
         param = self._order[self._position[nodeid]][1]
         if param.rule_id is not None:  # the construction check always runs a job of its own
@@ -352,9 +374,9 @@ class ItemRunner:
                 return "unknown"  # no shared run yet: it runs in its turn
             if facts.hang is not None:
                 return "failed" if _owner(param, facts.hang[0].board) == param.rule_id else "unknown"
-            shared = facts.trace.get("verdicts", {}).get(param.rule_id)
-            if shared is not None and shared["outcome"] in ("passed", "skipped"):
-                return str(shared["outcome"])
+            shared = facts.shared_verdict(param.rule_id)
+            if shared is not None and shared.outcome != "failed":
+                return shared.outcome
             if not self._needs_job(param, facts):
                 return "unknown"
         entry = self._ahead.get(nodeid) or self._submit(nodeid, param, facts)
@@ -367,27 +389,28 @@ class ItemRunner:
         return "failed" if "failed" in phases else ("skipped" if "skipped" in phases else "passed")
 
     @staticmethod
-    def _needs_job(param: CaseParam, facts: TargetFacts) -> bool:
+    def _needs_job(param: CaseParam, facts: _TargetRun) -> bool:
         """Whether a rule item, once its target's shared run is done, runs a job (not decided by the shared run or
         by an earlier hang)."""
         if param.rule_id is None or facts.trace is None or facts.hang is not None:
             return False
         if facts.observing is not None and param.rule_id in facts.observers:
             return False  # decided by the shared run, or run on its own once that failed: not known yet
-        shared = facts.trace.get("verdicts", {}).get(param.rule_id)
-        return shared is None or shared["outcome"] not in ("passed", "skipped")
+        shared = facts.shared_verdict(param.rule_id)
+        return shared is None or shared.outcome == "failed"
 
     @staticmethod
-    def _jobs(param: CaseParam, facts: TargetFacts, function: JobFunction, payload: dict[str, JSON]) -> tuple[Job, Job]:
-        """The zygote's warm-up and the job for ``function`` on ``param``'s target, given what is known of it."""
+    def _jobs(param: CaseParam, facts: _TargetRun, request: _Request) -> tuple[Job, Job]:
+        """The zygote's warm-up and the job for ``request`` on ``param``'s target, given what is known of it."""
         target = param.target
-        # Only what the warm-up itself depends on: a zygote warmed with other facts is stale (the supervisor replaces
-        # it), one warmed before the shared run is not.
-        known = {"construct_error": facts.construct_error, "close_probe": facts.close_probe}
-        warm = Job.of(warm_target, {"target": target.id, "facts": known})
-        return warm, Job.of(function, {**payload, "target": target.id, "facts": facts.as_payload()})
+        known = facts.facts()
+        warm = Job.of(warm_target, WarmJob(target.id, known.for_warm_up()).to_wire())
+        if isinstance(request, _Items):
+            return warm, Job.of(run_items, ItemsJob(target.id, known, request.nodeids).to_wire())
+        job = TraceJob(target.id, known, request.rules, request.items, request.measure)
+        return warm, Job.of(run_trace, job.to_wire())
 
-    def _item_outcome(self, param: CaseParam, facts: TargetFacts, nodeid: str) -> Outcome:
+    def _item_outcome(self, param: CaseParam, facts: _TargetRun, nodeid: str) -> Outcome:
         """How item ``nodeid`` ended: from the job started for it earlier (or now, with a batch of the items of its
         target that follow it); run again alone when an earlier item of its batch ended the process first."""
         entry = self._ahead.pop(nodeid, None) or self._submit(nodeid, param, facts)
@@ -396,24 +419,24 @@ class ItemRunner:
         outcome = _part(self.supervisor.wait(entry.ticket, refill), entry.index)
         if isinstance(outcome, Finished):
             return outcome
-        outcome = self._supervised(param, facts, run_items, {"nodeids": [nodeid]}, first=outcome)
+        outcome = self._supervised(param, facts, _Items((nodeid,)), first=outcome)
         return _part(outcome, 0) or outcome
 
-    def _batch_size(self, facts: TargetFacts, key: str) -> int:
-        trace = facts.trace or {}
-        costs = trace.get("costs")
-        if not costs or trace.get("observation_bytes") is None:
+    def _batch_size(self, facts: _TargetRun, key: str) -> int:
+        trace = facts.trace
+        if trace is None or trace.costs is None or trace.observation_bytes is None:
             return 1
-        cheap = costs["construct"] + costs["reset"] <= _BATCH_CALL_SECONDS and costs["step"] <= _BATCH_STEP_SECONDS
+        costs = trace.costs
+        cheap = costs.construct + costs.reset <= _BATCH_CALL_SECONDS and costs.step <= _BATCH_STEP_SECONDS
         # A job that imports and probes its target anew (spawn) pays that start for each process: its items share it,
         # and when constructing is costly, so do many (its recycled instances serve them all). Forked from a warm
         # zygote, a costly target's items run one per job instead: each gets the zygote's whole shelf.
         spawned = self.supervisor.isolation(key)[0] == "spawn"
-        if costs["construct"] >= COSTLY_SECONDS:
+        if costs.construct >= COSTLY_SECONDS:
             return _COSTLY_SPAWN_BATCH if spawned else 1
-        return _BATCH if (cheap or spawned) and trace["observation_bytes"] <= _BATCH_OBSERVATION_BYTES else 1
+        return _BATCH if (cheap or spawned) and trace.observation_bytes <= _BATCH_OBSERVATION_BYTES else 1
 
-    def _submit(self, nodeid: str, param: CaseParam, facts: TargetFacts) -> _Ahead:
+    def _submit(self, nodeid: str, param: CaseParam, facts: _TargetRun) -> _Ahead:
         """Start the job of ``nodeid`` and, for a cheap target, of the next items of its target with it."""
         nodeids = [nodeid]
         size = self._batch_size(facts, param.target.id) if self._early else 1
@@ -422,9 +445,9 @@ class ItemRunner:
                 break
             if other.target.id == param.target.id and later not in self._ahead and self._needs_job(other, facts):
                 nodeids.append(later)
-        warm, job = self._jobs(param, facts, run_items, {"nodeids": nodeids})
+        warm, job = self._jobs(param, facts, _Items(tuple(nodeids)))
         ticket = self.supervisor.submit(param.target.id, warm, job)
-        given = facts.basis()
+        given = facts.facts().basis()
         for index, later in enumerate(nodeids[1:], start=1):
             self._ahead[later] = _Ahead(ticket, given, index)
         return _Ahead(ticket, given, 0)
@@ -477,19 +500,18 @@ class ItemRunner:
                 passed = later != nodeid and self._position.get(later, -1) <= here
             else:
                 passed = later != nodeid and later not in queued
-            if passed or facts is None or facts.hang is not None or facts.basis() != entry.given:
+            if passed or facts is None or facts.hang is not None or facts.facts().basis() != entry.given:
                 del self._ahead[later]
                 if all(other.ticket is not entry.ticket for other in self._ahead.values()):
                     self.supervisor.cancel(entry.ticket)
 
     def _supervised(
-        self, param: CaseParam, facts: TargetFacts, function: JobFunction, payload: dict[str, JSON],
-        first: Outcome | None = None,
+        self, param: CaseParam, facts: _TargetRun, request: _Request, first: Outcome | None = None
     ) -> Outcome:
-        """Run ``function`` for ``param``'s target in a job (``first``: how it already ended once, to learn from);
+        """Run ``request`` for ``param``'s target in a job (``first``: how it already ended once, to learn from);
         learn from a zygote that could not warm up."""
         target = param.target
-        warm, job = self._jobs(param, facts, function, payload)
+        warm, job = self._jobs(param, facts, request)
         outcome = first if first is not None else self.supervisor.run(target.id, warm, job)
         if isinstance(outcome, Hung) and outcome.stage != "warm" and facts.hang is None and not facts.reran_hang:
             # A process can stall on a machine under heavy load, where a call of microseconds has been seen to
@@ -512,13 +534,13 @@ class ItemRunner:
         # construct again.
         if outcome.board.method == "close" and facts.close_probe:
             facts.close_probe = False
-            return self._supervised(param, facts, function, payload)
+            return self._supervised(param, facts, request)
         if facts.construct_error is None:
             facts.construct_error = _ending(outcome)
-            return self._supervised(param, facts, function, payload)
+            return self._supervised(param, facts, request)
         return outcome
 
-    def _trace(self, param: CaseParam, facts: TargetFacts) -> Interrupted | None:
+    def _trace(self, param: CaseParam, facts: _TargetRun) -> Interrupted | None:
         """Measure the target's costs (once per target, before its items, which need the profile), then start the job
         that runs its observers on one shared trace."""
         from conformance._engine.observe import OBSERVERS
@@ -526,21 +548,20 @@ class ItemRunner:
         mine = [p for p in self._params if p.target.id == param.target.id and p.rule_id is not None]
         observers = sorted({str(p.rule_id) for p in mine if p.rule_id in OBSERVERS})
         items = len(mine) - max(0, len(observers) - 1)
-        outcome = self._supervised(param, facts, run_trace, {"rules": [], "items": items})
+        outcome = self._supervised(param, facts, _Trace(items=items))
         if isinstance(outcome, Interrupted):
             return outcome
         if not isinstance(outcome, Finished):
             self._shared_failed(facts, outcome)
             return None
-        facts.trace = dict(outcome.value)
+        facts.trace = TraceResult.from_wire(outcome.value)
         if observers and facts.hang is None:
-            payload: dict[str, JSON] = {"rules": observers, "items": items, "measure": False}
-            warm, job = self._jobs(param, facts, run_trace, payload)
+            warm, job = self._jobs(param, facts, _Trace(tuple(observers), items, measure=False))
             facts.observing = self.supervisor.submit(param.target.id, warm, job)
             facts.observers = frozenset(observers)
         return None
 
-    def _observed(self, param: CaseParam, facts: TargetFacts, nodeid: str) -> Interrupted | None:
+    def _observed(self, param: CaseParam, facts: _TargetRun, nodeid: str) -> Interrupted | None:
         """Wait for the observers' shared run (item ``nodeid`` is one of them) and take in its verdicts."""
         ticket = facts.observing
         if ticket is None:
@@ -550,13 +571,9 @@ class ItemRunner:
         if isinstance(outcome, Interrupted):
             return outcome
         if not isinstance(outcome, Finished):
-            payload: dict[str, JSON] = {"rules": sorted(facts.observers), "measure": False}
-            outcome = self._supervised(param, facts, run_trace, payload, first=outcome)
-        trace = facts.trace if facts.trace is not None else {}
+            outcome = self._supervised(param, facts, _Trace(tuple(sorted(facts.observers)), measure=False), first=outcome)
         if isinstance(outcome, Finished):
-            found: Mapping[str, Any] = outcome.value
-            trace["verdicts"] = dict(found.get("verdicts", {}))
-            trace.update({key: found[key] for key in ("examples", "steps", "error") if key in found})
+            facts.trace = (facts.trace or TraceResult()).observed(TraceResult.from_wire(outcome.value))
         elif isinstance(outcome, Interrupted):
             return outcome
         else:
@@ -564,10 +581,10 @@ class ItemRunner:
         return None
 
     @staticmethod
-    def _shared_failed(facts: TargetFacts, outcome: Failure) -> None:
+    def _shared_failed(facts: _TargetRun, outcome: Failure) -> None:
         # The shared run crashed, hung or overflowed: every observer runs on its own (and meets the problem, which
         # is then attributed as for any item); a hang is remembered as any hang is.
-        facts.trace = {**(facts.trace or {}), "verdicts": {}, "error": _ending(outcome)}
+        facts.trace = dataclasses.replace(facts.trace or TraceResult(), verdicts={}, error=_ending(outcome))
         if isinstance(outcome, Hung) and facts.hang is None:
             facts.hang = (outcome, _SHARED)
 

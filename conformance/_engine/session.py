@@ -11,7 +11,7 @@ import os
 import re
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -28,6 +28,10 @@ from conformance._engine.targets import (
     shard,
 )
 from conformance._engine.watchdog import Guard
+
+if TYPE_CHECKING:
+    from conformance._engine.case import Case
+    from conformance._engine.state import TargetState
 
 __all__ = ["ConformanceSession", "Limits", "existing_session", "get_session", "jobs_for", "limits", "validate_options"]
 
@@ -299,7 +303,7 @@ class ConformanceSession:
         except TargetSpecError as exc:
             raise pytest.UsageError(str(exc)) from None
         self.watchdog: Guard = Watchdog(self.limits.timeout)
-        self._states: dict[str, Any] = {}
+        self._states: dict[str, TargetState] = {}
 
     @property
     def timeout(self) -> float:
@@ -313,8 +317,10 @@ class ConformanceSession:
         for state in self._states.values():
             state.guard = guard
 
-    def state(self, target: Target) -> Any:
+    def state(self, target: Target) -> TargetState:
         """The shared :class:`~conformance._engine.state.TargetState` of a target (created on first use)."""
+        # Late: state and case import NumPy and Hypothesis, which a run that never checks a target (the plugin is
+        # loaded by every pytest run of a project that has the suite installed) does not pay for.
         from conformance._engine.state import TargetState
 
         found = self._states.get(target.id)
@@ -323,7 +329,7 @@ class ConformanceSession:
             self._states[target.id] = found
         return found
 
-    def case(self, param: CaseParam) -> Any:
+    def case(self, param: CaseParam) -> Case:
         """Build the :class:`~conformance._engine.case.Case` of one item."""
         from conformance._engine.case import Case
         from gymspec.rules import RULES

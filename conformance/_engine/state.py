@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from conformance._engine.describe import describe_exception
+from conformance._engine.messages import ObserverVerdict
 from conformance._engine.narrowing import is_list_or_tuple, is_mapping
 from conformance._engine.shelf import costly, key_of, mark_costly, recycle
 from conformance._engine.targets import Target
@@ -149,7 +150,7 @@ class TargetState:
         self.construct_seconds: float | None = None
         """What the probe's construction took (``None`` until it returned)."""
         self._probed = target.unavailable is not None
-        self.verdicts: dict[str, dict[str, Any]] = {}
+        self.verdicts: dict[str, ObserverVerdict] = {}
         """Shared verdicts of the target's observers (:mod:`conformance._engine.observe`), by rule id."""
 
     def mark_unconstructible(self, reason: str) -> None:

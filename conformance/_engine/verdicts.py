@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from conformance._engine.processes import Snapshot
 from conformance._engine.case import headless, owner_of, owner_text
-from conformance._engine.supervisor import Died, Failure, Hung, Interrupted, OverMemory
 from conformance._engine.options import CaseParam
+from conformance._engine.processes import Snapshot
+from conformance._engine.supervisor import Died, Failure, Hung, Interrupted, OverMemory
 from conformance.results import CONSTRUCT, SEVERITY, Outcome, rule_level
 
 __all__ = [
