@@ -7,7 +7,9 @@ of one's own through :meth:`Case.conclude`), and the translation of what happene
 * a :class:`~conformance._engine.outcomes.RuleFailure` fails a MUST-level item, and is a warning of the rule's own class
   for a SHOULD-level one (the item then counts as "warned");
 * an exception raised by the target fails the item when the rule *owns* that call (``step`` for ENV-016, ...),
-  and otherwise skips it as not checkable, naming the rule that reports it (:data:`OWNERS`, by target kind);
+  and otherwise skips it as not checkable, naming the rule that reports it
+  (:data:`~conformance._engine.verdicts.OWNERS`, by target kind), or, when no rule owns that call, is an error: not
+  checked (the words of every such ending are :mod:`conformance._engine.verdicts`');
 * an exception raised by ``human`` rendering on a machine with no display skips the item, saying how to check it;
 * a call that exceeds the timeout fails the item, and every later item of that target fails fast.
 
@@ -22,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import os
 import random
 import sys
 import warnings
@@ -43,70 +44,28 @@ from conformance._engine.profiles import Profile, hypothesis_settings
 from conformance._engine.record import Trace
 from conformance._engine.remote import Remote
 from conformance._engine.state import Probe, TargetState
+from conformance._engine.verdicts import (
+    headless,
+    hung_earlier,
+    no_return,
+    not_checked,
+    owner_of,
+    reported_by,
+    unavailable,
+    unconstructible,
+    unowned,
+)
 from conformance._engine.watchdog import CallTimeout, Guard
 from conformance._engine.zygote import in_job
 from conformance._kit.pristine import WarningState
-from conformance.results import CONSTRUCT
 from conformance.rule_warnings import warning_class
 from gymspec.rules import Rule
 
-__all__ = ["OWNERS", "SINGLE_INSTANCE_RULE", "Case", "headless", "owner_of", "owner_text"]
+__all__ = ["SINGLE_INSTANCE_RULE", "Case"]
 
 SINGLE_INSTANCE_RULE = "ENV-021"
 """The rule a target refusing a second live instance breaks; the other rules' second instance lives in a process of
 its own then (:mod:`conformance._engine.remote`)."""
-
-_SPACES = {"seed": "SPACE-004", "sample": "SPACE-007"}
-_RENDER = {"render_construct": "RENDER-001", "render": "RENDER-004"}
-
-OWNERS: dict[str, dict[str, str]] = {
-    "env": {"construct": CONSTRUCT, **_RENDER, "reset": "ENV-004", "step": "ENV-016", "close": "ENV-020", **_SPACES},
-    # The SPACE and RENDER rules run on single envs only: on a vector or functional target, an exception in a space's
-    # seed or sample or in rendering is reported by no rule, and the items that met it are errors, never skips.
-    "vector": {"construct": CONSTRUCT, "reset": "VEC-005", "step": "VEC-016", "close": "VEC-019"},
-    "func": {
-        "construct": CONSTRUCT,
-        "transition": "FUNC-007",
-        "observation": "FUNC-007",
-        "reward": "FUNC-008",
-        "terminal": "FUNC-009",
-        "state_info": "FUNC-010",
-        "transition_info": "FUNC-010",
-        "transform": "FUNC-011",
-        "render_init": "FUNC-012",
-        "render_image": "FUNC-012",
-        "render_close": "FUNC-012",
-    },
-}
-"""Target kind → call kind → the rule that reports an exception (or a crash) in that call; every other rule skips
-such an item as not checkable, naming the owner (and so does every rule for a call no rule owns)."""
-
-_UNOWNED_HINTS: dict[tuple[str, str], str] = {
-    ("func", "initial"): (
-        "the suite drives functional envs with NumPy Generators as rng (what the reference FunctionalEnv passes), "
-        "or with JAX PRNG keys when the target declares metadata['jax'] = True or imports jax and rejects a "
-        "Generator; an env that needs another kind of rng cannot be checked on this rule"
-    ),
-}
-"""Why an item cannot check its rule when a call nobody owns raises."""
-
-
-def owner_of(kind: str, method: str) -> str | None:
-    """The rule (or :data:`CONSTRUCT`) that reports a failure of ``method`` on a target of ``kind``."""
-    return OWNERS.get(kind, {}).get(method)
-
-
-def owner_text(owner: str) -> str:
-    """How a message names an owner."""
-    return "the construction check (test_target_constructs)" if owner == CONSTRUCT else owner
-
-
-def headless() -> bool:
-    """Whether this is a Linux machine with no display server to draw ``human`` frames on."""
-    if not sys.platform.startswith("linux"):
-        return False
-    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-
 
 def _drawing_through_sdl_dummy() -> bool:
     """Whether pygame is drawing with SDL's dummy video driver (so a headless machine is no excuse)."""
@@ -196,21 +155,15 @@ class Case:
         probe = self.state.probe()
         self.ensure_alive()
         if probe is None and self.target.unavailable is not None:
-            pytest.skip(f"{self.rule.id} not checked: {self.target.unavailable}")
+            pytest.skip(unavailable(self.rule.id, self.target.unavailable))
         if probe is None:
-            pytest.skip(
-                f"{self.rule.id} not checked: target {self.target.id} could not be constructed "
-                f"({self.state.construct_error}); reported by test_target_constructs"
-            )
+            pytest.skip(unconstructible(self.rule.id, self.target.id, self.state.construct_error))
         return probe
 
     def ensure_alive(self) -> None:
         """Fail fast when an earlier call into this target hung."""
         if self.state.hung is not None:
-            raise Unchecked(
-                f"{self.rule.id} ({self.rule.level.value}) not checked: target {self.target.id} hung earlier "
-                f"({self.state.hung}); a slow call rather than a stuck one needs a larger --conformance-timeout"
-            )
+            raise Unchecked(hung_earlier(self.rule.id, self.target.id, self.state.hung))
 
     def require(self, condition: object, reason: str) -> None:
         """Skip the item as not applicable unless ``condition`` holds."""
@@ -404,15 +357,9 @@ class Case:
             return failure
         owner = owner_of(self.target.kind, error.method)
         if owner is None:
-            hint = _UNOWNED_HINTS.get((self.target.kind, error.method))
-            if hint is not None:
-                return NotCheckable(f"{error}: {hint}")
             # Nobody reports it, so skipping would hide it: the item could not be checked, and says why.
-            return Unchecked(
-                f"{self.rule.id} not checked on {self.target.id}: {error}, and no rule of the catalog checks "
-                f"{error.method} on a {self.target.kind} target; make that call succeed to check this rule"
-            )
-        return NotCheckable(f"{error} (reported by {owner_text(owner)})")
+            return Unchecked(unowned(self.rule.id, self.target.id, self.target.kind, error.method, str(error)))
+        return NotCheckable(reported_by(str(error), owner))
 
     def _fails_without_a_display(self, error: TargetError) -> bool:
         """Whether a ``human``-mode failure is not the display's: the construction fails the same way in another
@@ -540,10 +487,10 @@ class Case:
                     raise
                 raise inner  # noqa: B904 - keeps the target error as __cause__
         except NotCheckable as exc:
-            pytest.skip(f"{self.rule.id} not checked on {self.target.id}: {exc}")
+            pytest.skip(not_checked(self.rule.id, self.target.id, str(exc)))
         except CallTimeout as exc:
-            self.state.hung = f"{exc.label} did not return within {exc.timeout:g} s, in {self.rule.id}"
-            problem = f"the target hung: {exc.label} did not return within {exc.timeout:g} s"
+            self.state.hung = f"{no_return(exc.label, exc.timeout)}, in {self.rule.id}"
+            problem = f"the target hung: {no_return(exc.label, exc.timeout)}"
             self.fail(problem, expected="every call returns", actual="no return (the call was abandoned)")
         except RuleFailure as failure:
             if self.mandatory:

@@ -33,6 +33,7 @@ from conformance._engine.marks import checks
 from conformance._engine.messages import ObserverVerdict
 from conformance._engine.outcomes import NotCheckable, RuleFailure
 from conformance._engine.profiles import hypothesis_settings
+from conformance._engine.verdicts import not_checked
 from gymspec.rules import RULES, Rule
 
 __all__ = [
@@ -311,6 +312,6 @@ def run_shared(case: Case, rule_ids: Iterable[str]) -> dict[str, ObserverVerdict
         elif isinstance(found, RuleFailure):
             verdicts[rule_id] = ObserverVerdict("failed", failure=found.to_report())
         else:
-            message = f"{rule_id} not checked on {case.target.id}: {found}"  # as a dedicated item says it
+            message = not_checked(rule_id, case.target.id, str(found))  # as a dedicated item says it
             verdicts[rule_id] = ObserverVerdict("skipped", message)
     return verdicts

@@ -32,7 +32,6 @@ from typing import Any, TypeAlias
 
 import pytest
 
-from conformance._engine.case import owner_text
 from conformance._engine.jobs import run_items, run_trace, share, warm_supervisor, warm_target
 from conformance._engine.messages import Facts, ItemsJob, ObserverVerdict, TraceJob, TraceResult, WarmJob
 from conformance._engine.narrowing import is_dict
@@ -41,11 +40,10 @@ from conformance._engine.processes import Snapshot
 from conformance._engine.report import PROPERTY, TARGET_WARNINGS, record_of, with_record
 from conformance._engine.shelf import COSTLY_SECONDS
 from conformance._engine.supervisor import Died, Failure, Finished, Hung, Interrupted, Outcome, Supervisor, Ticket
-from conformance._engine.verdicts import REPORTED_BY, RULE_ID, worse
+from conformance._engine.verdicts import REPORTED_BY, RULE_ID, unreported, worse
 from conformance._engine.verdicts import Verdict as _Verdict
 from conformance._engine.verdicts import describe_ending as _ending
 from conformance._engine.verdicts import owning_rule as _owner
-from conformance._engine.verdicts import remedy as _remedy
 from conformance._engine.verdicts import verdict as _verdict
 from conformance._engine.zygote import JSON, Job
 from conformance.results import CONSTRUCT, RuleResult, rule_level
@@ -331,12 +329,8 @@ class ItemRunner:
             if (param.rule_id or CONSTRUCT) in owners or any(self._decided_failed(param, one) for one in owners):
                 continue
             owner = owners[0]
-            hung = "did not return" in record.message
             known = self.facts[param.target.id].outcomes.get(owner, "not run here")
-            fix = (f"{owner} could not check it either (see why it skipped)." if known == "skipped"
-                   else _remedy(owner, hung=hung))
-            message = (f"{record.message}; but {owner_text(owner)} did not fail on {param.target.id} ({known}), "
-                       f"so nothing reports it: not checked. {fix}")
+            message = unreported(record.message, owner, param.target.id, known)
             with_record(report, dataclasses.replace(record, outcome="error", message=message))
             report.outcome = "failed"
             report.longrepr = message

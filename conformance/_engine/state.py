@@ -18,6 +18,7 @@ from conformance._engine.messages import ObserverVerdict
 from conformance._engine.narrowing import is_list_or_tuple, is_mapping
 from conformance._engine.shelf import costly, key_of, mark_costly, recycle
 from conformance._engine.targets import Target
+from conformance._engine.verdicts import no_return
 from conformance._engine.watchdog import CallTimeout, Guard
 
 __all__ = ["Layer", "Probe", "TargetState", "declared_render_modes"]
@@ -177,7 +178,7 @@ class TargetState:
             self.construct_seconds = time.perf_counter() - started
             mark_costly(self.construct_seconds)
         except CallTimeout as exc:
-            self.hung = f"{label} did not return within {exc.timeout:g} s"
+            self.hung = no_return(label, exc.timeout)
             self.construct_error = self.hung
             return None
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - reported once, by the construction check
@@ -193,7 +194,7 @@ class TargetState:
                 elif close:
                     self.guard.call("env.close()", lambda: getattr(env, "close", lambda: None)(), method="close")
             except CallTimeout as exc:
-                self.hung = f"close() of a fresh instance did not return within {exc.timeout:g} s"
+                self.hung = no_return("close() of a fresh instance", exc.timeout)
             except Exception:  # noqa: BLE001, S110 - close failures are ENV-020's business
                 pass
         return self._probe

@@ -1,33 +1,108 @@
-"""What an item's ending means when its process did not return, and when a skip may stand: the verdicts the
-:class:`~conformance._engine.runner.ItemRunner` writes itself.
+"""What an item's ending means for its rule, decided and worded in this one place: passed, failed, not checked
+(an error), or not applicable (a skip that may stand).
 
-Unchecked is never a pass: an item whose process hung, died or outgrew the memory cap in a call another rule owns
-may skip ("reported by ENV-016") only when that rule failed; otherwise it is an error naming the cause and the
-remedy. Over the memory cap fails the rule in progress, whatever the call.
+* **Owners** (:data:`OWNERS`): which rule reports a failure of which call, by target kind. An exception or a crash in
+  a call another rule owns makes every other item skip, naming the owner ("reported by ENV-016"); in a call nobody
+  owns, it makes the item an error (:func:`unowned`).
+* **Endings that were not a return** (:func:`verdict`): the verdicts the :class:`~conformance._engine.runner.ItemRunner`
+  writes itself when an item's process hung, died, outgrew the memory cap or was interrupted. Unchecked is never a
+  pass: such an item may skip only when the owner of the call in progress failed; otherwise it is an error naming
+  the cause and the remedy (:func:`remedy`). Over the memory cap fails the rule in progress, whatever the call.
+* **Words** (:func:`not_checked`, :func:`no_return`, :func:`hung_earlier`, :func:`unreported`, ...): every "not
+  checked" and "did not return" message of the engine, in process or supervised, so an ending reads the same
+  wherever it was met, and :data:`REPORTED_BY` can read a skip's reporter back.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 from dataclasses import dataclass
 from typing import Literal
 
-from conformance._engine.case import headless, owner_of, owner_text
 from conformance._engine.options import CaseParam
 from conformance._engine.processes import Snapshot
 from conformance._engine.supervisor import Died, Failure, Hung, Interrupted, OverMemory
 from conformance.results import CONSTRUCT, SEVERITY, Outcome, rule_level
 
 __all__ = [
+    "OWNERS",
     "REPORTED_BY",
     "RULE_ID",
     "Verdict",
     "describe_ending",
+    "headless",
+    "hung_earlier",
+    "no_return",
+    "not_checked",
+    "owner_of",
+    "owner_text",
     "owning_rule",
     "remedy",
+    "reported_by",
+    "unavailable",
+    "unconstructible",
+    "unowned",
+    "unreported",
     "verdict",
     "worse",
 ]
+
+# --- Owners: which rule reports a failure of which call -------------------------------------------------------------
+
+_SPACES = {"seed": "SPACE-004", "sample": "SPACE-007"}
+_RENDER = {"render_construct": "RENDER-001", "render": "RENDER-004"}
+
+OWNERS: dict[str, dict[str, str]] = {
+    "env": {"construct": CONSTRUCT, **_RENDER, "reset": "ENV-004", "step": "ENV-016", "close": "ENV-020", **_SPACES},
+    # The SPACE and RENDER rules run on single envs only: on a vector or functional target, an exception in a space's
+    # seed or sample or in rendering is reported by no rule, and the items that met it are errors, never skips.
+    "vector": {"construct": CONSTRUCT, "reset": "VEC-005", "step": "VEC-016", "close": "VEC-019"},
+    "func": {
+        "construct": CONSTRUCT,
+        "transition": "FUNC-007",
+        "observation": "FUNC-007",
+        "reward": "FUNC-008",
+        "terminal": "FUNC-009",
+        "state_info": "FUNC-010",
+        "transition_info": "FUNC-010",
+        "transform": "FUNC-011",
+        "render_init": "FUNC-012",
+        "render_image": "FUNC-012",
+        "render_close": "FUNC-012",
+    },
+}
+"""Target kind → call kind → the rule that reports an exception (or a crash) in that call; every other rule skips
+such an item as not checkable, naming the owner (and so does every rule for a call no rule owns)."""
+
+_UNOWNED_HINTS: dict[tuple[str, str], str] = {
+    ("func", "initial"): (
+        "the suite drives functional envs with NumPy Generators as rng (what the reference FunctionalEnv passes), "
+        "or with JAX PRNG keys when the target declares metadata['jax'] = True or imports jax and rejects a "
+        "Generator; an env that needs another kind of rng cannot be checked on this rule"
+    ),
+}
+"""Why an item cannot check its rule when a call nobody owns raises."""
+
+
+def owner_of(kind: str, method: str) -> str | None:
+    """The rule (or :data:`CONSTRUCT`) that reports a failure of ``method`` on a target of ``kind``."""
+    return OWNERS.get(kind, {}).get(method)
+
+
+def owner_text(owner: str) -> str:
+    """How a message names an owner."""
+    return "the construction check (test_target_constructs)" if owner == CONSTRUCT else owner
+
+
+def headless() -> bool:
+    """Whether this is a Linux machine with no display server to draw ``human`` frames on."""
+    if not sys.platform.startswith("linux"):
+        return False
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 
 @dataclass(frozen=True)
 class Verdict:
@@ -163,3 +238,56 @@ def owning_rule(param: CaseParam, board: Snapshot) -> str | None:
     if not board.active:
         return None
     return owner_of(param.target.kind, board.method)
+
+
+# --- Words: how an item that could not check its rule says so ------------------------------------------------------
+
+
+def not_checked(rule_id: str, target: str, why: str) -> str:
+    """The message of an item that could not check its rule (a skip when ``why`` names who reports the cause)."""
+    return f"{rule_id} not checked on {target}: {why}"
+
+
+def no_return(label: str, timeout: float) -> str:
+    """A call that did not return within its limit."""
+    return f"{label} did not return within {timeout:g} s"
+
+
+def reported_by(problem: str, owner: str) -> str:
+    """A problem another rule (or the construction check) reports: the skip of every other item names it."""
+    return f"{problem} (reported by {owner_text(owner)})"
+
+
+def unavailable(rule_id: str, why: str) -> str:
+    """An item of a target that is not there to check (its id names no target: ``why`` says so)."""
+    return f"{rule_id} not checked: {why}"
+
+
+def unconstructible(rule_id: str, target: str, error: str | None) -> str:
+    """An item of a target whose construction fails: the construction check reports it."""
+    return (f"{rule_id} not checked: target {target} could not be constructed ({error}); "
+            "reported by test_target_constructs")
+
+
+def hung_earlier(rule_id: str, target: str, hung: str) -> str:
+    """An item of a target that hung in an earlier item of this process (thread isolation): an error, never a
+    failure of this rule, whatever its level."""
+    return (f"{rule_id} ({rule_level(rule_id)}) not checked: target {target} hung earlier ({hung}); "
+            f"{remedy(None, hung=True)}")
+
+
+def unowned(rule_id: str, target: str, kind: str, method: str, error: str) -> str:
+    """An item met an exception in a call no rule of the catalog checks on this kind of target: it was not checked,
+    and says what would let it be."""
+    hint = _UNOWNED_HINTS.get((kind, method), "make that call succeed to check this rule")
+    return (f"{rule_id} not checked on {target}: {error}, and no rule of the catalog checks {method} on a {kind} "
+            f"target; {hint}")
+
+
+def unreported(message: str, owner: str, target: str, known: str) -> str:
+    """A skip that named ``owner`` as the reporter of its cause, when ``owner`` did not fail (``known``: its outcome):
+    nothing reports the cause, so the item was not checked."""
+    hung = "did not return" in message
+    fix = (f"{owner} could not check it either (see why it skipped)." if known == "skipped"
+           else remedy(owner, hung=hung))
+    return f"{message}; but {owner_text(owner)} did not fail on {target} ({known}), so nothing reports it: not checked. {fix}"

@@ -1,4 +1,4 @@
-"""The owner table (:data:`conformance._engine.case.OWNERS`) agrees with the rules' own markers: the rule that reports
+"""The owner table (:data:`conformance._engine.verdicts.OWNERS`) agrees with the rules' own markers: the rule that reports
 an exception in a call owns that call in its ``@rule(..., owns=...)`` marker, for that kind of target."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 import conformance
-from conformance._engine.case import OWNERS
+from conformance._engine.verdicts import OWNERS
 from conformance.results import CONSTRUCT
 
 
