@@ -26,13 +26,15 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypeAlias, get_args
+from typing import Literal, TypeAlias, get_args
 
+from conformance._engine.callables import ENV_VAR as _MANIFEST_VAR
+from conformance._engine.callables import ship
+from conformance._engine.launch import Launch, launch_for
+from conformance._engine.options import ENV_VAR as _TARGETS_VAR
+from conformance._engine.options import rules_select_any
 from conformance.results import RaiseOn, Report
 from conformance.rule_warnings import warning_class
-
-if TYPE_CHECKING:
-    from conformance._engine.launch import Launch
 
 __all__ = ["Kind", "Profile", "check_env"]
 
@@ -49,8 +51,6 @@ _USAGE_ERROR = 4
 
 
 def _rules_text(rules: str | Iterable[str] | None) -> str | None:
-    from conformance._engine.options import rules_select_any
-
     if rules is None:
         return None
     text = rules if isinstance(rules, str) else ",".join(rules)
@@ -97,13 +97,11 @@ def _python_path() -> str:
 
 
 def _child_environment(extra: Mapping[str, str]) -> dict[str, str]:
-    from conformance._engine.options import ENV_VAR
-
     # Nothing of the caller's pytest configuration reaches the child: no PYTEST_ADDOPTS or plugins, no targets from
     # CONFORMANCE_ENV, and no warning filters that would turn a SHOULD finding into an error of the item.
     env = {
         name: value for name, value in os.environ.items()
-        if not name.startswith("PYTEST_") and name not in (ENV_VAR, "PYTHONWARNINGS")
+        if not name.startswith("PYTEST_") and name not in (_TARGETS_VAR, "PYTHONWARNINGS")
     }
     env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     env["PYTHONPATH"] = _python_path()
@@ -112,13 +110,12 @@ def _child_environment(extra: Mapping[str, str]) -> dict[str, str]:
 
 
 def _run(launch: Launch, options: Sequence[str], scratch: Path) -> Report:
-    import conformance
-    from conformance._engine.callables import ENV_VAR, ship
+    import conformance  # late: this module runs while the conformance package is still being imported
 
     extra: dict[str, str] = {}
     if launch.shipment is not None:
         shipment = launch.shipment
-        extra[ENV_VAR] = str(ship(shipment.obj, shipment.manifest, scratch, by_value=shipment.by_value))
+        extra[_MANIFEST_VAR] = str(ship(shipment.obj, shipment.manifest, scratch, by_value=shipment.by_value))
     package = Path(conformance.__file__).parent
     ini = scratch / "pytest.ini"
     ini.write_text("[pytest]\n", encoding="utf-8")
@@ -198,8 +195,6 @@ def check_env(
         raise ValueError(f"check_env profile must be one of {list(_PROFILES)}, got {profile!r}")
     if raise_on not in _RAISE_ON:
         raise ValueError(f"check_env raise_on must be one of {list(_RAISE_ON)}, got {raise_on!r}")
-    from conformance._engine.launch import launch_for
-
     launch = launch_for(target, kind, registry, vectorization_mode)
     options = ["--conformance-profile", profile]
     for flag, value in (("--rules", _rules_text(rules)), ("--conformance-timeout", _timeout_text(timeout)),

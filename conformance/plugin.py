@@ -35,8 +35,11 @@ from conformance._engine.options import (
     option,
     rule_selected,
 )
+from conformance._engine.outcomes import RuleFailure, Unchecked
+from conformance._engine.project import Baseline, BaselineError, ProjectTableError, find_pyproject, read_table
 from conformance._engine.report import PROPERTY, record_of
 from conformance._engine.reporting import BASELINE_KEY, RUNNER_KEY, Reporter, orphan_record, target_group
+from conformance._engine.session import get_session, jobs_for, validate_options
 from conformance.results import CONSTRUCT, Outcome, RuleResult, rule_level
 
 # Imported when pytest loads the plugin, before any target can be: it records the process-wide state (warning
@@ -44,7 +47,6 @@ from conformance.results import CONSTRUCT, Outcome, RuleResult, rule_level
 from conformance._kit import pristine as _pristine  # noqa: E402, F401  # pyright: ignore[reportUnusedImport]
 
 if TYPE_CHECKING:
-    from conformance._engine.project import Baseline
     from conformance._engine.project import ProjectTable
     from conformance._engine.runner import ItemRunner
 
@@ -90,8 +92,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[PROJECT_KEY] = table
     given = any(option(config, name) not in (None, [], False) for name in OPTION_NAMES) or bool(os.environ.get(ENV_VAR))
     if given:
-        from conformance._engine.session import validate_options
-
         try:
             validate_options(config)
         except pytest.UsageError as exc:
@@ -110,8 +110,6 @@ def _project_table(config: pytest.Config) -> ProjectTable | None:
     # Only a run of the suite reads it: a project's own test runs never import its targets (nor this machinery).
     if raw == "none" or not (raw or "conformance" in config.args):
         return None
-    from conformance._engine.project import ProjectTableError, find_pyproject, read_table
-
     if raw:
         path = config.invocation_params.dir / str(raw)
         if not path.is_file():
@@ -144,8 +142,6 @@ def _baseline(config: pytest.Config) -> Baseline | None:
     path = option(config, "baseline")
     if not path:
         return None
-    from conformance._engine.project import Baseline, BaselineError
-
     try:
         return Baseline.load(config.invocation_params.dir / str(path))
     except BaselineError as exc:
@@ -157,8 +153,6 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     names = metafunc.fixturenames
     if "conformance_case" not in names and "conformance_target" not in names:
         return
-    from conformance._engine.session import get_session
-
     session = get_session(metafunc.config)
     if "conformance_target" in names:
         targets = session.targets
@@ -226,13 +220,13 @@ def _runner(config: pytest.Config, session: pytest.Session) -> ItemRunner | None
     if RUNNER_KEY in config.stash:
         return config.stash[RUNNER_KEY]
     runner = None
-    from conformance._engine.session import get_session
-
     conformance = get_session(config)
     if conformance.limits.isolation == "process":
+        # Late: jobs and the runner import the whole engine, NumPy and Hypothesis included, which a pytest run that
+        # collects no conformance item (the plugin is loaded in every run of a project that installs the suite) does
+        # not need.
         from conformance._engine.jobs import settle_imports
         from conformance._engine.runner import ItemRunner
-        from conformance._engine.session import jobs_for
         from conformance._engine.supervisor import Supervisor
 
         targets = {param.target.id for item in session.items if (param := item_param(item)) is not None}
@@ -280,8 +274,6 @@ def _skip_reason(report: pytest.TestReport) -> str:
 def _record(
     item: pytest.Item, param: CaseParam, report: pytest.TestReport, call: pytest.CallInfo[None]
 ) -> RuleResult:
-    from conformance._engine.outcomes import RuleFailure, Unchecked
-
     case = item.stash.get(CASE_KEY, None)
     rule = param.rule_id or CONSTRUCT
     message, reproducer = "", ""
@@ -314,8 +306,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     param = item_param(item)
     if param is None:
         return report
-    from conformance._engine.outcomes import RuleFailure, Unchecked
-
     if call.excinfo is not None and isinstance(call.excinfo.value, RuleFailure) and report.failed:
         report.longrepr = call.excinfo.value.render()
     elif call.excinfo is not None and isinstance(call.excinfo.value, Unchecked) and report.failed:
@@ -334,7 +324,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """
     if getattr(config.option, "dist", None) != "loadgroup":
         return None
-    from conformance._engine.scheduling import TargetScheduling
+    from conformance._engine.scheduling import TargetScheduling  # late: it imports pytest-xdist, an optional plugin
 
     return TargetScheduling(config, log, target_group)
 

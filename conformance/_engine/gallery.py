@@ -87,6 +87,7 @@ def capture(case: Case, folder: Path) -> int:
     """Render each declared image mode of ``case``'s target over :data:`SEEDS` and write the frames as
     ``<mode>-seed<seed>-step<n>.png`` into ``folder``; a mode whose frames cannot be had gets a ``<mode>.txt``
     saying why. Returns how many frames were written."""
+    # Late: the strategies import Hypothesis, and this module is loaded with the reporter in every pytest run.
     from conformance._kit.strategies import sampler
 
     probe = case.probe()

@@ -34,6 +34,9 @@ from conformance._engine.messages import ObserverVerdict
 from conformance._engine.outcomes import NotCheckable, RuleFailure
 from conformance._engine.profiles import hypothesis_settings
 from conformance._engine.verdicts import not_checked
+from conformance._kit import rollout
+from conformance._kit.assertions import plans_for
+from conformance._kit.vector_checks import run_plan, vector_facts
 from gymspec.rules import RULES, Rule
 
 __all__ = [
@@ -193,8 +196,6 @@ def observer(
 
 
 def _plans(case: Case) -> Any:
-    from conformance._kit.assertions import plans_for
-
     return plans_for(case)
 
 
@@ -206,8 +207,6 @@ def _example(
     With ``verdicts`` (shared mode), an observer's violation or reason to stop is stored there and ends its watch
     (for this and later examples); without, it propagates (dedicated mode).
     """
-    from conformance._kit import rollout
-
     case.scratch.clear()
     watches: dict[str, Watch] = {}
 
@@ -235,8 +234,6 @@ def _example(
         case.set_seed(plan.seed)
         facts = None
         if case.target.kind == "vector":
-            from conformance._kit.vector_checks import vector_facts
-
             facts = vector_facts(case, env)
         for rule_id, obs in observers.items():
             try:
@@ -246,8 +243,6 @@ def _example(
         if facts is None:
             rollout.run(env, plan.seed, plan.actions(), on_result=on_result, on_record=on_record)
         else:
-            from conformance._kit.vector_checks import run_plan
-
             run_plan(case, env, facts, plan, on_result=on_result, on_record=on_record)
         dispatch("end")
     except TargetError as error:

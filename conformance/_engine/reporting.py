@@ -30,7 +30,9 @@ import html
 import os
 import re
 import shutil
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -41,7 +43,9 @@ import pytest
 from conformance._engine.gallery import frames_folder
 from conformance._engine.narrowing import is_dict, is_list
 from conformance._engine.options import option
-from conformance._engine.report import PROPERTY, TARGET_WARNINGS, record_of, replace_file
+from conformance._engine.project import fingerprint, write_baseline
+from conformance._engine.report import PROPERTY, TARGET_WARNINGS, LiveReport, record_of, replace_file, write_report
+from conformance._engine.session import existing_session
 from conformance.results import CONSTRUCT, OUTCOMES, Report, RuleResult, rule_level
 
 if TYPE_CHECKING:
@@ -385,17 +389,12 @@ class Reporter:
         self.live: Any = None  # the report on disk while the run goes on (LiveReport), where one is asked for
         path = option(config, "report")
         if path and not self._worker():
-            from conformance._engine.report import LiveReport
-
             self.live = LiveReport(path)
             self._catch_sigterm()
 
     def _catch_sigterm(self) -> None:
         """Make SIGTERM (a CI job's cancel, ``timeout``) stop the run as Ctrl-C does, so the report and the summary
         are still written; a handler the user installed stays."""
-        import signal
-        import threading
-
         if threading.current_thread() is not threading.main_thread():
             return
         if signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
@@ -578,8 +577,6 @@ class Reporter:
         the process at once when a worker thread is still stuck in a call of the target: interpreter shutdown would
         finalize modules under it (one such run crashed at exit)."""
         if self.sigterm_caught:
-            import signal
-
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             self.sigterm_caught = False
         watchdog = sys.modules.get("conformance._engine.watchdog")
@@ -596,8 +593,6 @@ class Reporter:
         runner = self.config.stash.get(RUNNER_KEY, None)
         if runner is not None:
             runner.supervisor.close()
-        from conformance._engine.session import existing_session
-
         conformance = existing_session(self.config)
         if conformance is not None:
             conformance.close()
@@ -608,8 +603,6 @@ class Reporter:
         path = option(self.config, "report")
         if not path:
             return
-        from conformance._engine.report import write_report
-
         report = Report(tuple(self.records.values()), time.monotonic() - self.started,
                         {**self._meta(), "incomplete": False})
         try:
@@ -624,8 +617,6 @@ class Reporter:
         results = list(self.records.values())
         baseline: Baseline | None = self.config.stash.get(BASELINE_KEY, None)
         if baseline is not None:
-            from conformance._engine.project import fingerprint
-
             found = [(r.target, r.rule, fingerprint(r.rule, r.target, r.message)) for r in results
                      if r.outcome in ("failed", "warned", "error", "accepted")]
             self.fixed = baseline.fixed([(r.target, r.rule) for r in results if r.outcome != "skipped"], found)
@@ -633,17 +624,11 @@ class Reporter:
         html, badge, written = option(self.config, "html"), option(self.config, "badge"), option(self.config,
                                                                                                   "write_baseline")
         if html:
-            from conformance._engine.reporting import write_html
-
             meta = {"profile": option(self.config, "profile") or "default", "rules": option(self.config, "rules")}
             writers.append((html, lambda: write_html(html, results, meta)))
         if badge:
-            from conformance._engine.reporting import write_badge
-
             writers.append((badge, lambda: write_badge(badge, results)))
         if written:
-            from conformance._engine.project import write_baseline
-
             writers.append((written, lambda: write_baseline(written, results, baseline)))
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
         for path, write in writers:

@@ -35,6 +35,7 @@ import pytest
 from conformance._engine.jobs import run_items, run_trace, share, warm_supervisor, warm_target
 from conformance._engine.messages import Facts, ItemsJob, ObserverVerdict, TraceJob, TraceResult, WarmJob
 from conformance._engine.narrowing import is_dict
+from conformance._engine.observe import OBSERVERS
 from conformance._engine.options import CaseParam, item_param
 from conformance._engine.processes import Snapshot
 from conformance._engine.report import PROPERTY, TARGET_WARNINGS, record_of, with_record
@@ -47,6 +48,7 @@ from conformance._engine.verdicts import owning_rule as _owner
 from conformance._engine.verdicts import verdict as _verdict
 from conformance._engine.zygote import JSON, Job
 from conformance.results import CONSTRUCT, RuleResult, rule_level
+from conformance.rule_warnings import ConformanceWarning
 
 __all__ = ["ItemRunner"]
 
@@ -149,8 +151,6 @@ def _category(module: str, name: str) -> type[Warning] | None:
 
 def _per_item(category: type[Warning]) -> bool:
     """Whether a warning is about the item (a SHOULD violation, the test tools' own), not about the target as a whole."""
-    from conformance.rule_warnings import ConformanceWarning
-
     return issubclass(category, ConformanceWarning) or category.__module__.split(".")[0] in _TOOLS
 
 
@@ -537,8 +537,6 @@ class ItemRunner:
     def _trace(self, param: CaseParam, facts: _TargetRun) -> Interrupted | None:
         """Measure the target's costs (once per target, before its items, which need the profile), then start the job
         that runs its observers on one shared trace."""
-        from conformance._engine.observe import OBSERVERS
-
         mine = [p for p in self._params if p.target.id == param.target.id and p.rule_id is not None]
         observers = sorted({str(p.rule_id) for p in mine if p.rule_id in OBSERVERS})
         items = len(mine) - max(0, len(observers) - 1)

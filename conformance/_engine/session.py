@@ -27,7 +27,8 @@ from conformance._engine.targets import (
     resolve_targets,
     shard,
 )
-from conformance._engine.watchdog import Guard
+from conformance._engine.supervisor import default_memory_cap, fork_available
+from conformance._engine.watchdog import Guard, Watchdog
 
 if TYPE_CHECKING:
     from conformance._engine.case import Case
@@ -121,8 +122,6 @@ def parse_size(text: str) -> int:
 
 def _isolation(config: pytest.Config) -> tuple[str, str]:
     """``("process", start)`` (start: ``"auto"``, ``"fork"`` or ``"spawn"``) or ``("thread", "")``."""
-    from conformance._engine.supervisor import fork_available
-
     raw = option(config, "isolation")
     if raw is None or raw == "auto":
         return ("process", "auto") if fork_available() else ("thread", "")
@@ -208,8 +207,6 @@ def limits(config: pytest.Config) -> Limits:
     Raises:
         TargetSpecError: If an option is malformed.
     """
-    from conformance._engine.supervisor import default_memory_cap
-
     raw_memory = option(config, "memory")
     memory = default_memory_cap() if raw_memory is None else parse_size(str(raw_memory))
     isolation, start = _isolation(config)
@@ -253,6 +250,8 @@ def validate_options(config: pytest.Config) -> None:
     Raises:
         pytest.UsageError: If an option is malformed (one line saying which, what it must be and what it was).
     """
+    # Late, as everywhere in this module: profiles imports Hypothesis, and the plugin validates the options of every
+    # pytest run, including those of a project that never checks a target.
     from conformance._engine.profiles import PROFILES
 
     try:
@@ -286,8 +285,7 @@ class ConformanceSession:
     """
 
     def __init__(self, config: pytest.Config) -> None:
-        from conformance._engine.profiles import DEFAULT_PROFILE, PROFILES
-        from conformance._engine.watchdog import Watchdog
+        from conformance._engine.profiles import DEFAULT_PROFILE, PROFILES  # late: Hypothesis (see validate_options)
 
         self.config = config
         self.profile = PROFILES[option(config, "profile") or DEFAULT_PROFILE]
@@ -331,6 +329,7 @@ class ConformanceSession:
 
     def case(self, param: CaseParam) -> Case:
         """Build the :class:`~conformance._engine.case.Case` of one item."""
+        # Late: case imports NumPy and Hypothesis (see state).
         from conformance._engine.case import Case
         from gymspec.rules import RULES
 

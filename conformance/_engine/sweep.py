@@ -16,6 +16,8 @@ from typing import Any
 
 from conformance._engine.narrowing import is_dict, is_mapping
 from conformance._engine.processes import tracked
+from conformance._engine.supervisor import Finished, Supervisor
+from conformance._engine.zygote import Job
 
 __all__ = ["Match", "expand", "is_glob", "list_ids", "list_or_error", "ready"]
 
@@ -101,9 +103,6 @@ def expand(
     if not isolated:
         rows = list_ids(payload)
     else:
-        from conformance._engine.supervisor import Finished, Supervisor
-        from conformance._engine.zygote import Job
-
         supervisor = Supervisor(timeout, 0)
         try:
             outcome = supervisor.run(

@@ -182,7 +182,7 @@ def _resolve_attr(path: str) -> Any:
 
 def _attr_target(spec: str, kind: Kind, kwargs: Mapping[str, Any], source_name: str = "") -> Target:
     if spec == _PICKLED:  # what conformance.check_env ships when its target cannot be imported by path
-        from conformance._engine.callables import pickled_target
+        from conformance._engine.callables import pickled_target  # late: callables imports this module
 
         return pickled_target(kind, kwargs)
     if not _ATTR_PATH.match(spec):

@@ -25,6 +25,7 @@ from conformance._engine.options import CaseParam
 from conformance._engine.processes import Snapshot
 from conformance._engine.supervisor import Died, Failure, Hung, Interrupted, OverMemory
 from conformance.results import CONSTRUCT, SEVERITY, Outcome, rule_level
+from gymspec.rules import RULES
 
 __all__ = [
     "OWNERS",
@@ -123,8 +124,6 @@ def verdict(param: CaseParam, outcome: Failure, first: str | None, owner_failed:
         owner_failed: Whether the rule that owns the call in progress failed (only then may this item skip, as
             reported by it; otherwise the item was not checked, and says so as an error).
     """
-    from gymspec.rules import RULES
-
     rule_id = param.rule_id or CONSTRUCT
     target = param.target.id
     board = outcome.board
