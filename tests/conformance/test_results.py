@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from conformance import ConformanceError, Report, RuleResult
 from conformance._engine.report import write_report
 from conformance.results import OUTCOMES, Outcome, RaiseOn, schema_markdown
+from tests.conformance._records import sample_results
 
 _OUTCOMES: tuple[Outcome, ...] = ("passed", "failed", "warned", "skipped", "error")
 _RULES = ("CONSTRUCT", "ENV-001", "ENV-011", "SEED-004", "RENDER-005", "VEC-010", "FUNC-008")
@@ -119,15 +120,6 @@ def test_malformed_reports_are_rejected() -> None:
         Report(()).raise_for_violations("always")  # type: ignore[arg-type]
 
 
-def _items() -> list[RuleResult]:
-    return [
-        RuleResult("ENV-001", "env-a", "MUST", "passed", nodeid="a1"),
-        RuleResult("ENV-009", "env-a", "MUST", "failed", "ENV-009 (MUST) violated", "env.step(1)", "a2"),
-        RuleResult("RENDER-003", "env-a", "SHOULD", "warned", nodeid="a3"),
-        RuleResult("CONSTRUCT", "env-b", "MUST", "error", nodeid="b0"),
-        RuleResult("SEED-001", "env-b", "MUST", "skipped", "not applicable", nodeid="b1"),
-    ]
-
 
 def test_merge_keeps_the_most_severe_phase() -> None:
     call = RuleResult("ENV-001", "t", "MUST", "passed", nodeid="n")
@@ -137,10 +129,10 @@ def test_merge_keeps_the_most_severe_phase() -> None:
 
 
 def test_table_has_one_sorted_row_per_target() -> None:
-    lines = Report(tuple(reversed(_items()))).table()
+    lines = Report(tuple(reversed(sample_results()))).table()
     # The accepted column shows only where a baseline accepted a finding.
     assert lines[0].split() == ["target", *OUTCOMES[:-1], "examples", "steps", "seconds", "peak", "MiB"]
-    accepted = Report((*_items(), RuleResult("ENV-009", "env-b", "MUST", "accepted"))).table()
+    accepted = Report((*sample_results(), RuleResult("ENV-009", "env-b", "MUST", "accepted"))).table()
     assert accepted[0].split()[1:7] == list(OUTCOMES)
     rows = [line.split() for line in lines[1:]]
     assert [row[0] for row in rows] == ["env-a", "env-b"]
@@ -155,7 +147,7 @@ def test_effort_counts_a_shared_trace_once_per_area() -> None:
 
 
 def test_a_target_with_errors_is_not_checked_and_its_isolation_is_noted() -> None:
-    results = [*_items(), RuleResult("SEED-002", "env-b", "MUST", "error", nodeid="b2", isolation="spawn — 3 threads")]
+    results = [*sample_results(), RuleResult("SEED-002", "env-b", "MUST", "error", nodeid="b2", isolation="spawn — 3 threads")]
     report = Report(tuple(results))
     assert report.not_checked == {"env-b": 2}
     assert report.isolation == {"env-b": "spawn — 3 threads"}

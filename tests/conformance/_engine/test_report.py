@@ -10,20 +10,11 @@ import pytest
 
 from conformance._engine.report import LiveReport, write_report
 from conformance.results import OUTCOMES, Report, RuleResult
-
-
-def _results() -> list[RuleResult]:
-    return [
-        RuleResult("ENV-001", "env-a", "MUST", "passed", nodeid="a1"),
-        RuleResult("ENV-009", "env-a", "MUST", "failed", "ENV-009 (MUST) violated", "env.step(1)", "a2"),
-        RuleResult("RENDER-003", "env-a", "SHOULD", "warned", nodeid="a3"),
-        RuleResult("CONSTRUCT", "env-b", "MUST", "error", nodeid="b0"),
-        RuleResult("SEED-001", "env-b", "MUST", "skipped", "not applicable", nodeid="b1"),
-    ]
+from tests.conformance._records import sample_results
 
 
 def test_report_schema(tmp_path: Path) -> None:
-    path = write_report(tmp_path / "out" / "report.json", Report(tuple(_results()), run={"profile": "quick"}))
+    path = write_report(tmp_path / "out" / "report.json", Report(tuple(sample_results()), run={"profile": "quick"}))
     report = json.loads(path.read_text())
     assert report["schema"] == 1
     assert set(report) == {"schema", "results", "summary"}
@@ -44,7 +35,7 @@ def test_the_live_report_is_valid_after_every_item_and_marked_incomplete(
     monkeypatch.setattr(LiveReport, "_CHEAP", float("inf"))  # a loaded machine's slow write must not space updates
     path = tmp_path / "live" / "report.json"
     live = LiveReport(path)
-    for count, result in enumerate(_results(), start=1):
+    for count, result in enumerate(sample_results(), start=1):
         live.update(result, {"profile": "quick"})
         report = json.loads(path.read_text())  # what a kill now would leave
         assert len(report["results"]) == count and report["summary"]["total"] == count
