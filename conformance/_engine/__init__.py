@@ -15,10 +15,10 @@ A reader following one item opens the modules in this order:
    :mod:`.remote` (constructions budgeted; a second instance in a process of its own), :mod:`.observe` (rules
    checked on one shared rollout), :mod:`.describe` and :mod:`.narrowing` (values in messages and types).
 3. **Supervision** — :mod:`.runner` (an item's processes and reports), :mod:`.jobs` (what those processes run),
+   :mod:`.messages` (what crosses the process boundary, typed),
    :mod:`.supervisor` (how a job ends; the supervisor) and :mod:`.zygote` (the processes' side of the fork server),
    :mod:`.processes` (process hygiene; the progress board), :mod:`.verdicts` (the one place that decides and words
    what an ending that was not a return means).
 4. **Reporting** — :mod:`.report` (the JSON report on disk, live and final), :mod:`.reporting` (the reporter, progress
-   lines, the HTML report, the badge), :mod:`.gallery` (frames for the HTML report), :mod:`.scheduling`
-   (pytest-xdist), :mod:`.project` (adoption: the ``[tool.conformance]`` table and baselines).
+   lines, the HTML report and its frames, the badge), :mod:`.scheduling` (pytest-xdist), :mod:`.project` (adoption: the ``[tool.conformance]`` table and baselines).
 """

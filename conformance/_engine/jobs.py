@@ -34,7 +34,7 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 from conformance._engine import shelf
 from conformance._engine.case import Case
-from conformance._engine.gallery import capture, frames_folder
+from conformance._engine.reporting import capture, frames_folder
 from conformance._engine.messages import Facts, ItemsJob, TraceJob, TraceResult, WarmJob
 from conformance._engine.narrowing import is_list_or_tuple, is_mapping, is_tuple
 from conformance._engine.observe import run_shared

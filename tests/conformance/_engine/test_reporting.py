@@ -3,10 +3,14 @@
 The badge: its text and colour follow the results; it is well-formed SVG.
 
 The HTML report: self-contained, every result and finding in it, the frames inline, the frames folder removed.
+
+Frames: valid PNG files of what was drawn, shrunk to a thumbnail, depth frames as gray images.
 """
 
 from __future__ import annotations
 
+import io
+import os
 import xml.etree.ElementTree as ElementTree
 from html.parser import HTMLParser
 from pathlib import Path
@@ -14,12 +18,21 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 
-from conformance._engine.gallery import encode_png, frames_folder
-from conformance._engine.reporting import Progress, badge_text, write_badge, write_html
+from conformance._engine.reporting import (
+    Progress,
+    _image,  # pyright: ignore[reportPrivateUsage]
+    badge_text,
+    encode_png,
+    frames_folder,
+    write_badge,
+    write_html,
+)
 from conformance.results import Outcome, RuleResult
 
-# --- Progress lines ------------------------------------------------------------------------------------------------
 
 class _Terminal:
     def __init__(self) -> None:
@@ -169,3 +182,30 @@ def test_a_broken_envs_report_shows_its_failure_and_reproducer(tmp_path: Path) -
     assert f"{target}--ENV-011" in parsed.ids
     assert record["message"].splitlines()[0] in text
     assert record["reproducer"].splitlines()[-1].strip() in text
+
+
+# --- Frames -----------------------------------------------------------------------------------------------------------
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+
+def _decode(data: bytes) -> np.ndarray[Any, np.dtype[np.uint8]]:
+    import pygame
+
+    surface = pygame.image.load(io.BytesIO(data), "frame.png")
+    return np.transpose(pygame.surfarray.array3d(surface), (1, 0, 2)).astype(np.uint8)
+
+
+@given(arrays(np.uint8, st.tuples(st.integers(1, 12), st.integers(1, 12), st.just(3))))
+def test_png_round_trip(image: np.ndarray[Any, np.dtype[np.uint8]]) -> None:
+    assert np.array_equal(_decode(encode_png(np.ascontiguousarray(image))), image)
+
+
+def test_large_frames_are_thumbnails_and_depth_is_gray() -> None:
+    big = _image(np.zeros((1000, 600, 3), np.uint8), "rgb_array")
+    assert big is not None and max(big.shape[:2]) <= 240
+    depth = _image(np.array([[0.0, 1.0], [np.nan, 2.0]]), "depth_array")
+    assert depth is not None and depth.shape == (2, 2, 3) and depth.dtype == np.uint8
+    assert depth[0, 0, 0] == 0 and depth[1, 1, 0] == 255
+    assert _image(np.zeros((4, 4), np.float32), "rgb_array") is None  # not an rgb frame: not shown
+    assert _image("text", "rgb_array") is None
