@@ -169,7 +169,7 @@ def _takes_batches(case: Case, func: Handle, seed: int, sample: Callable[[], Any
     The checked batch has :data:`BATCH` (3) rows; a single-state function that unpacks the state's last axis
     (``x, v = state``) can happen to run on a batch whose size equals that axis, so two sizes must both work.
     """
-    from reference.functional import BatchedGenerator
+    from reference.functional import BatchedGenerator  # late: only NumPy FuncEnvs that may take batches need it
 
     try:
         rng = BatchedGenerator.from_generators([np.random.default_rng(seed + i) for i in range(2)])

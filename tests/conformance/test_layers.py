@@ -73,3 +73,29 @@ def test_no_import_cycles() -> None:
         if node not in state:
             visit(node, [node])
     assert cycles == []
+
+
+def _late_imports(path: Path) -> Iterator[tuple[int, str]]:
+    """Imports inside functions with no comment saying why: none on their line, none on the line above their block
+    of imports (a ``try:`` line with a comment counts)."""
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    for function in ast.walk(ast.parse(source)):
+        if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for node in ast.walk(function):
+            if not isinstance(node, (ast.Import, ast.ImportFrom)):
+                continue
+            above = node.lineno - 2
+            while above >= 0 and lines[above].strip().startswith(("from ", "import ", ")")):
+                above -= 1
+            said = "#" in lines[node.lineno - 1] or (above >= 0 and "#" in lines[above])
+            if not said:
+                yield node.lineno, lines[node.lineno - 1].strip()
+
+
+def test_an_import_inside_a_function_says_why_it_is_late() -> None:
+    # An optional dependency, an import cycle or an import kept out of runs that never check a target: each is
+    # deliberate and says so, so a reader can tell it from an import left behind.
+    bare = {f"{name}:{line}": text for name, path in _MODULES.items() for line, text in _late_imports(path)}
+    assert bare == {}
