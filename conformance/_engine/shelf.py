@@ -8,8 +8,8 @@ is checked exactly as before:
 
 * **The shelf** (fork isolation only). After probing, the warm zygote builds a few more instances and leaves them
   untouched (:func:`stock`): :data:`SHELF_DEFAULT` with the default construction and one in each declared render
-  mode; the ``human`` one only when its construction left no window, GL context, thread or child process behind
-  (any would make the zygote unsafe to fork). Every job process forked from
+  mode; the ``human`` one only on a machine with no display, and when its construction left no GL device, thread
+  or child process behind (any would make the zygote unsafe to fork). Every job process forked from
   the zygote inherits a copy-on-write copy of them, so its first constructions of those kinds are served from the
   shelf (:func:`untouched`) for free, once per job: an untouched instance is indistinguishable from a fresh one, so
   the reproducer's ``env = make(...)`` still says what happened. A shelf is not kept when building it started a
@@ -183,11 +183,12 @@ def stock(
     """In a warm zygote: build ``count`` untouched instances of each construction ``kwargs`` of ``kinds``, with
     ``construct`` (which runs under the guard and raises what the target raised). A construction that raises
     drops the shelf and the bin (the target may refuse a second live instance); so does building that started a
-    thread or a child process; the shelf stops growing at :data:`SHELF_MIB`. Then one instance of each
-    construction of ``cautious`` (``human`` mode), kept only when building it left nothing a fork would share: no
-    new thread, child process or open file descriptor (a window's display connection, a GL device), no fork-unsafe
-    library initialised (:func:`~conformance._engine.zygote.fork_hazard`); otherwise it is closed at once, and
-    that kind is constructed in the items. Returns how many instances the shelf holds."""
+    thread or a child process; the shelf stops growing at :data:`SHELF_MIB`. Then, on a machine with no display
+    (``DISPLAY`` and ``WAYLAND_DISPLAY`` unset: no window can open), one instance of each construction of
+    ``cautious`` (``human`` mode), kept only when building it left nothing a fork would share: no new thread,
+    child process or open file descriptor (a GL device), no fork-unsafe library initialised
+    (:func:`~conformance._engine.zygote.fork_hazard`); otherwise it is closed at once, and that kind is
+    constructed in the items. Returns how many instances the shelf holds."""
     threads, children, memory = _threads(), _children(), _rss_mib()
     built: list[Any] = []
     full = False
@@ -249,6 +250,8 @@ def _traceless(
     this process (``None``, the instance closed, when it did, raised, or nothing here can tell)."""
     from conformance._engine.zygote import fork_hazard  # the zygote's own test of a process unsafe to fork
 
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None  # a window could open on a real display, and its library's state would stay after the close
     fds = _fds()
     if not fds:
         return None  # no /proc: a display connection could not be seen

@@ -126,8 +126,15 @@ class _Windowed(_Env):
             self.fd = -1
 
 
-def test_a_human_instance_that_leaves_no_trace_is_kept_last(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(shelf, "COSTLY_SECONDS", 0.0)  # these constructions are instant: costly for this test only
+@pytest.fixture
+def _headless(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shelf, "COSTLY_SECONDS", 0.0)  # these constructions are instant: costly for these tests only
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+
+
+@pytest.mark.usefixtures("_headless")
+def test_a_human_instance_that_leaves_no_trace_is_kept_last() -> None:
     built: list[_Env] = []
 
     def construct(kwargs: Mapping[str, Any]) -> _Env:
@@ -140,8 +147,8 @@ def test_a_human_instance_that_leaves_no_trace_is_kept_last(monkeypatch: pytest.
     assert shelf.untouched(shelf.key_of(human)) is built[1] and not built[1].closed
 
 
-def test_a_human_instance_holding_a_file_open_is_closed_and_the_rest_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(shelf, "COSTLY_SECONDS", 0.0)
+@pytest.mark.usefixtures("_headless")
+def test_a_human_instance_holding_a_file_open_is_closed_and_the_rest_kept() -> None:
     built: list[_Windowed] = []
 
     def construct(kwargs: Mapping[str, Any]) -> _Windowed:
@@ -154,8 +161,8 @@ def test_a_human_instance_holding_a_file_open_is_closed_and_the_rest_kept(monkey
     assert shelf.untouched(shelf.key_of({})) is built[0] and not built[0].closed
 
 
-def test_a_human_instance_that_starts_a_thread_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(shelf, "COSTLY_SECONDS", 0.0)
+@pytest.mark.usefixtures("_headless")
+def test_a_human_instance_that_starts_a_thread_is_closed() -> None:
     stop = threading.Event()
     built: list[_Env] = []
 
@@ -171,3 +178,16 @@ def test_a_human_instance_that_starts_a_thread_is_closed(monkeypatch: pytest.Mon
     finally:
         stop.set()
         time.sleep(0.01)
+
+
+@pytest.mark.usefixtures("_headless")
+def test_no_human_instance_is_built_where_a_display_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISPLAY", ":0")
+    built: list[_Env] = []
+
+    def construct(kwargs: Mapping[str, Any]) -> _Env:
+        built.append(_Env(**kwargs))
+        return built[-1]
+
+    assert shelf.stock([({}, 1)], construct, _close, [{"render_mode": "human"}]) == 1
+    assert [env.kwargs for env in built] == [{}]
