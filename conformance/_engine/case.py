@@ -196,10 +196,17 @@ class Case:
         mode_text = mode if isinstance(mode, str) else ""
         method = "render_construct" if mode is not None else "construct"
         key = shelf.key_of(kwargs)
-        # ENV-021's second instance is the construction under check: always made, beside the first.
+        # ENV-021's second instance is the construction under check: made beside the first, or one of the shelf's
+        # (built beside live instances).
         second = self.rule.id == SINGLE_INSTANCE_RULE and bool(self._handles)
         watched = self.rule.id in shelf.CONSTRUCTING_RULES
-        if shelf.costly() is not None and in_job() and shelf.stocked(key) and not second and not watched:
+        untouched = shelf.untouched(key) if second and shelf.costly() is not None and in_job() else None
+        if untouched is not None:
+            # The shelf's instances were built beside live ones (the probed instance, kept): a second live
+            # construction that already succeeded in this target's process, which is what the rule asks for.
+            handle = Handle(untouched, var, self._trace, self.watchdog, mode=mode_text)
+            handle.key = key
+        elif shelf.costly() is not None and in_job() and shelf.stocked(key) and not second and not watched:
             # Only a construction the shelf or the bin may serve is deferred: one that has no instance of its kind
             # in this process (an undeclared mode, say, which is meant to raise, or warn, right here) is made now.
             fresh_only = self.rule.id in shelf.FRESH_RULES

@@ -130,11 +130,11 @@ def _stock(state: TargetState, probe: Probe) -> None:
     def close(env: Any) -> None:
         state.guard.call("env.close()", lambda: getattr(env, "close", lambda: None)(), method="close")
 
-    # Not in human mode: a window or a GL context in the zygote would make it unsafe to fork.
+    # Human mode last, and kept only when it leaves nothing a fork would share (a window, a GL context).
     modes = [mode for mode in probe.render_modes if mode != "human"]
     kinds: list[tuple[Mapping[str, Any], int]] = [({}, shelf.SHELF_DEFAULT)]
     kinds += [({"render_mode": mode}, 1) for mode in modes]
-    shelf.stock(kinds, construct, close)
+    shelf.stock(kinds, construct, close, [{"render_mode": "human"}] if "human" in probe.render_modes else [])
 
 
 def _warm_hypothesis(profile: Profile) -> None:

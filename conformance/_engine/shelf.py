@@ -7,8 +7,9 @@ construction is measurably costly (the probe's construction took :data:`COSTLY_S
 is checked exactly as before:
 
 * **The shelf** (fork isolation only). After probing, the warm zygote builds a few more instances and leaves them
-  untouched (:func:`stock`): :data:`SHELF_DEFAULT` with the default construction and one in each declared render mode
-  but ``human`` (a window or GL context in the zygote would make it unsafe to fork). Every job process forked from
+  untouched (:func:`stock`): :data:`SHELF_DEFAULT` with the default construction and one in each declared render
+  mode; the ``human`` one only on a machine with no display, and when its construction left no GL device, thread
+  or child process behind (any would make the zygote unsafe to fork). Every job process forked from
   the zygote inherits a copy-on-write copy of them, so its first constructions of those kinds are served from the
   shelf (:func:`untouched`) for free, once per job: an untouched instance is indistinguishable from a fresh one, so
   the reproducer's ``env = make(...)`` still says what happened. A shelf is not kept when building it started a
@@ -35,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -72,8 +74,10 @@ FRESH_RULES = frozenset({"SEED-001", "SEED-005", "VEC-008", "VEC-009"})
 constructions are always fresh or untouched, never recycled, even when their first call is a seeded reset."""
 CONSTRUCTING_RULES = frozenset({"ENV-030", "WRAP-003"})
 """Rules whose constructions must happen in the item, never served from the shelf or the bin: WRAP-003 snapshots the
-innermost env as its constructor returns, and ENV-030 needs instances built after another instance's ``close``
-(a constructor may restore what a close released)."""
+innermost env as its constructor returns, and ENV-030 needs instances built after any earlier ``close`` (a
+constructor may restore what a close released). Each builds as few as its statement needs: WRAP-003 one, ENV-030 two
+(the instance it checks, first without a close and then across another's, and that other instance). ENV-021's second
+live instance may be an untouched one: the shelf built it beside live instances, which is what that rule asks."""
 _BIN_MAX = 4  # recycled instances kept per construction kwargs; more are closed
 
 _SHELF: dict[str, list[Any]] = {}  # construction kwargs (key_of) -> untouched instances, in the zygote and its jobs
@@ -174,12 +178,17 @@ def _rss_mib() -> float:
 
 def stock(
     kinds: Iterable[tuple[Mapping[str, Any], int]], construct: Callable[[Mapping[str, Any]], Any],
-    close: Callable[[Any], None],
+    close: Callable[[Any], None], cautious: Iterable[Mapping[str, Any]] = (),
 ) -> int:
     """In a warm zygote: build ``count`` untouched instances of each construction ``kwargs`` of ``kinds``, with
     ``construct`` (which runs under the guard and raises what the target raised). A construction that raises
     drops the shelf and the bin (the target may refuse a second live instance); so does building that started a
-    thread or a child process; the shelf stops growing at :data:`SHELF_MIB`. Returns how many instances it holds."""
+    thread or a child process; the shelf stops growing at :data:`SHELF_MIB`. Then, on a machine with no display
+    (``DISPLAY`` and ``WAYLAND_DISPLAY`` unset: no window can open), one instance of each construction of
+    ``cautious`` (``human`` mode), kept only when building it left nothing a fork would share: no new thread,
+    child process or open file descriptor (a GL device), no fork-unsafe library initialised
+    (:func:`~conformance._engine.zygote.fork_hazard`); otherwise it is closed at once, and that kind is
+    constructed in the items. Returns how many instances the shelf holds."""
     threads, children, memory = _threads(), _children(), _rss_mib()
     built: list[Any] = []
     full = False
@@ -217,4 +226,43 @@ def stock(
         release(close)
         _COSTLY.clear()
         return 0
+    for kwargs in cautious:
+        obj = _traceless(kwargs, construct, close)
+        key = key_of(kwargs)
+        if obj is not None and key is not None:
+            built.append(obj)
+            _SHELF.setdefault(key, []).append(obj)
     return len(built)
+
+
+def _fds() -> set[str]:
+    """This process's open file descriptors (empty where that cannot be read)."""
+    try:
+        return set(os.listdir("/proc/self/fd"))
+    except OSError:
+        return set()
+
+
+def _traceless(
+    kwargs: Mapping[str, Any], construct: Callable[[Mapping[str, Any]], Any], close: Callable[[Any], None]
+) -> Any | None:
+    """An instance built with ``kwargs`` that left no thread, child process, open file or fork-unsafe library in
+    this process (``None``, the instance closed, when it did, raised, or nothing here can tell)."""
+    from conformance._engine.zygote import fork_hazard  # the zygote's own test of a process unsafe to fork
+
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return None  # a window could open on a real display, and its library's state would stay after the close
+    fds = _fds()
+    if not fds:
+        return None  # no /proc: a display connection could not be seen
+    modules, threads, children = set(sys.modules), _threads(), _children()
+    try:
+        obj = construct(kwargs)
+    except Exception:  # noqa: BLE001 - the items construct it themselves and report what it raises
+        return None
+    # The listing's own descriptor is gone by the time it returns; what else is new stays open beside the instance.
+    if _fds() - fds or _children() > children or fork_hazard(modules, threads):
+        with contextlib.suppress(Exception):
+            close(obj)
+        return None
+    return obj

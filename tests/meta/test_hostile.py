@@ -22,6 +22,7 @@ import pytest
 from conformance._engine.processes import cpu_and_state
 from tests.meta._run import BASE_ARGS, REPO, SuiteRun, has_xdist, run_inprocess, run_suite, suite_env
 from tests.meta.broken.hostile import HOSTILE, PID_DIR
+from tests.meta.broken.costly import COSTLY
 from tests.meta.broken.unchecked import TIMEOUT, UNCHECKED
 
 _PACKAGE = "tests.meta.broken"
@@ -131,6 +132,19 @@ def test_a_slow_constructor_is_checked_on_every_rule_as_a_fast_one(tmp_path: Pat
     assert "NOT CHECKED" not in run.output
     assert run.outcomes(slow) == run.outcomes(_WALK)
     assert len(run.outcomes(slow)) > 50 and set(run.outcomes(slow).values()) <= {"passed", "skipped"}
+
+
+def test_a_costly_broken_env_fails_its_rule_as_its_cheap_twin(tmp_path: Path) -> None:
+    """Broken envs behind a constructor slow enough for the shelf, the bin and the cut constructions (ENV-021's
+    second instance, ENV-030's two, SEED-006 stopping at the first instance that differs, human mode from the shelf)
+    still fail, or warn on, their rule: no saving hides a defect."""
+    args = [arg for _, target in COSTLY for arg in ("--env", target)]
+    rules = ",".join(sorted({rule for rule, _ in COSTLY}))
+    run = run_suite([*args, "--rules", rules, "--conformance-profile", "quick"], tmp_path / "report.json",
+                    timeout=600)
+    for rule, target in COSTLY:
+        outcome = run.outcomes(target).get(rule)
+        assert outcome in ("failed", "warned"), (target, rule, run.outcomes(target), run.output[-2000:])
 
 
 def test_each_hostile_target_gets_its_rule_tagged_outcome(attack: tuple[str, _Attack]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Iterator, Mapping
@@ -109,3 +110,84 @@ def test_the_bin_keeps_a_few_instances_per_kind_and_closes_the_rest() -> None:
     unkeyed = _Env()
     shelf.recycle(None, unkeyed, _close)
     assert unkeyed.closed
+
+
+class _Windowed(_Env):
+    """In human mode, holds a file open as a window holds its display connection."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.fd = os.open(os.devnull, os.O_RDONLY) if kwargs.get("render_mode") == "human" else -1
+
+    def close(self) -> None:
+        super().close()
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+@pytest.fixture
+def _headless(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shelf, "COSTLY_SECONDS", 0.0)  # these constructions are instant: costly for these tests only
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+
+
+@pytest.mark.usefixtures("_headless")
+def test_a_human_instance_that_leaves_no_trace_is_kept_last() -> None:
+    built: list[_Env] = []
+
+    def construct(kwargs: Mapping[str, Any]) -> _Env:
+        built.append(_Env(**kwargs))
+        return built[-1]
+
+    human = {"render_mode": "human"}
+    assert shelf.stock([({}, 1)], construct, _close, [human]) == 2
+    assert [env.kwargs for env in built] == [{}, human]
+    assert shelf.untouched(shelf.key_of(human)) is built[1] and not built[1].closed
+
+
+@pytest.mark.usefixtures("_headless")
+def test_a_human_instance_holding_a_file_open_is_closed_and_the_rest_kept() -> None:
+    built: list[_Windowed] = []
+
+    def construct(kwargs: Mapping[str, Any]) -> _Windowed:
+        built.append(_Windowed(**kwargs))
+        return built[-1]
+
+    human = {"render_mode": "human"}
+    assert shelf.stock([({}, 1)], construct, _close, [human]) == 1
+    assert not shelf.stocked(shelf.key_of(human)) and built[1].closed and built[1].fd == -1
+    assert shelf.untouched(shelf.key_of({})) is built[0] and not built[0].closed
+
+
+@pytest.mark.usefixtures("_headless")
+def test_a_human_instance_that_starts_a_thread_is_closed() -> None:
+    stop = threading.Event()
+    built: list[_Env] = []
+
+    def construct(kwargs: Mapping[str, Any]) -> _Env:
+        if kwargs:
+            threading.Thread(target=stop.wait, daemon=True).start()
+        built.append(_Env(**kwargs))
+        return built[-1]
+
+    try:
+        assert shelf.stock([({}, 1)], construct, _close, [{"render_mode": "human"}]) == 1
+        assert built[1].closed and not shelf.stocked(shelf.key_of({"render_mode": "human"}))
+    finally:
+        stop.set()
+        time.sleep(0.01)
+
+
+@pytest.mark.usefixtures("_headless")
+def test_no_human_instance_is_built_where_a_display_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISPLAY", ":0")
+    built: list[_Env] = []
+
+    def construct(kwargs: Mapping[str, Any]) -> _Env:
+        built.append(_Env(**kwargs))
+        return built[-1]
+
+    assert shelf.stock([({}, 1)], construct, _close, [{"render_mode": "human"}]) == 1
+    assert [env.kwargs for env in built] == [{}]

@@ -96,7 +96,8 @@ class CompilesOnFirstCall(Walk):
 class SlowConstructor(Walk):
     """Every construction takes ``seconds``, by default 2 timeouts (a benchmark env loading its assets: 20 s under
     the default 10 s). ``--env-kwargs '{"seconds": 20}'`` makes the 20 s constructor of issue 23, which
-    ``benchmarks/bench_constructions.py`` times (no test does: the meta-test checks it is checked, not how fast)."""
+    ``benchmarks/bench_suite.py --only "20 s"`` times and ``benchmarks/bench_constructions.py`` counts the
+    constructions of (no test does: the meta-test checks it is checked, not how fast)."""
 
     def __init__(self, render_mode: str | None = None, seconds: float = 2 * TIMEOUT) -> None:
         time.sleep(seconds)
