@@ -26,15 +26,15 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Literal, TypeAlias, get_args
+from typing import TYPE_CHECKING, Literal, TypeAlias, get_args
 
-from conformance._engine.callables import ENV_VAR as _MANIFEST_VAR
-from conformance._engine.callables import ship
-from conformance._engine.launch import Launch, launch_for
 from conformance._engine.options import ENV_VAR as _TARGETS_VAR
 from conformance._engine.options import rules_select_any
 from conformance.results import RaiseOn, Report
 from conformance.rule_warnings import warning_class
+
+if TYPE_CHECKING:
+    from conformance._engine.launch import Launch
 
 __all__ = ["Kind", "Profile", "check_env"]
 
@@ -110,7 +110,11 @@ def _child_environment(extra: Mapping[str, str]) -> dict[str, str]:
 
 
 def _run(launch: Launch, options: Sequence[str], scratch: Path) -> Report:
-    import conformance  # late: this module runs while the conformance package is still being imported
+    # Late: this module is imported with the package, in every pytest run that loads the plugin; the target machinery
+    # (and the package itself, still being imported then) is needed only when check_env runs.
+    import conformance
+    from conformance._engine.callables import ENV_VAR as _MANIFEST_VAR
+    from conformance._engine.callables import ship
 
     extra: dict[str, str] = {}
     if launch.shipment is not None:
@@ -195,6 +199,8 @@ def check_env(
         raise ValueError(f"check_env profile must be one of {list(_PROFILES)}, got {profile!r}")
     if raise_on not in _RAISE_ON:
         raise ValueError(f"check_env raise_on must be one of {list(_RAISE_ON)}, got {raise_on!r}")
+    from conformance._engine.launch import launch_for  # late: see _run
+
     launch = launch_for(target, kind, registry, vectorization_mode)
     options = ["--conformance-profile", profile]
     for flag, value in (("--rules", _rules_text(rules)), ("--conformance-timeout", _timeout_text(timeout)),

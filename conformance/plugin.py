@@ -39,7 +39,6 @@ from conformance._engine.outcomes import RuleFailure, Unchecked
 from conformance._engine.project import Baseline, BaselineError, ProjectTableError, find_pyproject, read_table
 from conformance._engine.report import PROPERTY, record_of
 from conformance._engine.reporting import BASELINE_KEY, RUNNER_KEY, Reporter, orphan_record, target_group
-from conformance._engine.session import get_session, jobs_for, validate_options
 from conformance.results import CONSTRUCT, Outcome, RuleResult, rule_level
 
 # Imported when pytest loads the plugin, before any target can be: it records the process-wide state (warning
@@ -92,6 +91,8 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[PROJECT_KEY] = table
     given = any(option(config, name) not in (None, [], False) for name in OPTION_NAMES) or bool(os.environ.get(ENV_VAR))
     if given:
+        from conformance._engine.session import validate_options  # late: the plugin is inert outside the suite
+
         try:
             validate_options(config)
         except pytest.UsageError as exc:
@@ -153,6 +154,8 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     names = metafunc.fixturenames
     if "conformance_case" not in names and "conformance_target" not in names:
         return
+    from conformance._engine.session import get_session  # late: the plugin is inert outside the suite
+
     session = get_session(metafunc.config)
     if "conformance_target" in names:
         targets = session.targets
@@ -220,6 +223,8 @@ def _runner(config: pytest.Config, session: pytest.Session) -> ItemRunner | None
     if RUNNER_KEY in config.stash:
         return config.stash[RUNNER_KEY]
     runner = None
+    from conformance._engine.session import get_session, jobs_for  # late: the plugin is inert outside the suite
+
     conformance = get_session(config)
     if conformance.limits.isolation == "process":
         # Late: jobs and the runner import the whole engine, NumPy and Hypothesis included, which a pytest run that

@@ -54,7 +54,6 @@ from conformance._engine.narrowing import is_array, is_dict, is_list, is_list_or
 from conformance._engine.options import option
 from conformance._engine.project import fingerprint, write_baseline
 from conformance._engine.report import PROPERTY, TARGET_WARNINGS, LiveReport, record_of, replace_file, write_report
-from conformance._engine.session import existing_session
 from conformance.results import CONSTRUCT, OUTCOMES, Report, RuleResult, rule_level
 
 if TYPE_CHECKING:
@@ -710,6 +709,9 @@ class Reporter:
         runner = self.config.stash.get(RUNNER_KEY, None)
         if runner is not None:
             runner.supervisor.close()
+        # Late: the reporter is loaded in every pytest run, and the session's module brings the target machinery.
+        from conformance._engine.session import existing_session
+
         conformance = existing_session(self.config)
         if conformance is not None:
             conformance.close()
