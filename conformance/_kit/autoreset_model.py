@@ -43,8 +43,9 @@ __all__ = ["Problem", "VectorModel", "seeds_for"]
 GENERIC = "AUTORESET-012"
 OWN = "VEC-023"
 """The rule of a disagreement with a copy (:mod:`conformance._kit.own_model`) that a shared generator could explain."""
-# The AUTORESET rules whose disagreements with a copy are kept once the sub-env is proven to draw its own randomness.
+# Steps a sub-env must agree with its copy on before it counts as drawing its own randomness.
 _PROOF = 2
+# The AUTORESET rules whose disagreements with a copy are kept once the sub-env is proven to draw its own randomness.
 _CROSS_TALK = ("AUTORESET-002", "AUTORESET-004", "AUTORESET-005", "AUTORESET-009")
 _FINAL_KEYS = ("final_obs", "final_info")
 
