@@ -10,8 +10,11 @@ each checked where it can be and named when it fails:
    ``case.make("one_i", num_envs=1)``. A construction that raises, or whose ``num_envs``, single spaces or declared
    autoreset mode differ from the target's, gives no model.
 2. **Sub-env ``i`` is the same environment as the copy's one sub-env** (``VectorEnv`` runs "multiple independent
-   copies of the same environment"). A multi-task vector env breaks this; it exposes ``env_fns`` as a rule (Sync
-   and Async do), and then the factories model it, not this module.
+   copies of the same environment"). A multi-task vector env breaks this. Built with Sync or Async it exposes
+   ``env_fns``, and the factories model it, not this module; written directly, its copies are all task 0's: sub-envs
+   that start differently make the first seeded reset refuse the copies, and dynamics that differ show on a
+   sub-env's first steps, before it is proven (below), so they are VEC-023's (a SHOULD). Only tasks that differ
+   solely in states first reached after two agreeing steps could reach an AUTORESET rule.
 3. **Seeding follows the Sync convention** (sub-env ``i`` of ``reset(seed=s)`` is seeded ``s + i``) — *learned, not
    assumed*: copy ``i`` is reset with ``s + i``, and the model becomes exact only once one seeded reset gave every
    sub-env its copy's observation and info while the rows were not all equal (a random start, so the agreement is
