@@ -1,10 +1,12 @@
 """AUTORESET rules: each declared mode's exact semantics, against a model built from single-env semantics.
 
 The mode is ``metadata["autoreset_mode"]`` (an enum of any library or its string value; undeclared means
-``"NextStep"``). Rules of the other modes skip as not applicable. Exact predictions need the target's sub-env
-factories (``env_fns``); without them (a vector env written directly), only the structural predictions of the model
-are checked — under ``"SameStep"`` these include AUTORESET-002's "``final_obs`` is not the new episode's first
-observation" — and rules that are only observable exactly skip with that reason.
+``"NextStep"``). Rules of the other modes skip as not applicable. Exact predictions need single envs for the
+sub-envs: the target's sub-env factories (``env_fns``), or for a vector env written directly its own ``num_envs=1``
+copies, once a seeded reset shows they model it (:mod:`conformance._kit.own_model`). Without either, only the
+structural predictions of the model are checked — under ``"SameStep"`` these include AUTORESET-002's "``final_obs``
+is not the new episode's first observation" — and rules that are only observable exactly are not checkable, with
+the reason.
 
 PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
 (which costs every run where the installed package's bytecode cannot be cached).
@@ -26,8 +28,9 @@ from conformance._engine.handles import Handle, TargetError
 from conformance._engine.marks import checks
 from conformance._engine.record import snapshot
 from conformance._kit.assertions import CallResult, is_mapping, plans_for, read, replay_calls, reproducibility_gate
-from conformance._kit.autoreset_model import Problem, VectorModel
+from conformance._kit.autoreset_model import GENERIC, Problem, VectorModel
 from conformance._kit.batching import SplitError, replace_rows, split
+from conformance._kit.own_model import refusal
 from conformance._kit.rollout import first_difference
 from conformance._kit.stateful import begin_program, end_program, run_machine
 from conformance._kit.strategies import Plan, elements, sampler
@@ -78,8 +81,18 @@ def _disagreement(case: Case, plan: Plan, actions: list[Any], problem: Problem) 
 
 
 def _no_model(case: Case) -> NoReturn:
-    case.not_checkable("the target exposes no sub-env factories (env_fns), so the sub-envs' own results are "
-                       "unknown; only exact predictions observe this rule")
+    refused = refusal(case)
+    if refused is not None:
+        case.not_checkable(f"the target exposes no sub-env factories (env_fns), and its own num_envs=1 copies are no "
+                           f"model of its sub-envs ({refused}); only exact predictions observe this rule")
+    case.not_checkable("the target exposes no sub-env factories (env_fns) and no num_envs=1 copies model it, so the "
+                       "sub-envs' own results are unknown; only exact predictions observe this rule")
+
+
+def _exact_seen(case: Case, models: list[VectorModel]) -> None:
+    """After every example: not checkable when no example predicted any sub-env exactly (never a silent pass)."""
+    if models and not any(model.ever_exact for model in models):
+        case.not_checkable(f"{models[-1].why_not_exact()}; only exact predictions observe this rule")
 
 
 @checks("AUTORESET-001", kinds=_VECTOR)
@@ -103,6 +116,7 @@ def _model_rule(case: Case, *modes: AutoresetMode, exact: bool = True) -> None:
     """Rollouts followed by the model; the item fails on the first disagreement that names its rule."""
     if modes:
         require_mode(case, *modes)
+    models: list[VectorModel] = []
 
     def example(plan: Plan) -> None:
         env = case.make()
@@ -112,6 +126,7 @@ def _model_rule(case: Case, *modes: AutoresetMode, exact: bool = True) -> None:
             if exact and subs is None:
                 _no_model(case)
             model = new_model(facts, subs)
+            models.append(model)
 
             def on_record(record: VecRecord) -> None:
                 for problem in feed(model, facts, record):
@@ -120,7 +135,7 @@ def _model_rule(case: Case, *modes: AutoresetMode, exact: bool = True) -> None:
 
             run_plan(case, env, facts, plan, actions, on_record=on_record)
 
-    case.explore(example, plans_for(case))
+    case.explore(example, plans_for(case), then=(lambda: _exact_seen(case, models)) if exact else None)
 
 
 @checks("AUTORESET-002", kinds=_VECTOR)
@@ -223,6 +238,7 @@ def _reset_prediction(case: Case, sub: Handle) -> Any:
 def test_disabled_never_resets_by_itself(conformance_case: Case) -> None:
     case = conformance_case
     require_mode(case, _DISABLED)
+    models: list[VectorModel] = []
 
     def example(plan: Plan) -> None:
         env = case.make()
@@ -231,6 +247,7 @@ def test_disabled_never_resets_by_itself(conformance_case: Case) -> None:
             if subs is None:
                 _no_model(case)
             model = new_model(facts, subs)
+            models.append(model)
             last: list[VecRecord] = []
 
             def on_record(record: VecRecord) -> None:
@@ -254,7 +271,7 @@ def test_disabled_never_resets_by_itself(conformance_case: Case) -> None:
                 return  # refusing to step an ended sub-env keeps it ended
             _check_not_reset(case, facts, unpack_step(result), predicted)
 
-    case.explore(example, plans_for(case))
+    case.explore(example, plans_for(case), then=lambda: _exact_seen(case, models))
 
 
 def _check_not_reset(case: Case, facts: VecFacts, result: tuple[Any, ...], predicted: dict[int, Any]) -> None:
@@ -423,6 +440,8 @@ def _machine(case: Case, facts: VecFacts) -> type[RuleBasedStateMachine]:
 
         def _report(self, problems: list[Problem]) -> None:
             self.position += 1
+            # A disagreement with a copy that a shared generator explains is VEC-023's (a SHOULD), not this rule's.
+            problems = [problem for problem in problems if GENERIC in problem.rules]
             if problems:
                 self._gate()
                 _fail(case, problems[0])

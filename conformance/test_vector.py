@@ -35,13 +35,18 @@ from conformance._kit.assertions import (
     reproducibility_gate,
     space_label,
 )
+from conformance._kit.autoreset_model import OWN, VectorModel
 from conformance._kit.batching import batch_info_problem, mask_problem
+from conformance._kit.own_model import refusal
 from conformance._kit.reference_sync import UnsupportedSpace, reference_sync
 from conformance._kit.strategies import Plan, sampler
 from conformance._kit.vector_checks import (
     VecFacts,
     batch_array,
     batched_space_rule,
+    feed,
+    model_envs,
+    new_model,
     run_plan,
     split_rows,
     promised_factories,
@@ -365,7 +370,9 @@ def test_matches_reference_sync(conformance_case: Case) -> None:
         facts = vector_facts(case, env)
         fns = sub_env_factories(case, env, facts.n)
         if fns is None:
-            case.not_checkable("the target exposes no sub-env factories (env_fns), which the comparison needs")
+            case.not_checkable("the target exposes no sub-env factories (env_fns), which the comparison needs (a "
+                               "vector env written directly is compared with its own num_envs=1 copies by VEC-023 "
+                               "and the AUTORESET rules)")
         try:
             built = case.watchdog.call("reference_sync", lambda: reference_sync(fns, facts.mode))
         except UnsupportedSpace as exc:
@@ -510,3 +517,48 @@ def test_sub_envs_are_independent(conformance_case: Case) -> None:
                   actual=f"identical rows, e.g. {summarize(firsts[-1])} in every sub-env")
 
     case.once(body)
+
+
+@checks("VEC-023", kinds=_VECTOR)
+def test_sub_envs_draw_their_own(conformance_case: Case) -> None:
+    case = conformance_case
+    case.skip_if_nondeterministic()
+    models: list[VectorModel] = []
+
+    def example(plan: Plan) -> None:
+        env = case.make()
+        facts = vector_facts(case, env)
+        case.require(sub_env_factories(case, env, facts.n) is None,
+                     "the target exposes env_fns: VEC-018 compares it with a SyncVectorEnv over them")
+        case.require(not facts.jax, "the target declares metadata['jax']: its num_envs=1 copies are not built (each "
+                                    "would compile the target anew)")
+        actions = plan.actions()
+        with model_envs(case, env, facts) as copies:
+            refused = refusal(case)
+            case.require(copies is not None and refused is None,
+                         f"its own num_envs=1 copies are no model of its sub-envs: {refused}")
+            model = new_model(facts, copies)
+            models.append(model)
+
+            def on_record(record: VecRecord) -> None:
+                for problem in feed(model, facts, record):
+                    if OWN in problem.rules:
+
+                        def baseline() -> list[VecRecord]:
+                            again = case.make("env_again")
+                            return run_plan(case, again, vector_facts(case, again), plan, actions)
+
+                        reproducibility_gate(case, baseline, baseline(), vector=True)
+                        case.fail(f"{problem.where}: {problem.what}: sub-envs seeded as copies (s + i) do not go on "
+                                  "as their copies (randomness shared between sub-envs?)",
+                                  expected=problem.expected, actual=problem.actual)
+
+            run_plan(case, env, facts, plan, actions, on_record=on_record)
+
+    def then() -> None:
+        refused = refusal(case)
+        case.require(refused is None, f"its own num_envs=1 copies are no model of its sub-envs: {refused}")
+        case.require(any(model.ever_exact for model in models),
+                     models[-1].why_not_exact() if models else "no example ran")
+
+    case.explore(example, plans_for(case), then=then)

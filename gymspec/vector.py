@@ -71,6 +71,25 @@ class VectorEnv(Protocol[ObsT_co, ActT_contra]):
             [VEC-018] MUST behave like its sub-envs run one by one: when the target exposes its sub-env
                 factories, its outputs equal a reference ``SyncVectorEnv`` built from them, for the same seeds and
                 actions.
+            [VEC-023] SHOULD (when it exposes no ``env_fns`` and seeds its sub-envs as its own ``num_envs=1``
+                constructions: after ``reset(seed=s)``, sub-env ``i`` starts as such a construction reset with
+                ``s + i``) keep running each sub-env as that construction would, given the same actions: each
+                sub-env's randomness is its own, never drawn from a generator shared with the other sub-envs.
+
+        Calibration:
+            Gymnasium documents ``VectorEnv`` as running "multiple independent copies of the same environment in
+            parallel" and says nothing of generators, and its own ``CartPoleVectorEnv`` draws every sub-env's
+            start from one generator, so VEC-023 is a SHOULD, and it applies only to a vector env written directly
+            that seeds its sub-envs as copies (``s + i``, as Sync and Async do), which the suite learns from the
+            target: a seeded reset whose rows are not all equal and each equal to its copy's (the target's own
+            construction with ``num_envs=1``, reset with ``s + i``). For such a target, a user who reproduces one
+            sub-env with ``num_envs=1`` and seed ``s + i`` expects the same trajectory; a generator shared with the
+            other sub-envs silently breaks that from the first draw after the reset. ``CartPoleVectorEnv`` and
+            ``CartPoleJaxVectorEnv`` do not seed as copies, so VEC-023 does not apply to them. A target that
+            exposes ``env_fns`` is VEC-018's subject instead. The same copies model such a target for the AUTORESET
+            rules: a sub-env seen to draw its own randomness (one of its steps agreed with its copy's) that then
+            disagrees on the step another sub-env resets, or after a partial reset of others, breaks
+            AUTORESET-004 or AUTORESET-009; before that, a disagreement is VEC-023's.
         """
         ...
 

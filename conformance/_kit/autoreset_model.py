@@ -8,7 +8,11 @@
 * *exactly*, when one single env per sub-env is available (made from the target's own sub-env factories): each
   sub-env's observation, reward, flags and info must equal what its single env returns when driven alone by the
   mode's rules. A sub-env is predicted exactly only after a seeded reset has put both in the same state; after a
-  disagreement it is no longer predicted exactly (its state is unknown), while structural checks go on.
+  disagreement it is no longer predicted exactly (its state is unknown), while structural checks go on;
+* *exactly, by copies*, for a vector env written directly: the single envs are the target's own ``num_envs=1``
+  constructions (:mod:`conformance._kit.own_model`, which states the assumptions). They become a model only once a
+  seeded reset shows the target seeds its sub-envs as copies (``s + i``), and a disagreement that a generator shared
+  by the sub-envs could explain is reported under VEC-023 (a SHOULD), not under an AUTORESET rule.
 
 Each :class:`Problem` names the rules it violates, so rule-specific tests pick theirs and the stateful test
 (AUTORESET-012) reports any.
@@ -27,6 +31,7 @@ from conformance._engine.handles import Handle, TargetError
 from conformance._engine.narrowing import is_array, is_integer, is_mapping
 from conformance._engine.record import snapshot
 from conformance._kit.batching import SplitError, split, sub_info
+from conformance._kit.own_model import OwnCopies
 from conformance._kit.rollout import unpack_reset as unpack_single_reset
 from conformance._kit.rollout import unpack_step as unpack_single_step
 from conformance._kit.vector_rollout import ended_flags
@@ -36,6 +41,12 @@ from gymspec import AutoresetMode
 __all__ = ["Problem", "VectorModel", "seeds_for"]
 
 GENERIC = "AUTORESET-012"
+OWN = "VEC-023"
+"""The rule of a disagreement with a copy (:mod:`conformance._kit.own_model`) that a shared generator could explain."""
+# Steps a sub-env must agree with its copy on before it counts as drawing its own randomness.
+_PROOF = 2
+# The AUTORESET rules whose disagreements with a copy are kept once the sub-env is proven to draw its own randomness.
+_CROSS_TALK = ("AUTORESET-002", "AUTORESET-004", "AUTORESET-005", "AUTORESET-009")
 _FINAL_KEYS = ("final_obs", "final_info")
 
 
@@ -74,14 +85,24 @@ class VectorModel:
         mode: The declared autoreset mode.
         n: ``num_envs``.
         single_obs: The single observation space.
-        subs: One single env per sub-env (handles), or ``None`` for structural predictions only.
+        subs: One single env per sub-env (handles; :class:`~conformance._kit.own_model.OwnCopies` for a vector env
+            written directly), or ``None`` for structural predictions only.
     """
 
     def __init__(self, mode: AutoresetMode, n: int, single_obs: Any, subs: Sequence[Handle] | None) -> None:
         self.mode = mode
         self.n = n
         self.single_obs = single_obs
-        self.subs = list(subs) if subs is not None else None
+        self.subs = subs if isinstance(subs, OwnCopies) or subs is None else list(subs)
+        self.own = subs if isinstance(subs, OwnCopies) else None
+        self.established = False
+        """Copies only: a seeded reset showed that the target seeds its sub-envs as copies (``s + i``)."""
+        self.proven = [0] * n
+        """Copies only: how many steps of the sub-env agreed with its copy's; from :data:`_PROOF` on, it is taken
+        to draw its own randomness (one is not enough: the first sub-env of a shared stream agrees on its first
+        draw)."""
+        self.ever_exact = False
+        """Whether any sub-env was ever predicted exactly."""
         self.ended = [False] * n
         self.synced = [False] * n
         self.after_partial = [False] * n
@@ -96,6 +117,26 @@ class VectorModel:
     def exact(self) -> bool:
         """Whether any sub-env is predicted exactly."""
         return any(self.synced)
+
+    def why_not_exact(self) -> str:
+        """Why no sub-env was ever predicted exactly (for a not-checkable verdict)."""
+        if self.own is not None:
+            refused = self.own.refused
+            if refused is not None:
+                return (f"the target exposes no sub-env factories (env_fns), and its own num_envs=1 copies are no model "
+                        f"of its sub-envs: {refused}")
+            return ("the target exposes no sub-env factories (env_fns), and no seeded reset showed that its sub-envs "
+                    "are seeded as its own num_envs=1 copies (s + i) with a random start, so their states are unknown")
+        return "no seeded reset put the model's single envs in the sub-envs' states"
+
+    def _rules(self, i: int, rules: tuple[str, ...], drawn: bool = False) -> tuple[str, ...]:
+        """The rules a disagreement of sub-env ``i`` violates: ``rules`` for single envs from ``env_fns``; for
+        copies, VEC-023 unless the sub-env is proven to draw its own randomness and ``rules`` name cross-talk."""
+        if self.own is None:
+            return rules
+        if not drawn and self.proven[i] >= _PROOF and any(rule in _CROSS_TALK for rule in rules):
+            return rules
+        return (OWN,)
 
     # --- helpers -------------------------------------------------------------------------------------------------
 
@@ -121,8 +162,9 @@ class VectorModel:
         found = value_difference(actual, expected, name)
         if found is None:
             return True
-        problems.append(Problem(rules, where, f"{found} (the single env driven alone gives another value)",
-                                summarize(expected), summarize(actual)))
+        alone = ("its own num_envs=1 copy, seeded as the target seeds its sub-envs, gives another value"
+                 if self.own is not None else "the single env driven alone gives another value")
+        problems.append(Problem(rules, where, f"{found} ({alone})", summarize(expected), summarize(actual)))
         return False
 
     def _exact_reset(self, problems: list[Problem], i: int, rules: tuple[str, ...], where: str, row: Any,
@@ -130,11 +172,14 @@ class VectorModel:
         result = self._single(i, "reset", **({} if seed is None else {"seed": seed}))
         if result is None:
             return
+        rules = self._rules(i, rules, drawn=True)
         obs, single_info = unpack_single_reset(result)
         ok = self._compare(problems, rules, where, "observation", obs, row)
         reported = sub_info(info, i, exclude=self._hidden())
         ok = ok and self._compare(problems, rules, where, "info", single_info, reported)
         self.synced[i] = ok
+        if self.own is None:
+            self.ever_exact = self.ever_exact or ok
 
     def _hidden(self) -> tuple[str, ...]:
         return _FINAL_KEYS if self.mode is AutoresetMode.SAME_STEP else ()
@@ -146,6 +191,8 @@ class VectorModel:
         problems: list[Problem] = []
         seeds = seeds_for(seed, self.n)
         rows = self._rows(obs, where)
+        if self.own is not None and rows is not None:
+            return self._own_reset(problems, seeds, rows, info, where)
         for i in range(self.n):
             self.ended[i] = self.after_partial[i] = False
             if self.subs is not None and (self.synced[i] or seeds[i] is not None) and rows is not None:
@@ -158,6 +205,43 @@ class VectorModel:
                 self.last_obs[i] = snapshot(rows[i])
                 self._start(i, rows[i])
         return problems
+
+    def _own_reset(self, problems: list[Problem], seeds: list[Any], rows: list[Any], info: Any,
+                   where: str) -> list[Problem]:
+        """A full reset followed by copies: a seeded one (re)establishes the seeding convention, an unseeded one
+        continues the copies that were in step."""
+        seeded = all(seed is not None for seed in seeds)
+        in_step = list(self.synced)
+        for i in range(self.n):
+            self.ended[i] = self.after_partial[i] = False
+            self.synced[i] = False
+            self.last_obs[i] = snapshot(rows[i])
+            self._start(i, rows[i])
+        if self.own is None or self.own.refused is not None or not (seeded or any(in_step)):
+            return problems
+        agreed: list[Problem] = []
+        failed: int | None = None
+        for i in range(self.n):
+            if not seeded and not in_step[i]:
+                continue
+            self.synced[i] = True
+            self._exact_reset(agreed, i, (OWN,), f"{where}, sub-env {i}", rows[i], info, seeds[i])
+            if agreed or not self.synced[i]:
+                failed = i
+                break
+        if not self.established:
+            distinct = any(value_difference(rows[0], row) is not None for row in rows[1:])
+            if seeded and failed is None and distinct:
+                self.established = self.ever_exact = True
+                return problems
+            if seeded and failed is not None and self.own.refused is None:
+                found = agreed[0].what.split(" (", 1)[0] if agreed else "reset raised"
+                self.own.refuse(f"sub-env {failed} after reset(seed={summarize(seeds[0])}) is not its copy reset with "
+                                f"seed {summarize(seeds[failed])} ({found}), so the target does not seed its sub-envs "
+                                "as copies (legal: one generator shared by all, say)")
+            self.synced = [False] * self.n  # a fixed start shared by everything is no evidence of the convention
+            return problems
+        return problems + agreed
 
     def _start(self, i: int, row: Any) -> None:
         self.episode_first[i] = snapshot(row)
@@ -282,11 +366,13 @@ class VectorModel:
             rules = ("AUTORESET-004", GENERIC)
         else:
             rules = (GENERIC,)
+        rules = self._rules(i, rules)
         names = ("observation", "reward", "terminated", "truncated", "info")
         for name, want, have in zip(names, expected, got):
             if not self._compare(problems, rules, at, name, want, have):
                 self.synced[i] = False
                 return
+        self.proven[i] += 0 if single_ended else 1
 
     def _same_step(self, problems: list[Problem], i: int, at: str, ended: bool, info: Any, rows: list[Any] | None,
                    action_rows: list[Any] | None, flags: tuple[Any, bool, bool]) -> None:
@@ -301,11 +387,12 @@ class VectorModel:
             got = (rows[i], *flags, top)
             for name, want, have in zip(("observation", "reward", "terminated", "truncated", "info"),
                                         (obs, reward, term, trunc, step_info), got):
-                if not self._compare(problems, (GENERIC,), at, name, want, have):
+                if not self._compare(problems, self._rules(i, (GENERIC,)), at, name, want, have):
                     self.synced[i] = False
                     return
+            self.proven[i] += 1
             return
-        final = ("AUTORESET-005", GENERIC)
+        final = self._rules(i, ("AUTORESET-005", GENERIC))
         for name, want, have in zip(("reward", "terminated", "truncated"), (reward, term, trunc), flags):
             if not self._compare(problems, final, at, name, want, have):
                 self.synced[i] = False
@@ -314,15 +401,17 @@ class VectorModel:
             return
         final_obs = _entry(info, "final_obs", i)
         final_info = sub_info(info.get("final_info"), i) if is_mapping(info) else {}
-        ok = self._compare(problems, ("AUTORESET-002", GENERIC), at, "final_obs", obs, final_obs)
-        ok = ok and self._compare(problems, ("AUTORESET-002", GENERIC), at, "final_info", step_info, final_info)
+        real = self._rules(i, ("AUTORESET-002", GENERIC))
+        ok = self._compare(problems, real, at, "final_obs", obs, final_obs)
+        ok = ok and self._compare(problems, real, at, "final_info", step_info, final_info)
         reset = self._single(i, "reset") if ok else None
         if reset is None:
             self.synced[i] = False
             return
         first, reset_info = unpack_single_reset(reset)
-        ok = self._compare(problems, final, at, "observation (the new episode's first)", first, rows[i])
-        self.synced[i] = ok and self._compare(problems, final, at, "info (the reset's)", reset_info, top)
+        start = self._rules(i, ("AUTORESET-005", GENERIC), drawn=True)
+        ok = self._compare(problems, start, at, "observation (the new episode's first)", first, rows[i])
+        self.synced[i] = ok and self._compare(problems, start, at, "info (the reset's)", reset_info, top)
 
     def _final_masks(self, info: Any, ended: Any, where: str) -> list[Problem]:
         problems: list[Problem] = []

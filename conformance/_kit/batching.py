@@ -5,8 +5,9 @@ code checks Gymnasium's, the reference's and any duck-typed implementation:
 
 * :func:`batch_problem` says where a batched space departs from ``batch_space(single, n)`` semantics (Box shape
   ``(n, *shape)`` with tiled bounds and the same dtype, Discrete to MultiDiscrete, Tuple and Dict component-wise);
-* :func:`split` cuts a batch (of observations or actions) into its ``n`` per-sub-env elements, and
-  :func:`replace_rows` builds a batch that takes some sub-envs' elements from another batch;
+* :func:`split` cuts a batch (of observations or actions) into its ``n`` per-sub-env elements,
+  :func:`replace_rows` builds a batch that takes some sub-envs' elements from another batch, and
+  :func:`batch_of_one` makes a batch of one element (for a ``num_envs=1`` construction);
 * :func:`sub_info` reads one sub-env's entries out of a batched info dict by its ``_key`` masks, and
   :func:`mask_problem` / :func:`batch_info_problem` check that convention itself.
 """
@@ -25,6 +26,7 @@ from conformance._kit.strategies import space_kind
 __all__ = [
     "SplitError",
     "batch_info_problem",
+    "batch_of_one",
     "batch_problem",
     "is_blank",
     "mask_problem",
@@ -166,6 +168,28 @@ def split(single: Any, batch: Any, n: int, path: str = "batch") -> list[Any]:
     if not is_list_or_tuple(batch) or len(batch) != n:
         raise SplitError(f"{path} must be a tuple of {n} elements, got {summarize(batch)}")
     return list(batch)
+
+
+def batch_of_one(single: Any, element: Any) -> Any:
+    """The batch of ``n = 1`` holding ``element`` (the inverse of :func:`split` with ``n = 1``).
+
+    Args:
+        single: The single space.
+        element: An element of it.
+
+    Returns:
+        The batch: arrays gain a leading dimension of 1 (a Discrete element becomes a MultiDiscrete row), Tuple and
+        Dict elements are batched component by component, other kinds become a 1-tuple.
+    """
+    kind = space_kind(single)
+    if kind in _ARRAY_KINDS:
+        dtype = getattr(single, "dtype", None)
+        return np.asarray(element, dtype=None if dtype is None else np.dtype(dtype))[None, ...]
+    if kind == "tuple":
+        return tuple(batch_of_one(sub, item) for sub, item in zip(single.spaces, element))
+    if kind == "dict":
+        return {key: batch_of_one(single.spaces[key], element[key]) for key in single.spaces}
+    return (element,)
 
 
 def replace_rows(single: Any, batch: Any, other: Any, rows: Sequence[int]) -> Any:

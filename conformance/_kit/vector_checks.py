@@ -24,6 +24,7 @@ from conformance._kit.arrays import as_numpy, jax_declared
 from conformance._kit.assertions import contains, read, space_label
 from conformance._kit.autoreset_model import Problem, VectorModel
 from conformance._kit.batching import SplitError, batch_problem, split
+from conformance._kit.own_model import own_copies
 from conformance._kit.strategies import Plan, sampler
 from conformance._kit.vector_rollout import VecRecord, declared_mode
 from gymspec import AutoresetMode
@@ -187,24 +188,38 @@ def promised_factories(case: Case, env: Handle, n: int) -> list[Callable[[], Any
 
 
 @contextmanager
-def model_envs(case: Case, env: Handle, facts: VecFacts) -> Generator[list[Handle] | None, None, None]:
+def model_envs(case: Case, env: Handle, facts: VecFacts) -> Generator[Sequence[Handle] | None, None, None]:
     """One single env per sub-env, made with the target's own factories (``None`` when unavailable).
 
     The envs are recorded in the reproducer (``sub_0 = env.env_fns[0]()``) and closed on exit. A target that
-    declares ``spec.nondeterministic`` gets no model envs: exact predictions would be meaningless.
+    declares ``spec.nondeterministic`` gets no model envs: exact predictions would be meaningless. A target without
+    factories (a vector env written directly) gets its own ``num_envs=1`` copies
+    (:class:`~conformance._kit.own_model.OwnCopies`, made on first use), unless they are known to be no model of it;
+    a JAX target gets none (its copies would each compile the target anew, and ``CartPoleJaxVectorEnv`` splits one
+    key across its sub-envs, so they are no model of it).
     """
-    fns = None if case.probe().nondeterministic else sub_env_factories(case, env, facts.n)
+    if case.probe().nondeterministic:
+        yield None
+        return
+    fns = sub_env_factories(case, env, facts.n)
+    if fns is None:
+        copies = None if facts.jax else own_copies(case, env, facts.n, facts.mode, (facts.single_obs, facts.single_act))
+        try:
+            yield copies
+        finally:
+            if copies is not None:
+                copies.close()
+        return
     handles: list[Handle] = []
     try:
-        if fns is not None:
-            case.note("# the model: each sub-env's factory, driven alone by the declared mode's rules")
-            for i, fn in enumerate(fns):
-                try:
-                    sub = case.watchdog.call(f"env.env_fns[{i}]", fn)
-                except Exception as exc:  # noqa: BLE001 - no model then; the structural checks still run
-                    case.note(f"# env.env_fns[{i}]() raised {describe_exception(exc)}: structural checks only")
-                    break
-                handles.append(case.wrap(sub, f"sub_{i}", f"{env.var}.env_fns[{i}]()"))
+        case.note("# the model: each sub-env's factory, driven alone by the declared mode's rules")
+        for i, fn in enumerate(fns):
+            try:
+                sub = case.watchdog.call(f"env.env_fns[{i}]", fn)
+            except Exception as exc:  # noqa: BLE001 - no model then; the structural checks still run
+                case.note(f"# env.env_fns[{i}]() raised {describe_exception(exc)}: structural checks only")
+                break
+            handles.append(case.wrap(sub, f"sub_{i}", f"{env.var}.env_fns[{i}]()"))
         yield handles if len(handles) == facts.n else None
     finally:
         for handle in handles:

@@ -5,8 +5,9 @@ One child run of the suite (quick profile, VEC/AUTORESET/FUNC rules, two xdist w
 * the intended (rule, target) item of every broken target — each must fail or warn, with a message that starts with
   the rule id and ends with a reproducer that replays the example;
 * every item of the correct targets (reference Sync and Async over ``Hop`` in each autoreset mode, Async without
-  shared memory — with it, the embedded defaults cover every mode — and the functional ``Drift``) — nothing may
-  fail or warn;
+  shared memory — with it, the embedded defaults cover every mode —, a multi-task Sync, vector envs written directly
+  with one shared generator (``Slide``) and with sub-envs seeded as copies (``Lanes``, in each mode), and the
+  functional ``Drift``) — nothing may fail or warn;
 * every item of a few representative broken targets — nothing outside the intended rule and its declared collateral
   may fail or warn.
 """
@@ -27,7 +28,7 @@ from tests.meta.catalog import Broken
 
 BROKEN = VECTOR_BROKEN + FUNC_BROKEN
 _PROBLEMS = ("failed", "warned", "error")
-_SAMPLE_RULES = ("VEC-006", "VEC-008", "AUTORESET-004", "AUTORESET-009", "FUNC-002")
+_SAMPLE_RULES = ("VEC-006", "VEC-008", "VEC-023", "AUTORESET-004", "AUTORESET-009", "FUNC-002")
 _SAMPLE = [broken for broken in BROKEN if broken.rule in _SAMPLE_RULES]
 # Reproducers of these replay a call that raises: the exception *is* the violation.
 _RAISING = ("VEC-016", "VEC-019")

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from conformance._kit.batching import (
     SplitError,
     batch_info_problem,
+    batch_of_one,
     batch_problem,
     is_blank,
     mask_problem,
@@ -84,6 +85,17 @@ def test_replace_rows_takes_exactly_the_given_rows(single: Any, n: int, seed: in
     mixed = replace_rows(single, a, b, rows)
     for i, (got, left, right) in enumerate(zip(split(single, mixed, n), split(single, a, n), split(single, b, n))):
         assert value_difference(got, right if i in rows else left) is None
+
+
+@_SETTINGS
+@given(st.sampled_from(SPACES), st.integers(0, 2**16))
+def test_batch_of_one_is_a_batch_that_splits_back(single: Any, seed: int) -> None:
+    single.seed(seed)
+    element = single.sample()
+    batch = batch_of_one(single, element)
+    assert batch_space(single, 1).contains(batch)
+    (row,) = split(single, batch, 1)
+    assert value_difference(row, element) is None
 
 
 _LEAVES = st.one_of(st.integers(-3, 3), st.floats(-1.0, 1.0), st.booleans(), st.text(max_size=3),

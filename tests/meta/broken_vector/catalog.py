@@ -13,6 +13,7 @@ __all__ = ["BROKEN", "CORRECT"]
 _VECTOR = "tests.meta.broken_vector.vector"
 _AUTORESET = "tests.meta.broken_vector.autoreset"
 _DIRECT = "tests.meta.broken_vector.direct"
+_COPIES = "tests.meta.broken_vector.copies"
 
 
 def _vec(rule: str, name: str, *collateral: str) -> Broken:
@@ -67,6 +68,12 @@ BROKEN: tuple[Broken, ...] = (
     Broken("VEC-021", f"{_DIRECT}:SlideReseedsUnseeded", "--vector-env", ("VEC-008", "VEC-009")),
     Broken("VEC-022", f"{_DIRECT}:SlideIdenticalRows", "--vector-env"),
     Broken("AUTORESET-002", f"{_DIRECT}:SlideSameStepFinalIsStart", "--vector-env", ("AUTORESET-012",)),
+    # h26v (issue 26 item 2): written directly, seeding its sub-envs as copies (s + i), so the suite's num_envs=1
+    # copies model it; a sub-env that disagrees with its copy at a step ending its episode is AUTORESET-002's first.
+    Broken("VEC-023", f"{_COPIES}:LanesSharedNoise", "--vector-env"),
+    Broken("AUTORESET-009", f"{_COPIES}:LanesPartialClearsOthers", "--vector-env", ("AUTORESET-002", "AUTORESET-012")),
+    Broken("AUTORESET-004", f"{_COPIES}:LanesOthersWait", "--vector-env", ("AUTORESET-002", "AUTORESET-012")),
+    Broken("AUTORESET-002", f"{_COPIES}:LanesSameStepFinalIsStart", "--vector-env", ("AUTORESET-012",)),
 )
 
 CORRECT: tuple[str, ...] = (
@@ -81,6 +88,10 @@ CORRECT: tuple[str, ...] = (
     # h26b: written directly, one generator shared by the sub-envs and advanced correctly (legal).
     "tests.meta.broken_vector.direct:Slide",
     "tests.meta.broken_vector.direct:SlideSameStep",
+    # h26v: written directly, seeding its sub-envs as copies: the copies model them exactly, in every mode.
+    "tests.meta.broken_vector.copies:Lanes",
+    "tests.meta.broken_vector.copies:LanesSameStep",
+    "tests.meta.broken_vector.copies:LanesDisabled",
 )
 """Correct vector targets: reference Sync, and Async without shared memory, in every mode.
 
