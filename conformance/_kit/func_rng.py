@@ -88,7 +88,7 @@ class RngKind:
         if self.is_jax:
             keys = _jax_random().split(_jax_random().PRNGKey(seed), n)
             return keys, [keys[i] for i in range(n)], f"jax.random.split(jax.random.PRNGKey({seed}), {n})"
-        from reference.functional import BatchedGenerator
+        from reference.functional import BatchedGenerator  # late: only NumPy FuncEnvs that take batches need it
 
         rows = [np.random.default_rng(seed + i) for i in range(n)]
         batched = BatchedGenerator.from_generators([copy.deepcopy(row) for row in rows])

@@ -38,7 +38,7 @@ def to_reference_space(space: _Space) -> _Space:
     Raises:
         UnsupportedSpace: If the kind is not Box, Discrete, MultiDiscrete, MultiBinary, Tuple or Dict.
     """
-    from reference import spaces
+    from reference import spaces  # late: the reference is loaded only when a vector target is checked against it
 
     if isinstance(space, spaces.Space):
         return cast("_Space", space)  # isinstance leaves its item type unknown
@@ -111,7 +111,7 @@ def reference_sync(env_fns: Sequence[Callable[[], _Env]], mode: AutoresetMode) -
     Returns:
         The vector env (the caller closes it).
     """
-    from reference.vector import SyncVectorEnv
+    from reference.vector import SyncVectorEnv  # late: see to_reference_space
 
     return SyncVectorEnv([_adapted(fn) for fn in env_fns], autoreset_mode=mode)
 
