@@ -92,7 +92,7 @@ class ReferenceSpaces:
 def _adapted(fn: Callable[[], _Env]) -> Callable[[], _Env]:
     def make() -> _Env:
         env = fn()
-        from reference.spaces import Space
+        from reference.spaces import Space  # late: see to_reference_space
 
         if isinstance(env.observation_space, Space) and isinstance(env.action_space, Space):
             return env
