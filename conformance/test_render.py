@@ -490,7 +490,7 @@ def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
         found = rollout.first_difference(quiet, rendered)
         if found is not None:
             reproducibility_gate(case, lambda: quiet_run("quiet_again"), quiet)
-            expect_same_results(case, ("quiet", "rendered"), len(quiet), len(rendered),
+            expect_same_results(case, ("quiet", "rendered"), quiet, rendered,
                                 "render() between steps changed the trajectory")
             case.fail(f"render() between steps changed the trajectory at position {found[0]} ({found[1]})",
                       expected="the same trajectory as without render()", actual=found[1])
