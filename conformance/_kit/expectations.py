@@ -21,13 +21,22 @@ def _headline(case: Case, problem: str) -> str:
     return repr(f"{case.rule.id}: {problem}: ")
 
 
-def expect_true(case: Case, condition: str, problem: str, shown: str = "", *, imports: tuple[str, ...] = ()) -> None:
+def expect_true(
+    case: Case,
+    condition: str,
+    problem: str,
+    shown: str = "",
+    *,
+    given: tuple[str, ...] = (),
+    imports: tuple[str, ...] = (),
+) -> None:
     """End with ``assert condition``; the message shows ``repr(shown)`` (an expression) when given.
 
     For checks on a value's type, dtype, flags or a declared property (``isinstance(...)``, ``x.dtype == ...``).
+    ``given``: lines before the assertion that name what it reads (``"frame = results['env.render'][-1]"``).
     """
     message = f"{_headline(case, problem)} + repr({shown})" if shown else repr(f"{case.rule.id}: {problem}")
-    case.expect(f"assert {condition}, {message}", imports=imports)
+    case.expect(*given, f"assert {condition}, {message}", imports=imports)
 
 
 def expect_member(case: Case, space: str, value: str, problem: str) -> None:
