@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from conformance._engine.case import Case
 
-__all__ = ["expect_equal", "expect_member", "expect_no_raise", "expect_true", "expect_unequal"]
+__all__ = ["expect_equal", "expect_member", "expect_no_raise", "expect_raises", "expect_true", "expect_unequal"]
 
 _EQUALITY = "from conformance.equality import {}"
 
@@ -70,13 +70,22 @@ def expect_unequal(case: Case, left: str, right: str, problem: str) -> None:
     )
 
 
+def _attempt(statement: str) -> tuple[str, ...]:
+    """Lines that run ``statement`` and keep what it raised as ``raised`` (``None``: nothing)."""
+    return ("raised = None", "try:", f"    {statement}",
+            "except Exception as error:  # noqa: BLE001 - what the call raised is the finding", "    raised = error")
+
+
 def expect_no_raise(case: Case, statement: str, problem: str) -> None:
     """End by running ``statement`` and asserting that it raised nothing."""
-    case.expect(
-        "raised = None",
-        "try:",
-        f"    {statement}",
-        "except Exception as error:  # noqa: BLE001 - what the call raised is the finding",
-        "    raised = error",
-        f"assert raised is None, {_headline(case, problem)} + repr(raised)",
-    )
+    case.expect(*_attempt(statement), f"assert raised is None, {_headline(case, problem)} + repr(raised)")
+
+
+def expect_raises(
+    case: Case, statement: str, problem: str, *, accepted: str = "", imports: tuple[str, ...] = ()
+) -> None:
+    """End by running ``statement`` (a call the check made unrecorded, since the fixed target raises there) and
+    asserting that it raised, and that what it raised (``raised``) meets the condition ``accepted`` when given."""
+    condition = f"raised is not None and ({accepted})" if accepted else "raised is not None"
+    case.expect(*_attempt(statement), f"assert {condition}, {_headline(case, problem)} + repr(raised)",
+                imports=imports)
