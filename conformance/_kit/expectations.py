@@ -50,12 +50,15 @@ def expect_member(case: Case, space: str, value: str, problem: str) -> None:
     )
 
 
-def expect_equal(case: Case, left: str, right: str, problem: str, *, exact: bool = True) -> None:
+def expect_equal(
+    case: Case, left: str, right: str, problem: str, *, exact: bool = True, given: tuple[str, ...] = ()
+) -> None:
     """End with the assertion that two values are the same (types included unless ``exact`` is false, as
     :func:`conformance.equality.difference` / :func:`~conformance.equality.value_difference` compare them); the
-    message is the first difference."""
+    message is the first difference. ``given``: lines before it (as for :func:`expect_true`)."""
     compare = "difference" if exact else "value_difference"
     case.expect(
+        *given,
         f"found = {compare}({left}, {right})",
         f"assert found is None, {_headline(case, problem)} + found",
         imports=(_EQUALITY.format(compare),),
