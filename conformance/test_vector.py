@@ -20,10 +20,10 @@ from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import TargetError
 from conformance._engine.marks import checks
-from conformance._engine.source import source
 from conformance._engine.narrowing import is_array, is_tuple
 from conformance._engine.observe import View, Watch, observer, watcher
 from conformance._engine.record import returned, snapshot
+from conformance._engine.source import source
 from conformance._kit import vector_rollout
 from conformance._kit.assertions import (
     SPACE_MEMBERS,
