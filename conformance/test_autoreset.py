@@ -27,9 +27,19 @@ from conformance._engine.describe import describe_exception, summarize, type_nam
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.marks import checks
 from conformance._engine.record import snapshot
-from conformance._kit.assertions import CallResult, is_mapping, plans_for, read, replay_calls, reproducibility_gate
+from conformance._engine.source import source
+from conformance._kit.assertions import (
+    CallResult,
+    expect_same_results,
+    is_mapping,
+    plans_for,
+    read,
+    replay_calls,
+    reproducibility_gate,
+)
 from conformance._kit.autoreset_model import GENERIC, Problem, VectorModel
 from conformance._kit.batching import SplitError, replace_rows, split
+from conformance._kit.expectations import expect_equal, expect_raises, expect_true
 from conformance._kit.own_model import refusal
 from conformance._kit.rollout import first_difference
 from conformance._kit.stateful import begin_program, end_program, run_machine
@@ -57,6 +67,8 @@ _EXTRA_RESET_RATE = 0.3
 
 
 def _fail(case: Case, problem: Problem) -> NoReturn:
+    # No reproducer assertion: what the target should have returned is the model's prediction
+    # (conformance._kit.autoreset_model), which a problem carries as text only, not as a value a script compares.
     derived = [rule_id for rule_id in problem.rules if rule_id != case.rule.id]
     tags = f" [as {', '.join(derived)} states]" if derived and case.rule.id == "AUTORESET-012" else ""
     case.fail(f"{problem.where}: {problem.what}{tags}", expected=problem.expected, actual=problem.actual)
@@ -105,6 +117,9 @@ def test_declared_mode_is_known(conformance_case: Case) -> None:
             return  # undeclared: VEC-004's subject
         value = metadata["autoreset_mode"]
         if autoreset_mode_of(value) is None:
+            expect_true(case, "autoreset_mode_of(env.metadata['autoreset_mode']) is not None",
+                        "metadata['autoreset_mode'] names no autoreset mode", "env.metadata['autoreset_mode']",
+                        imports=("from gymspec import autoreset_mode_of",))
             case.fail("metadata['autoreset_mode'] names no autoreset mode",
                       expected="'NextStep', 'SameStep' or 'Disabled' (or an enum with one of these values)",
                       actual=f"{type_name(value)}: {value!r}")
@@ -196,6 +211,8 @@ def test_next_step_resets_after_end(conformance_case: Case) -> None:
         if found is not None:
             _gate(case, plan, actions)
             index, what = found
+            expect_same_results(case, ("env", "env_b"), records, again, "other actions for the sub-envs being reset "
+                                "changed the outcome: their actions were not ignored")
             case.fail(f"other actions for the sub-envs being reset changed the outcome at position {index} "
                       f"({what}): their actions were not ignored",
                       expected=f"env: {summarize(records[index].values()) if index < len(records) else '(ended)'}",
@@ -286,6 +303,8 @@ def _check_not_reset(case: Case, facts: VecFacts, result: tuple[Any, ...], predi
         quiet = float(np.asarray(rewards).reshape(-1)[i]) == 0.0 and not (
             bool(np.asarray(terms).reshape(-1)[i]) or bool(np.asarray(truncs).reshape(-1)[i]))
         if quiet and value_difference(rows[i], reset_obs) is None:
+            # No reproducer assertion: a fixed env may refuse that step (it raises), and the replayed step would
+            # then raise before any assertion.
             case.fail(f"sub-env {i} ended, was not reset by the caller, and the next step returned a fresh "
                       "episode's first observation with reward 0 and both flags false: it reset by itself",
                       expected="the sub-env stays ended (the step raises, or continues the ended episode)",
@@ -345,14 +364,22 @@ def test_malformed_reset_mask_rejected(conformance_case: Case) -> None:
         env = case.make()
         promised_factories(case, env, n)  # reset_mask is SyncVectorEnv's and AsyncVectorEnv's
         env.reset(seed=0)
+
+        def expect() -> None:
+            expect_raises(case, f"env.reset(options={{'reset_mask': {source(mask)}}})", "reset accepted a malformed "
+                          "reset_mask", accepted="isinstance(raised, (TypeError, ValueError))")
+
         try:
-            result = env.reset(options={"reset_mask": mask})
+            # Unrecorded: the reproducer's assertion makes this call itself (a fixed env raises there).
+            result = env.call("reset", options={"reset_mask": mask}, record=False)
         except TargetError as error:
             if not isinstance(error.error, (TypeError, ValueError)):
+                expect()
                 case.fail(f"reset(options={{'reset_mask': {summarize(mask)}}}) raised "
                           f"{describe_exception(error.error)}", expected="TypeError or ValueError",
                           actual=type_name(error.error))
             return
+        expect()
         case.fail(f"reset accepted the malformed reset_mask {summarize(mask)}",
                   expected=f"TypeError or ValueError (a NumPy bool array of shape ({n},) is required)",
                   actual=f"returned {summarize(result)}")
@@ -372,11 +399,15 @@ def test_options_not_mutated(conformance_case: Case) -> None:
         options = {"reset_mask": mask}
         before = {"reset_mask": mask.copy()}
         try:
-            env.reset(options=options)
+            # Unrecorded: the reproducer's assertion makes this call itself, on an options dict it keeps.
+            env.call("reset", options=options, record=False)
         except TargetError as error:
             case.not_checkable(f"{error}: this target does not take a reset_mask here")
         found = difference(options, before, "options")
         if found is not None:
+            literal = f"{{'reset_mask': {source(before['reset_mask'])}}}"
+            expect_equal(case, "options", literal, "reset changed the caller's options dict",
+                         given=(f"options = {literal}", "env.reset(options=options)"))
             case.fail(f"reset changed the caller's options dict ({found})", expected=summarize(before),
                       actual=summarize(options))
 
@@ -413,6 +444,7 @@ def _machine(case: Case, facts: VecFacts) -> type[RuleBasedStateMachine]:
             except TargetError as error:
                 self.results.append(CallResult(method, f"raised {describe_exception(error.error)}"))
                 self._gate()
+                # The replayed call raises it too: no reproducer assertion to add.
                 case.fail(f"{error.call} raised {describe_exception(error.error)} at a point the mode allows",
                           expected="the call returns", actual=describe_exception(error.error))
             self.results.append(CallResult(method, snapshot(result)))

@@ -22,9 +22,11 @@ from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.marks import checks
+from conformance._engine.record import returned
 from conformance._engine.source import source
 from conformance._kit import rollout, vector_rollout
-from conformance._kit.assertions import plans_for, read, reproducibility_gate, space_label
+from conformance._kit.assertions import expect_same_results, plans_for, read, reproducibility_gate, space_label
+from conformance._kit.expectations import expect_raises, expect_true
 from conformance._kit.strategies import Plan, sampler, seeds
 from conformance._kit.vector_checks import vector_facts
 from conformance._kit.batching import SplitError, split
@@ -58,7 +60,9 @@ def _registry(case: Case) -> Any:
                            f"({describe_exception(exc)})")
 
 
-def _call(case: Case, name: str, *args: Any, shown: str | None = None, **kwargs: Any) -> tuple[Any, str]:
+def _call(
+    case: Case, name: str, *args: Any, shown: str | None = None, noted: bool = True, **kwargs: Any
+) -> tuple[Any, str]:
     """Call ``registry.name(*args, **kwargs)``; return the result and the source of the call.
 
     Args:
@@ -66,6 +70,8 @@ def _call(case: Case, name: str, *args: Any, shown: str | None = None, **kwargs:
         name: ``"make"`` or ``"make_vec"``.
         *args: Positional arguments.
         shown: Source of the positional arguments when they are not literals (``"env.spec"``).
+        noted: Whether a call that raises is the reproducer's last line (not when the check's expectation makes
+            the call itself, asserting what it raises).
         **kwargs: Keyword arguments.
 
     Raises:
@@ -79,7 +85,8 @@ def _call(case: Case, name: str, *args: Any, shown: str | None = None, **kwargs:
     try:
         return case.watchdog.call(expression, lambda: getattr(module, name)(*args, **kwargs)), expression
     except Exception as exc:  # noqa: BLE001 - the caller decides whether this is the violation
-        case.note(expression)
+        if noted:
+            case.note(expression)
         raise TargetError(expression, name, exc) from exc
 
 
@@ -119,6 +126,9 @@ def test_spec_id_is_well_formed(conformance_case: Case) -> None:
             case.not_checkable("the target has no spec (it was not made by a registry)")
         env_id = getattr(spec, "id", None)
         if not isinstance(env_id, str) or ENV_ID_PATTERN.match(env_id) is None:
+            expect_true(case, f"isinstance({where}.id, str) and ENV_ID_PATTERN.match({where}.id) is not None",
+                        f"{where}.id is not a well-formed env id", f"{where}.id",
+                        imports=("from gymspec import ENV_ID_PATTERN",))
             case.fail(f"{where}.id is not a well-formed env id", expected=f"a str matching {ENV_ID_PATTERN.pattern}",
                       actual=summarize(env_id))
 
@@ -144,6 +154,7 @@ def test_remake_from_spec(conformance_case: Case) -> None:
         env = case.make()
         spec, where = _spec(case, env)
         if spec is None:
+            expect_true(case, f"{where} is not None", f"{where} is None")
             case.fail(f"{where} is None", expected="the spec the registry recorded", actual="None")
         try:
             remade = _make(case, make, spec, var="remade", shown=where)
@@ -154,15 +165,21 @@ def test_remake_from_spec(conformance_case: Case) -> None:
             for name in ("observation_space", "action_space"):
                 ours, theirs = read(case, env, name), read(case, remade, name)
                 if not bool(ours == theirs):
+                    expect_true(case, f"{env.var}.{name} == {remade.var}.{name}",
+                                f"the env made again from its spec has another {name}",
+                                f"({env.var}.{name}, {remade.var}.{name})")
                     case.fail(f"the env made again from its spec has another {name}", expected=space_label(ours),
                               actual=space_label(theirs))
             actions = plan.actions()
             compare = rollout.first_difference
             ours = _trajectory(case, env, plan, actions)
-            found = compare(ours, _trajectory(case, remade, plan, actions))
+            theirs = _trajectory(case, remade, plan, actions)
+            found = compare(ours, theirs)
             if found is not None:
                 reproducibility_gate(case, lambda: _trajectory(case, case.make("env_again"), plan, actions), ours,
                                      vector=case.target.kind == "vector")
+                expect_same_results(case, (env.var, remade.var), ours, theirs,
+                                    "the env made again from its spec does not replay the seeded trajectory")
                 case.fail(f"the env made again from its spec does not replay the seeded trajectory: position "
                           f"{found[0]} differs ({found[1]})", expected="the same trajectory", actual=found[1])
         finally:
@@ -185,10 +202,15 @@ def test_spec_id_is_requested_id(conformance_case: Case) -> None:
         spec, where = _spec(case, case.make())
         recorded = getattr(spec, "id", None)
         if versioned and recorded != requested:
+            expect_true(case, f"{where}.id == {requested!r}", f"{where}.id is not the requested id", f"{where}.id")
             case.fail(f"{where}.id is not the requested id", expected=repr(requested), actual=summarize(recorded))
         if not versioned and recorded != requested and not (
             isinstance(recorded, str) and re.fullmatch(re.escape(requested) + r"-v\d+", recorded)
         ):
+            pattern = re.escape(requested) + r"(-v\d+)?"
+            expect_true(case, f"isinstance({where}.id, str) and re.fullmatch({pattern!r}, {where}.id) is not None",
+                        f"{where}.id is neither the requested unversioned id nor that id with a version",
+                        f"{where}.id", imports=("import re",))
             case.fail(f"{where}.id is neither the requested unversioned id nor that id with the version it resolved to",
                       expected=f"{requested!r}, or {requested!r} + '-vN'", actual=summarize(recorded))
 
@@ -204,6 +226,9 @@ def _episode_ends_by(case: Case, env: Handle, seed: int, limit: int, what: str) 
         _, _, terminated, truncated, _ = rollout.unpack_step(env.step(draw(rng)))
         if rollout.ended(terminated, truncated):
             return
+    # The episode's steps are the latest `limit` results on the env.
+    expect_true(case, f"any(result[2] or result[3] for result in {returned(env.var)}[-{limit}:])",
+                f"{what}: the episode did not end within {limit} steps")
     case.fail(f"{what}: the episode did not end within {limit} steps", expected=f"truncated on step {limit} at the "
               "latest", actual="neither terminated nor truncated")
 
@@ -221,6 +246,8 @@ def _sub_episodes_end_by(case: Case, env: Handle, seed: int, limit: int) -> None
         counts = np.where(resetting, 0, counts + 1)
         late = np.flatnonzero((counts >= limit) & ~ended)
         if late.size:
+            # No reproducer assertion: which sub-episode ran too long depends on the declared autoreset mode's
+            # bookkeeping of the replayed steps, more than a check on the recorded results can state plainly.
             case.fail(f"sub-env {int(late[0])} ran {limit} steps without its episode ending",
                       expected=f"truncated on step {limit} at the latest", actual="neither terminated nor truncated")
         if facts.mode is AutoresetMode.NEXT_STEP:
@@ -270,16 +297,24 @@ def test_order_enforced(conformance_case: Case) -> None:
         case.require(getattr(spec, "order_enforce", False) is True, f"{where}.order_enforce is not True")
         action = sampler(read(case, env, "action_space"))(np.random.default_rng(0))
         try:
-            result = env.step(action)
+            # Unrecorded: the reproducer's assertion makes this step itself (a fixed env raises there).
+            result = env.call("step", action, record=False)
         except TargetError as error:
             if not matches(error.error, ResetNeeded):
+                _expect_reset_needed(case, env, action)
                 case.fail(f"step before the first reset raised {describe_exception(error.error)}",
                           expected="ResetNeeded", actual=type_name(error.error))
             return
+        _expect_reset_needed(case, env, action)
         case.fail("step before the first reset returned", expected="ResetNeeded (spec.order_enforce is True)",
                   actual=summarize(result))
 
     case.once(body)
+
+
+def _expect_reset_needed(case: Case, env: Handle, action: Any) -> None:
+    expect_raises(case, f"{env.var}.step({source(action)})", "step before the first reset did not raise ResetNeeded",
+                  accepted="matches(raised, ResetNeeded)", imports=("from gymspec.errors import ResetNeeded, matches",))
 
 
 def _unregistered(env_id: str, how: str, salt: int) -> str:
@@ -302,15 +337,23 @@ def test_unregistered_ids_raise(conformance_case: Case) -> None:
 
     def example(how: str, salt: int) -> None:
         bad = _unregistered(env_id, how, salt)
+
+        def expect() -> None:
+            expect_raises(case, f"registry.{make}({bad!r})", f"registry.{make} of an unregistered id did not raise "
+                          "UnregisteredEnv", accepted="matches(raised, UnregisteredEnv)",
+                          imports=("from gymspec.errors import UnregisteredEnv, matches",))
+
         try:
-            made, _ = _call(case, make, bad)
+            made, _ = _call(case, make, bad, noted=False)
         except TargetError as error:
             if not matches(error.error, UnregisteredEnv):
+                expect()
                 case.fail(f"registry.{make}({bad!r}) raised {describe_exception(error.error)}",
                           expected="an UnregisteredEnv error (NameNotFound, VersionNotFound or NamespaceNotFound)",
                           actual=type_name(error.error))
             return
         getattr(made, "close", lambda: None)()
+        expect()
         case.fail(f"registry.{make}({bad!r}) returned an env for an unregistered id",
                   expected="an UnregisteredEnv error", actual=summarize(made))
 
@@ -334,6 +377,7 @@ def test_undeclared_render_mode_rejected_at_make(conformance_case: Case) -> None
                 return
         if any(_UNDECLARED_MODE in str(warning.message) for warning in caught):
             return
+        # No reproducer assertion: the fix (an error at make) makes the replayed make raise.
         case.fail(f"make(..., render_mode={_UNDECLARED_MODE!r}) returned an env and warned about nothing",
                   expected="an error, or a warning naming the mode, at make",
                   actual=f"an env with render_mode={summarize(env.raw.render_mode)}")
@@ -370,10 +414,15 @@ def test_make_vec_single_spaces(conformance_case: Case) -> None:
 def _compare_single(case: Case, vec: Handle, single: Handle, requested: int) -> None:
     n = read(case, vec, "num_envs", "VEC-001")
     if n != requested:
+        expect_true(case, f"{vec.var}.num_envs == {requested}", f"make_vec(..., num_envs={requested}) made another "
+                    "number of sub-envs", f"{vec.var}.num_envs")
         case.fail(f"make_vec(..., num_envs={requested}) made {n!r} sub-envs", expected=str(requested), actual=repr(n))
     for name in ("observation_space", "action_space"):
         ours, theirs = read(case, vec, f"single_{name}", "VEC-001"), read(case, single, name)
         if not bool(ours == theirs):
+            expect_true(case, f"{vec.var}.single_{name} == {single.var}.{name}",
+                        f"{vec.var}.single_{name} differs from make's {name}",
+                        f"({vec.var}.single_{name}, {single.var}.{name})")
             case.fail(f"{vec.var}.single_{name} differs from make's {name}", expected=space_label(theirs),
                       actual=space_label(ours))
 
@@ -400,6 +449,8 @@ def test_make_vec_honours_num_envs(conformance_case: Case) -> None:
             try:
                 got = read(case, vec, "num_envs", "VEC-001")
                 if got != n:
+                    expect_true(case, f"{vec.var}.num_envs == {n}", f"make_vec(..., num_envs={n}) made another number "
+                                "of sub-envs", f"{vec.var}.num_envs")
                     case.fail(f"make_vec(..., num_envs={n}) made a vector env with num_envs={got!r}",
                               expected=f"num_envs == {n}", actual=repr(got))
                 single = read(case, vec, "single_observation_space", "VEC-001")
@@ -407,6 +458,8 @@ def test_make_vec_honours_num_envs(conformance_case: Case) -> None:
                 try:
                     split(single, obs, n, "observations")
                 except SplitError as exc:
+                    # No reproducer assertion: whether a batch splits into n elements of the single space is the
+                    # suite's own batching logic (conformance._kit.batching), not a check a script states plainly.
                     case.fail(f"make_vec(..., num_envs={n}) made a vector env whose reset returned observations that "
                               f"are not {n} elements of single_observation_space ({exc})",
                               expected=f"{n} observations", actual=summarize(obs))

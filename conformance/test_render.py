@@ -25,10 +25,11 @@ from conformance._engine.handles import Handle, TargetError
 from conformance._engine.marks import checks
 from conformance._engine.narrowing import is_array, is_list, is_list_or_tuple
 from conformance._engine.profiles import PROFILES
-from conformance._engine.record import snapshot
+from conformance._engine.record import returned, snapshot
 from conformance._kit import rollout
 from conformance._kit.aliasing import History, surely_unchanged
 from conformance._kit.assertions import expect_same_results, is_mapping, plans_for, read, reproducibility_gate
+from conformance._kit.expectations import expect_true
 from conformance._kit.strategies import Plan
 from conformance.equality import difference
 from gymspec.errors import UnsupportedMode, matches
@@ -72,6 +73,35 @@ def _frame_problem(mode: str, frame: Any) -> str | None:
             if found is not None:
                 return f"an item of the {mode} list breaks its rule: {found}"
     return None
+
+
+def _frame_condition(mode: str, frame: str) -> str:
+    """:func:`_frame_problem` as the source of a condition on the expression ``frame`` (for reproducers)."""
+    if mode == "rgb_array":
+        return (f"isinstance({frame}, np.ndarray) and {frame}.dtype == np.uint8 and {frame}.ndim == 3 and "
+                f"{frame}.shape[2] == 3 and {frame}.shape[0] > 0 and {frame}.shape[1] > 0")
+    if mode == "ansi":
+        return f"isinstance({frame}, str)"
+    if mode == "human":
+        return f"{frame} is None"
+    if mode == "depth_array":
+        return f"isinstance({frame}, np.ndarray) and {frame}.ndim == 2"
+    if mode.endswith("_list"):
+        return f"isinstance({frame}, list) and all({_frame_condition(mode.removesuffix('_list'), 'item')} " \
+               f"for item in {frame})"
+    return "True"
+
+
+def _expect_frame(case: Case, env: Handle, condition: str, problem: str) -> None:
+    """End the reproducer with ``condition`` on ``frame``, the latest frame ``env`` rendered; the message shows the
+    frame's type, dtype and shape (of each item of a list) rather than its pixels."""
+    expect_true(
+        case, condition, problem, "[described(item) for item in frame] if isinstance(frame, (list, tuple)) else "
+        "described(frame)",
+        given=(f"frame = {returned(env.var, 'render')}[-1]",
+               "described = lambda x: f'{type(x).__name__}(shape={x.shape}, dtype={x.dtype})' if hasattr(x, 'dtype') "
+               "else x"),
+    )
 
 
 FrameHook = Callable[[Handle, Any, str], None]
@@ -157,6 +187,7 @@ def _frame_rule(case: Case, mode: str) -> None:
     def check(env: Handle, frame: Any, where: str) -> None:
         problem = _frame_problem(mode, frame)
         if problem is not None:
+            _expect_frame(case, env, _frame_condition(mode, "frame"), f"render() after the {where}: {problem}")
             case.fail(f"render() after the {where}: {problem}", expected=problem.split(" must ")[-1],
                       actual=summarize(frame))
 
@@ -178,6 +209,7 @@ def test_render_mode_fixed_at_construction(conformance_case: Case) -> None:
         try:
             case.make("env_none", render_mode=None)
         except TargetError as error:
+            # The replayed construction raises the finding itself (no assertion to add).
             case.fail("the constructor rejects render_mode=None, the mode that renders nothing",
                       expected="a construction with render_mode=None (no rendering)", actual=str(error))
         for mode in (None, *_modes(case)):
@@ -191,6 +223,8 @@ def test_render_mode_fixed_at_construction(conformance_case: Case) -> None:
             def verify(when: str) -> None:
                 current = read(case, env, "render_mode", "RENDER-001")
                 if current != received:
+                    expect_true(case, f"{env.var}.render_mode == {received!r}", f"render_mode changed {when}",
+                                f"{env.var}.render_mode")
                     case.fail(f"render_mode is {current!r} {when}", expected=repr(received), actual=repr(current))
 
             verify("right after construction")
@@ -242,6 +276,9 @@ def test_render_mode_is_declared(conformance_case: Case) -> None:
             current = read(case, env, "render_mode", "RENDER-001")
             modes = _declared_modes(case, env)
             if current is not None and (not isinstance(modes, (list, tuple)) or current not in modes):
+                expect_true(case, f"{env.var}.render_mode is None or {env.var}.render_mode in "
+                            f"{env.var}.metadata.get('render_modes', ())", "render_mode is not declared",
+                            f"({env.var}.render_mode, {env.var}.metadata.get('render_modes'))")
                 case.fail(f"render_mode {current!r} is not declared", expected=f"None or one of {modes!r}",
                           actual=repr(current))
         undeclared, _, warned = _undeclared_construction(case)
@@ -256,6 +293,8 @@ def test_render_mode_is_declared(conformance_case: Case) -> None:
             frame = undeclared.render()
         except TargetError:
             return  # refused at the first use (RENDER-003 asks for an earlier refusal)
+        # No reproducer assertion: the fix this asks for first (an error at construction) makes the script's own
+        # construction raise, so no assertion on the replayed calls could pass once the env is fixed.
         case.fail(f"render_mode={_UNDECLARED!r} was taken up silently: construction neither raised nor warned, "
                   "render_mode reads it back and render() returned",
                   expected="an error at construction (best), a warning naming the mode, or render() refusing it",
@@ -278,6 +317,7 @@ def test_undeclared_mode_rejected(conformance_case: Case) -> None:
                       actual=f"{describe_exception(error.error)}")
         if warned or env is None:
             return
+        # No reproducer assertion (as RENDER-002's undeclared mode): the fix makes the replayed construction raise.
         case.fail(f"render_mode={_UNDECLARED!r} was accepted at construction without an error or a warning",
                   expected="ValueError or UnsupportedMode at construction, or at least a warning naming the mode",
                   actual=f"an env with render_mode={read(case, env, 'render_mode', 'RENDER-001')!r}")
@@ -294,6 +334,7 @@ def test_render_takes_no_arguments(conformance_case: Case) -> None:
         for mode in _modes(case):
             env = case.make(f"env_{mode}", render_mode=mode)
             env.reset(seed=0)
+            # render() raising is the finding: the replayed render() raises it (no assertion to add).
             env.render()
 
     case.once(body)
@@ -323,6 +364,7 @@ def test_render_without_mode_returns_none(conformance_case: Case) -> None:
                 return  # an env that renders in no mode keeps gymnasium.Env.render's default
             raise
         if frame is not None:
+            _expect_frame(case, env, "frame is None", "render() without a render_mode returned a value")
             case.fail(f"render() with render_mode {mode!r} returned a value", expected="None",
                       actual=summarize(frame))
 
@@ -336,8 +378,11 @@ def test_render_mode_none_by_default(conformance_case: Case) -> None:
     case.require(bound is None, f"every construction of the target receives render_mode={bound!r}")
 
     def body() -> None:
-        mode = read(case, case.make(), "render_mode", "RENDER-001")
+        env = case.make()
+        mode = read(case, env, "render_mode", "RENDER-001")
         if mode is not None:
+            expect_true(case, f"{env.var}.render_mode is None", "constructed without a render_mode, the env has one",
+                        f"{env.var}.render_mode")
             case.fail(f"constructed without a render_mode, the env has render_mode {mode!r}", expected="None",
                       actual=repr(mode))
 
@@ -390,11 +435,16 @@ def test_list_mode_collects_one_frame_per_call(conformance_case: Case) -> None:
             frames = env.render()
             if not is_list(frames):
                 case.not_checkable(f"render() returned {type_name(frames)}, not a list (reported by RENDER-010)")
+            frames_of = returned(env.var, "render")
             if len(frames) != len(records):
+                expect_true(case, f"len({frames_of}[-1]) == {len(records)}", f"{mode}: render() after 1 reset and "
+                            f"{len(records) - 1} steps does not hold one frame per call", f"len({frames_of}[-1])")
                 case.fail(f"{mode}: render() after 1 reset and {len(records) - 1} steps holds {len(frames)} frames",
                           expected=f"{len(records)} frames", actual=f"{len(frames)} frames")
             again = env.render()
             if again != []:
+                expect_true(case, f"{frames_of}[-1] == []", f"{mode}: a second render() straight away is not empty",
+                            f"len({frames_of}[-1])")
                 case.fail(f"{mode}: a second render() straight away is not empty", expected="[]",
                           actual=summarize(again))
             # Two more episodes without a render() in between: the frames of the one before the latest reset go.
@@ -402,6 +452,8 @@ def test_list_mode_collects_one_frame_per_call(conformance_case: Case) -> None:
             latest = rollout.run(env, None, actions, max_episodes=1)
             frames = env.render()
             if is_list(frames) and len(frames) != len(latest):
+                expect_true(case, f"len({frames_of}[-1]) == {len(latest)}", f"{mode}: render() after two unseeded "
+                            "episodes does not hold one frame per call since the latest reset", f"len({frames_of}[-1])")
                 case.fail(f"{mode}: render() after two unseeded episodes ({len(latest)} results since the latest "
                           f"reset) holds {len(frames)} frames: the reset did not clear the frames of the episode "
                           "before it",
@@ -425,6 +477,10 @@ def test_rgb_array_shape_constant(conformance_case: Case) -> None:
             shape = getattr(frame, "shape", None)
             if shapes and shape != shapes[0][1]:
                 first_where, first_shape = shapes[0]
+                frames_of = returned(env.var, "render")
+                expect_true(case, f"{frames_of}[-1].shape == {frames_of}[0].shape",
+                            f"the frame after the {where} has another shape than the first",
+                            f"({frames_of}[0].shape, {frames_of}[-1].shape)")
                 case.fail(f"the frame after the {where} has shape {shape}",
                           expected=f"{first_shape} (as after the {first_where})", actual=str(shape))
             shapes.append((where, shape))
@@ -453,6 +509,8 @@ def test_frames_not_mutated_later(conformance_case: Case) -> None:
                     return
                 found = difference(frame, copy, "frame")
                 if found is not None:
+                    # No reproducer assertion: it would need a copy of the frame taken when render() returned it,
+                    # and the replayed calls keep only the frames themselves (which changed since).
                     case.fail(f"the {mode} frame returned after the {where} changed, found after {now} ({found})",
                               expected="frames keep their pixels", actual=summarize(frame))
 
@@ -490,7 +548,7 @@ def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
         found = rollout.first_difference(quiet, rendered)
         if found is not None:
             reproducibility_gate(case, lambda: quiet_run("quiet_again"), quiet)
-            expect_same_results(case, ("quiet", "rendered"), len(quiet), len(rendered),
+            expect_same_results(case, ("quiet", "rendered"), quiet, rendered,
                                 "render() between steps changed the trajectory")
             case.fail(f"render() between steps changed the trajectory at position {found[0]} ({found[1]})",
                       expected="the same trajectory as without render()", actual=found[1])
@@ -511,6 +569,7 @@ def test_close_after_rendering(conformance_case: Case) -> None:
                 env.render()
             except TargetError:
                 pass  # RENDER-004 reports render() itself
+            # close() raising is the finding: the replayed close() raises it (no assertion to add).
             env.close()
 
     case.once(body)
@@ -533,6 +592,9 @@ def test_render_modes_declared(conformance_case: Case) -> None:
     def body() -> None:
         modes = _metadata(case).get("render_modes", "<missing>")
         if not is_list_or_tuple(modes) or not all(isinstance(mode, str) for mode in modes):
+            expect_true(case, "isinstance(env.metadata.get('render_modes'), (list, tuple)) and "
+                        "all(isinstance(mode, str) for mode in env.metadata['render_modes'])",
+                        'metadata["render_modes"] is not a list or tuple of str', "env.metadata.get('render_modes')")
             case.fail('metadata["render_modes"] is not a list or tuple of str', expected="e.g. ['human', 'rgb_array']",
                       actual=summarize(modes))
 
@@ -548,6 +610,9 @@ def test_render_fps_declared(conformance_case: Case) -> None:
         fps = _metadata(case).get("render_fps", "<missing>")
         real = isinstance(fps, (int, float, np.integer, np.floating)) and not isinstance(fps, (bool, np.bool_))
         if not real or not fps > 0:
+            expect_true(case, "isinstance(env.metadata.get('render_fps'), (int, float, np.integer, np.floating)) and "
+                        "not isinstance(env.metadata['render_fps'], (bool, np.bool_)) and env.metadata['render_fps'] > 0",
+                        'metadata["render_fps"] is not a positive number', "env.metadata.get('render_fps')")
             case.fail('metadata["render_fps"] is not a positive number', expected="a number > 0", actual=summarize(fps))
 
     case.once(body)

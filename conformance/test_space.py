@@ -18,7 +18,10 @@ from conformance._engine.describe import describe_exception, summarize, type_nam
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.marks import checks
 from conformance._engine.narrowing import is_array, is_bool, is_tuple
+from conformance._engine.record import returned
+from conformance._engine.source import source
 from conformance._kit.assertions import SPACE_MEMBERS, contains, space_label
+from conformance._kit.expectations import expect_equal, expect_member, expect_no_raise, expect_true, expect_unequal
 from conformance._kit.space_checks import (
     candidates,
     compare_samples,
@@ -33,8 +36,9 @@ from conformance._kit.space_checks import (
 from conformance.equality import difference, value_difference
 
 _ENTROPY_SAMPLES = 32
+_FOREIGN_OBJECT = object()
 _FOREIGN: tuple[Any, ...] = (
-    None, "conformance", 3.5, -1, (1, 2, 3), [], {}, object(), np.zeros((3, 7)), np.array(["x"]),
+    None, "conformance", 3.5, -1, (1, 2, 3), [], {}, _FOREIGN_OBJECT, np.zeros((3, 7)), np.array(["x"]),
 )  # fmt: skip
 
 
@@ -46,15 +50,20 @@ def test_space_equals_its_copies(conformance_case: Case) -> None:
         try:
             duplicate = copy.deepcopy(space)
         except Exception as exc:  # noqa: BLE001
+            expect_no_raise(case, f"copy.deepcopy({expression})", f"copy.deepcopy({expression}) raised")
             case.fail(f"copy.deepcopy({expression}) raised", expected="a copy equal to the space",
                       actual=f"{describe_exception(exc)}")
         if not bool(case.watchdog.call("space.__eq__", lambda: space == duplicate)):
+            expect_true(case, f"{expression} == copy.deepcopy({expression})",
+                        f"{expression} != copy.deepcopy({expression})", imports=("import copy",))
             case.fail(f"{expression} != copy.deepcopy({expression})", expected="equal", actual=space_label(duplicate))
         try:
             restored = pickle.loads(pickle.dumps(space))
         except Exception:  # noqa: BLE001, S301 - not picklable: the rule only asks "where it is picklable"
             return
         if not bool(case.watchdog.call("space.__eq__", lambda: space == restored)):
+            expect_true(case, f"{expression} == pickle.loads(pickle.dumps({expression}))",
+                        f"{expression} != its pickled-and-restored copy", imports=("import pickle",))
             case.fail(f"{expression} != its pickled-and-restored copy", expected="equal", actual=space_label(restored))
 
     per_space(case, check)
@@ -74,7 +83,8 @@ def test_pickled_space_samples_alike(conformance_case: Case) -> None:
         original.call("seed", seed)
         copy_.call("seed", seed)
         compare_samples(
-            case, expression, draw_samples(original), draw_samples(copy_), "the pickled copy samples differently"
+            case, expression, draw_samples(original), draw_samples(copy_), "the pickled copy samples differently",
+            ("space", "restored"),
         )
 
     per_space_seeded(case, check)
@@ -90,9 +100,14 @@ def test_shape_and_dtype_types(conformance_case: Case) -> None:
             isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 0 for d in shape
         )
         if shape is not None and not ints:
+            expect_true(case, f"isinstance({expression}.shape, tuple) and all(isinstance(d, (int, np.integer)) and "
+                        f"not isinstance(d, bool) and d >= 0 for d in {expression}.shape)",
+                        f"{expression}.shape is not a tuple of non-negative ints", f"{expression}.shape")
             case.fail(f"{expression}.shape is malformed", expected="None or a tuple of non-negative ints",
                       actual=summarize(shape))
         if dtype is not None and not isinstance(dtype, np.dtype):
+            expect_true(case, f"isinstance({expression}.dtype, np.dtype)", f"{expression}.dtype is not a NumPy dtype",
+                        f"{expression}.dtype")
             case.fail(f"{expression}.dtype is not a NumPy dtype", expected="None or a numpy.dtype",
                       actual=f"{type_name(dtype)}: {dtype!r}")
 
@@ -111,7 +126,8 @@ def test_seeded_sampling_is_reproducible(conformance_case: Case) -> None:
         second.call("seed", seed ^ 1)
         draw_samples(second, 3)  # a different history must not matter after seed(seed)
         second.call("seed", seed)
-        compare_samples(case, expression, expected, draw_samples(second), f"samples after seed({seed}) differ")
+        compare_samples(case, expression, expected, draw_samples(second), f"samples after seed({seed}) differ",
+                        ("space_a", "space_b"))
 
     per_space_seeded(case, check)
 
@@ -131,7 +147,8 @@ def test_space_generators_are_per_instance(conformance_case: Case) -> None:
         other.call("seed", seed ^ 1)
         draw_samples(other, 3)
         actual += draw_samples(first, 3)
-        compare_samples(case, expression, expected, actual, "seeding/sampling another instance changed the samples")
+        compare_samples(case, expression, expected, actual, "seeding/sampling another instance changed the samples",
+                        ("reference", "space_a"))
 
     per_space_seeded(case, check)
 
@@ -150,6 +167,9 @@ def test_unseeded_spaces_differ(conformance_case: Case) -> None:
         # 32 samples: two entropy-seeded copies of a two-element space agree by chance with probability 2**-32.
         a, b = draw_samples(first, _ENTROPY_SAMPLES), draw_samples(second, _ENTROPY_SAMPLES)
         if difference(a, b) is None:
+            expect_unequal(case, f"{returned('space_a', 'sample')}[-{_ENTROPY_SAMPLES}:]",
+                           f"{returned('space_b', 'sample')}[-{_ENTROPY_SAMPLES}:]",
+                           f"{expression}: two copies seeded with None sample identically")
             case.fail(f"{expression}: two copies seeded with None sample identically",
                       expected="different samples (entropy seeding)",
                       actual=f"{_ENTROPY_SAMPLES} identical samples, e.g. {summarize(a[0])}")
@@ -164,9 +184,12 @@ def test_samples_are_contained(conformance_case: Case) -> None:
     def check(expression: str, space: Any, seed: int) -> None:
         handle = space_copy(case, space, expression)
         handle.call("seed", seed)
-        for value in draw_samples(handle, 10):
+        samples = draw_samples(handle, 10)
+        for index, value in enumerate(samples):
             ok, note = contains(case, handle.raw, value)
             if not ok:
+                expect_member(case, handle.var, f"{returned(handle.var, 'sample')}[{index - len(samples)}]",
+                              f"{expression}.sample() returned a value its contains() rejects")
                 case.fail(f"{expression}.sample() returned a value its contains() rejects{note}",
                           expected="contains(sample()) is True", actual=summarize(value))
 
@@ -186,6 +209,10 @@ def test_sampling_leaves_global_generators_alone(conformance_case: Case) -> None
         samples = draw_samples(handle)
         after = global_states()
         if before[0] != after[0] or difference(before[1], after[1]) is not None:
+            expect_true(case, f"random.getstate() == random.Random({global_seed}).getstate() and "
+                        f"difference(np.random.get_state(), np.random.RandomState({global_seed}).get_state()) is None",
+                        f"{handle.var}.sample() advanced the global random generators",
+                        imports=("from conformance.equality import difference",))
             case.fail(f"{handle.var}.sample() advanced the global random generators",
                       expected="numpy's legacy global generator and random's state unchanged",
                       actual="their state changed")
@@ -196,7 +223,8 @@ def test_sampling_leaves_global_generators_alone(conformance_case: Case) -> None
         second = space_copy(case, space, expression, "space_b")
         a = run_with_globals(first, seed, 1)
         b = run_with_globals(second, seed, 2)
-        compare_samples(case, expression, a, b, "samples depend on the global random generators")
+        compare_samples(case, expression, a, b, "samples depend on the global random generators",
+                        ("space_a", "space_b"))
 
     per_space_seeded(case, check)
 
@@ -209,13 +237,19 @@ def test_array_samples_match_dtype_and_shape(conformance_case: Case) -> None:
         dtype, shape = getattr(space, "dtype", None), getattr(space, "shape", None)
         handle = space_copy(case, space, expression)
         handle.call("seed", 0)
-        for value in draw_samples(handle):
+        samples = draw_samples(handle)
+        for index, value in enumerate(samples):
             if not is_array(value):
                 continue
+            drawn = f"{returned(handle.var, 'sample')}[{index - len(samples)}]"
             if dtype is not None and value.dtype != dtype:
+                expect_true(case, f"{drawn}.dtype == {handle.var}.dtype",
+                            f"{expression}.sample() has another dtype than the space", f"{drawn}.dtype")
                 case.fail(f"{expression}.sample() has dtype {value.dtype}", expected=f"dtype {dtype}",
                           actual=summarize(value))
             if shape is not None and value.shape != tuple(shape):
+                expect_true(case, f"{drawn}.shape == tuple({handle.var}.shape)",
+                            f"{expression}.sample() has another shape than the space", f"{drawn}.shape")
                 case.fail(f"{expression}.sample() has shape {value.shape}", expected=f"shape {tuple(shape)}",
                           actual=summarize(value))
 
@@ -234,9 +268,14 @@ def test_contains_returns_bool_agreeing_with_in(conformance_case: Case) -> None:
             except Exception:  # noqa: BLE001, S112 - raising on odd values is SPACE-011's subject
                 continue
             if not is_bool(answer):
+                expect_true(case, f"isinstance({expression}.contains({source(value)}), (bool, np.bool_))",
+                            f"{expression}.contains(x) does not return a bool",
+                            f"{expression}.contains({source(value)})")
                 case.fail(f"{expression}.contains({summarize(value)}) returned {type_name(answer)}",
                           expected="bool or numpy.bool_", actual=summarize(answer))
             if bool(answer) != bool(membership):
+                expect_true(case, f"bool({expression}.contains({source(value)})) == ({source(value)} in {expression})",
+                            f"{expression}.contains(x) and `x in {expression}` disagree")
                 case.fail(f"{expression}.contains(x) and `x in {expression}` disagree",
                           expected=f"both {bool(answer)}",
                           actual=f"contains={answer!r}, in={membership!r}; x={summarize(value)}")
@@ -253,6 +292,9 @@ def test_contains_tolerates_foreign_values(conformance_case: Case) -> None:
             try:
                 case.watchdog.call("space.contains", lambda: space.contains(value))
             except Exception as exc:  # noqa: BLE001
+                literal = "object()" if value is _FOREIGN_OBJECT else source(value)  # the one without a literal
+                expect_no_raise(case, f"{expression}.contains({literal})",
+                                f"{expression}.contains(x) raised on a value that is not an element")
                 case.fail(f"{expression}.contains({summarize(value)}) raised {describe_exception(exc)}",
                           expected="False", actual=f"{describe_exception(exc)}")
 
@@ -281,6 +323,9 @@ def test_jsonable_round_trip(conformance_case: Case) -> None:
             case.fail(f"{error}", expected="a round trip without error", actual=str(error.error))
         found = value_difference(list(samples), list(restored), "samples")
         if found is not None:
+            expect_equal(case, f"list({returned(handle.var, 'sample')}[-{len(samples)}:])",
+                         f"list({returned(handle.var, 'from_jsonable')}[-1])",
+                         f"{expression}: from_jsonable(to_jsonable(samples)) differs", exact=False)
             case.fail(f"{expression}: from_jsonable(to_jsonable(samples)) differs ({found})",
                       expected=summarize(samples), actual=summarize(restored))
 
@@ -296,12 +341,17 @@ def test_box_bounds(conformance_case: Case) -> None:
         low, high, shape = space.low, space.high, tuple(space.shape)
         for name, bound in (("low", low), ("high", high)):
             if not is_array(bound) or bound.shape != shape:
+                expect_true(case, f"isinstance({expression}.{name}, np.ndarray) and {expression}.{name}.shape == "
+                            f"tuple({expression}.shape)", f"{expression}.{name} is not an array of the space's shape",
+                            f"{expression}.{name}")
                 case.fail(f"{expression}.{name} is not an array of the space's shape",
                           expected=f"ndarray of shape {shape}", actual=summarize(bound))
         with np.errstate(invalid="ignore"):
             ordered = np.asarray(low <= high)
         if not bool(np.all(ordered)):
             bad = tuple(int(i) for i in np.argwhere(~ordered)[0])
+            expect_true(case, f"np.all({expression}.low <= {expression}.high)",
+                        f"{expression} has low > high (or NaN) at index {bad}", f"({expression}.low, {expression}.high)")
             case.fail(f"{expression} has low > high (or NaN) at index {bad}", expected="low <= high everywhere",
                       actual=f"low={summarize(low)} high={summarize(high)}")
 
@@ -317,6 +367,8 @@ def test_box_not_degenerate(conformance_case: Case) -> None:
         equal = np.asarray(np.asarray(space.low) == np.asarray(space.high))
         if bool(np.any(equal)):
             where = tuple(int(i) for i in np.argwhere(equal)[0]) if equal.ndim else ()
+            expect_true(case, f"not np.any(np.asarray({expression}.low) == np.asarray({expression}.high))",
+                        f"{expression} has low == high at index {where}", f"({expression}.low, {expression}.high)")
             case.fail(f"{expression} has low == high at index {where}", expected="low < high in every dimension",
                       actual=f"low={summarize(space.low)} high={summarize(space.high)}")
 
@@ -331,8 +383,11 @@ def test_discrete_n_and_shape(conformance_case: Case) -> None:
     def check(expression: str, space: Any) -> None:
         n = space.n
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
+            expect_true(case, f"isinstance({expression}.n, (int, np.integer)) and not isinstance({expression}.n, bool) "
+                        f"and {expression}.n > 0", f"{expression}.n is not a positive integer", f"{expression}.n")
             case.fail(f"{expression}.n is not a positive integer", expected="n > 0", actual=summarize(n))
         if tuple(getattr(space, "shape", ()) or ()) != () or getattr(space, "shape", ()) is None:
+            expect_true(case, f"{expression}.shape == ()", f"{expression}.shape is not ()", f"{expression}.shape")
             case.fail(f"{expression}.shape is not ()", expected="()", actual=summarize(space.shape))
 
     per_space(case, check, kinds=("discrete",))
@@ -346,8 +401,12 @@ def test_multidiscrete_nvec(conformance_case: Case) -> None:
     def check(expression: str, space: Any) -> None:
         nvec = np.asarray(space.nvec)
         if not bool(np.all(nvec > 0)):
+            expect_true(case, f"np.all(np.asarray({expression}.nvec) > 0)",
+                        f"{expression}.nvec has non-positive entries", f"{expression}.nvec")
             case.fail(f"{expression}.nvec has non-positive entries", expected="all > 0", actual=summarize(nvec))
         if tuple(space.shape) != nvec.shape:
+            expect_true(case, f"tuple({expression}.shape) == np.asarray({expression}.nvec).shape",
+                        f"{expression}.shape differs from nvec.shape", f"{expression}.shape")
             case.fail(f"{expression}.shape differs from nvec.shape", expected=str(nvec.shape), actual=str(space.shape))
 
     per_space(case, check, kinds=("multidiscrete",))
@@ -361,6 +420,9 @@ def test_multibinary_dimensions(conformance_case: Case) -> None:
     def check(expression: str, space: Any) -> None:
         dims = np.atleast_1d(np.asarray(space.n)).tolist() + list(space.shape or ())
         if not all(isinstance(d, int) and d > 0 for d in dims):
+            expect_true(case, f"all(isinstance(d, int) and d > 0 for d in np.atleast_1d(np.asarray({expression}.n))"
+                        f".tolist() + list({expression}.shape or ()))", f"{expression} has a non-positive dimension",
+                        f"({expression}.n, {expression}.shape)")
             case.fail(f"{expression} has a non-positive dimension", expected="n and shape entries > 0",
                       actual=f"n={space.n!r} shape={space.shape!r}")
 
@@ -375,11 +437,15 @@ def test_composite_subspaces(conformance_case: Case) -> None:
     def check(expression: str, space: Any) -> None:
         inner = space.spaces
         if len(inner) == 0:
+            expect_true(case, f"len({expression}.spaces) > 0", f"{expression} has no subspaces", expression)
             case.fail(f"{expression} has no subspaces", expected="at least one subspace", actual=space_label(space))
         subs = inner.values() if hasattr(inner, "values") else inner
         for sub in subs:
             missing = [member for member in SPACE_MEMBERS if not hasattr(sub, member)]
             if missing:
+                expect_true(case, f"all(hasattr(sub, member) for sub in (lambda inner: inner.values() if "
+                            f"hasattr(inner, 'values') else inner)({expression}.spaces) for member in "
+                            f"{SPACE_MEMBERS!r})", f"a subspace of {expression} is not a Space")
                 case.fail(f"a subspace of {expression} is not a Space", expected=f"members {SPACE_MEMBERS}",
                           actual=f"{type_name(sub)} missing {missing}")
 

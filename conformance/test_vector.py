@@ -20,9 +20,10 @@ from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import TargetError
 from conformance._engine.marks import checks
-from conformance._engine.narrowing import is_tuple
+from conformance._engine.narrowing import is_array, is_tuple
 from conformance._engine.observe import View, Watch, observer, watcher
-from conformance._engine.record import snapshot
+from conformance._engine.record import returned, snapshot
+from conformance._engine.source import source
 from conformance._kit import vector_rollout
 from conformance._kit.assertions import (
     SPACE_MEMBERS,
@@ -37,6 +38,7 @@ from conformance._kit.assertions import (
 )
 from conformance._kit.autoreset_model import OWN, VectorModel
 from conformance._kit.batching import batch_info_problem, mask_problem
+from conformance._kit.expectations import expect_equal, expect_member, expect_no_raise, expect_raises, expect_true
 from conformance._kit.own_model import refusal
 from conformance._kit.reference_sync import UnsupportedSpace, reference_sync
 from conformance._kit.strategies import Plan, sampler
@@ -75,16 +77,23 @@ def test_num_envs_and_spaces(conformance_case: Case) -> None:
         try:
             n = env.get("num_envs")
         except TargetError as error:
+            expect_no_raise(case, "env.num_envs", "env.num_envs cannot be read")
             case.fail("env.num_envs cannot be read", expected="a positive int", actual=str(error))
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
+            expect_true(case, "isinstance(env.num_envs, (int, np.integer)) and not isinstance(env.num_envs, bool) and "
+                        "env.num_envs >= 1", "env.num_envs is not a positive int", "env.num_envs")
             case.fail("env.num_envs is not a positive int", expected="a positive int", actual=summarize(n))
         for name in ("single_observation_space", "single_action_space", "observation_space", "action_space"):
             try:
                 space = env.get(name)
             except TargetError as error:
+                expect_no_raise(case, f"env.{name}", f"env.{name} cannot be read")
                 case.fail(f"env.{name} cannot be read", expected=f"a Space as env.{name}", actual=str(error))
             missing = [member for member in SPACE_MEMBERS if not hasattr(space, member)]
             if missing:
+                expect_true(case, f"all(hasattr(env.{name}, member) for member in {SPACE_MEMBERS!r})",
+                            f"env.{name} does not satisfy the Space protocol",
+                            f"[member for member in {SPACE_MEMBERS!r} if not hasattr(env.{name}, member)]")
                 case.fail(f"env.{name} does not satisfy the Space protocol",
                           expected=f"members {', '.join(SPACE_MEMBERS)}",
                           actual=f"{type_name(space)} missing {missing}")
@@ -109,6 +118,7 @@ def test_autoreset_mode_declared(conformance_case: Case) -> None:
     def body() -> None:
         metadata = read(case, case.make(), "metadata", "VEC-001")
         if not is_mapping(metadata) or "autoreset_mode" not in metadata:
+            expect_true(case, "'autoreset_mode' in env.metadata", "metadata has no 'autoreset_mode'", "env.metadata")
             case.fail("metadata has no 'autoreset_mode' (consumers then assume 'NextStep')",
                       expected="metadata['autoreset_mode'] = an AutoresetMode or its string value",
                       actual=summarize(metadata))
@@ -124,14 +134,20 @@ def test_reset_returns_observations_and_info(view: View, result: tuple[int, str,
     facts = view.facts
     where = f"the {'partial reset' if kind == 'partial' else 'reset'} at position {index}"
     if not is_tuple(value) or len(value) != 2:
+        expect_true(view.case, f"isinstance({returned(view.env.var)}[-1], tuple) and len({returned(view.env.var)}[-1]) "
+                    "== 2", f"{where} returned no 2-tuple", f"{returned(view.env.var)}[-1]")
         view.fail(f"{where} returned {type_name(value)}", expected="a 2-tuple (observations, info)",
                   actual=summarize(value))
     obs, info = value
     ok, note = contains(view.case, facts.obs_space, obs)
     if not ok:
+        expect_member(view.case, f"{view.env.var}.observation_space", f"{returned(view.env.var)}[-1][0]",
+                      f"{where} returned observations outside observation_space")
         view.fail(f"{where} returned observations outside observation_space{note}",
                   expected=f"an element of {space_label(facts.obs_space)}", actual=summarize(obs))
     if not isinstance(info, dict):
+        expect_true(view.case, f"isinstance({returned(view.env.var)}[-1][1], dict)", f"{where} returned a non-dict info",
+                    f"{returned(view.env.var)}[-1][1]")
         view.fail(f"{where} returned a non-dict info", expected="a dict", actual=summarize(info))
 
 
@@ -165,6 +181,10 @@ def _compare_with_alone(
     reproducibility_gate(case, lambda: [CallResult("reset", _alone(case, fns, i, seed))],
                          [CallResult("reset", alone)], vector=True)
     reproducibility_gate(case, lambda: [CallResult("reset", again())], [CallResult("reset", row)], vector=True)
+    if is_array(row):  # an array batch: row i is obs[i] (a composite one splits in the suite's own way)
+        expect_equal(case, f"{returned(f'sub_{i}')}[-1][0]", f"{returned('env')}[-1][0][{i}]",
+                     f"sub-env {i}'s observation after {call} is not that of env.env_fns[{i}]() reset alone with "
+                     f"seed={seed}", exact=False)
     case.fail(f"sub-env {i}'s observation after {call} is not that of env.env_fns[{i}]() reset alone with "
               f"seed={seed} ({found})", expected=summarize(alone), actual=summarize(row))
 
@@ -215,13 +235,21 @@ def test_seed_lists(conformance_case: Case) -> None:
                                 partial(_fresh_row, case, facts, seeds, i))
         for length in (facts.n - 1, facts.n + 1):
             wrong = list(range(length))
+
+            def expect() -> None:
+                expect_raises(case, f"env.reset(seed={wrong!r})", f"reset(seed=<list of {length} seeds>) with "
+                              f"num_envs={facts.n} did not raise ValueError", accepted="isinstance(raised, ValueError)")
+
             try:
-                result = env.reset(seed=wrong)
+                # Unrecorded: the reproducer's assertion makes this call itself (a fixed env raises there).
+                result = env.call("reset", seed=wrong, record=False)
             except TargetError as error:
                 if not isinstance(error.error, ValueError):
+                    expect()
                     case.fail(f"reset(seed=<list of {length}>) raised {describe_exception(error.error)}",
                               expected=f"ValueError (num_envs={facts.n})", actual=type_name(error.error))
                 continue
+            expect()
             case.fail(f"reset(seed=<list of {length} seeds>) with num_envs={facts.n} returned",
                       expected="ValueError", actual=summarize(result))
 
@@ -273,6 +301,8 @@ def test_reset_resets_every_sub_env(conformance_case: Case) -> None:
 def test_step_returns_five_tuple(view: View, result: tuple[int, str, Any]) -> None:
     index, _, value = result
     if not is_tuple(value) or len(value) != 5:
+        expect_true(view.case, f"isinstance({returned(view.env.var)}[-1], tuple) and len({returned(view.env.var)}[-1]) "
+                    "== 5", f"the step at position {index} returned no 5-tuple", f"{returned(view.env.var)}[-1]")
         view.fail(f"the step at position {index} returned {type_name(value)}",
                   expected="a 5-tuple (observations, rewards, terminations, truncations, info)",
                   actual=summarize(value))
@@ -283,6 +313,8 @@ def test_step_observations_in_space(view: View, record: VecRecord) -> None:
     facts = view.facts
     ok, note = contains(view.case, facts.obs_space, record.obs)
     if not ok:
+        expect_member(view.case, f"{view.env.var}.observation_space", f"{returned(view.env.var)}[-1][0]",
+                      f"the {record.where()} returned observations outside observation_space")
         view.fail(f"the {record.where()} returned observations outside observation_space{note}",
                   expected=f"an element of {space_label(facts.obs_space)}", actual=summarize(record.obs))
 
@@ -292,6 +324,10 @@ def test_rewards_array(view: View, record: VecRecord) -> None:
     n, rewards = view.facts.n, record.rewards
     array, due = batch_array(view.facts, rewards)
     if not (array is not None and array.shape == (n,) and array.dtype.kind in "iuf"):
+        value = f"np.asarray({returned(view.env.var)}[-1][1])"
+        expect_true(view.case, f"{value}.shape == ({n},) and {value}.dtype.kind in 'iuf'",
+                    f"the {record.where()} returned rewards that are not a real array of shape ({n},)",
+                    f"{returned(view.env.var)}[-1][1]")
         view.fail(f"the {record.where()} returned rewards {summarize(rewards)}",
                   expected=f"{due} of shape ({n},) with an integer or floating dtype",
                   actual=summarize(rewards))
@@ -304,6 +340,9 @@ def test_flags_arrays(view: View, record: VecRecord) -> None:
         flags = getattr(record, name)
         array, due = batch_array(view.facts, flags)
         if not (array is not None and array.shape == (n,) and array.dtype == np.bool_):
+            value = f"{returned(view.env.var)}[-1][{2 if name == 'terminations' else 3}]"
+            expect_true(view.case, f"np.asarray({value}).shape == ({n},) and np.asarray({value}).dtype == np.bool_",
+                        f"the {record.where()} returned {name} that are not a bool array of shape ({n},)", value)
             view.fail(f"the {record.where()} returned {name} {summarize(flags)}",
                       expected=f"{due.replace(' array', ' bool array')} of shape ({n},)", actual=summarize(flags))
 
@@ -311,6 +350,8 @@ def test_flags_arrays(view: View, record: VecRecord) -> None:
 def _info(view: View, record: VecRecord, problem_of: Any) -> None:
     problem = problem_of(record.info_copy, view.facts.n)
     if problem is not None:
+        # No reproducer assertion: the convention is checked by the suite's own batching logic
+        # (conformance._kit.batching), not a condition a script states plainly.
         view.fail(f"the {record.where()}: {problem}", expected="the _key mask convention of batched infos",
                   actual=summarize(record.info_copy))
 
@@ -327,7 +368,8 @@ def test_info_values_batched(view: View, record: VecRecord) -> None:
 
 @observer("VEC-016", kinds=_VECTOR, owns=("step",))
 def test_step_accepts_every_action(view: View, record: VecRecord) -> None:
-    """A step that raises is the violation; the translation of the exception reports it."""
+    """A step that raises is the violation; the translation of the exception reports it (the replayed step raises
+    it too: no reproducer assertion to add)."""
 
 
 class _ObservationsUnaliased(Watch):
@@ -341,6 +383,8 @@ class _ObservationsUnaliased(Watch):
     def verify(self, record: VecRecord, now: str) -> None:
         found = difference(record.obs, record.obs_copy, "observations")
         if found is not None:
+            # No reproducer assertion: it would need a copy of the batch taken when it was returned, and the
+            # replayed calls keep only the batches themselves (which changed since).
             self.view.fail(f"the observations returned by the {record.where()} changed later, by {now} ({found})",
                            expected="returned observations keep their values",
                            actual=f"{summarize(record.obs)}, was {summarize(record.obs_copy)}")
@@ -413,7 +457,7 @@ def test_close_is_idempotent(conformance_case: Case) -> None:
     def example(plan: Plan) -> None:
         fresh = case.make("fresh")
         fresh.close()
-        fresh.close()
+        fresh.close()  # a second close() raising is the finding: the replayed close() raises it (no assertion)
         env = case.make()
         run_plan(case, env, vector_facts(case, env), plan)
         env.close()
@@ -434,13 +478,23 @@ def test_calls_after_close_raise(conformance_case: Case) -> None:
         env.reset(seed=0)
         env.close()
         for call, method, args in (("reset()", "reset", ()), ("step(actions)", "step", (actions,))):
+
+            def expect() -> None:
+                shown = ", ".join(source(arg) for arg in args)
+                expect_raises(case, f"env.{method}({shown})", f"{call} after close() did not raise "
+                              "ClosedEnvironmentError", accepted="matches(raised, ClosedEnvironmentError)",
+                              imports=("from gymspec.errors import ClosedEnvironmentError, matches",))
+
             try:
-                result = env.call(method, *args)
+                # Unrecorded: the reproducer's assertion makes this call itself (a fixed env raises there).
+                result = env.call(method, *args, record=False)
             except TargetError as error:
                 if not matches(error.error, ClosedEnvironmentError):
+                    expect()
                     case.fail(f"{call} after close() raised {describe_exception(error.error)}",
                               expected="ClosedEnvironmentError", actual=type_name(error.error))
                 continue
+            expect()
             case.fail(f"{call} after close() returned", expected="ClosedEnvironmentError", actual=summarize(result))
 
     case.once(body)
@@ -510,6 +564,11 @@ def test_sub_envs_are_independent(conformance_case: Case) -> None:
                 firsts.append(rows[0])
         case.require(len(firsts) >= _RANDOM_STARTS, f"the start is not random: {_INDEPENDENCE_RESETS} seeds gave "
                                                    f"{len(firsts)} distinct starts")
+        if is_array(firsts[-1]):  # an array batch: the rows are obs[i] (a composite one splits in the suite's own way)
+            expect_true(case, f"any(value_difference(obs[0], obs[i]) is not None for obs, _ in "
+                        f"{returned(env.var)}[-{_INDEPENDENCE_RESETS}:] for i in range(1, {facts.n}))",
+                        f"all {facts.n} sub-envs started from the same observation in each of {_INDEPENDENCE_RESETS} "
+                        "seeded resets", imports=("from conformance.equality import value_difference",))
         case.fail(f"all {facts.n} sub-envs started from the same observation in each of {_INDEPENDENCE_RESETS} seeded "
                   f"resets, while the start differs from seed to seed ({len(firsts)} distinct starts): the sub-envs "
                   "are copies of one stream, not independent",

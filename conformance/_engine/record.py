@@ -14,7 +14,7 @@ from typing import Any
 from conformance._engine.narrowing import is_array, is_dict, is_list, is_tuple
 from conformance._engine.source import source
 
-__all__ = ["Trace", "snapshot"]
+__all__ = ["Trace", "returned", "snapshot"]
 
 _ACTIONS_PER_LINE = 6
 
@@ -30,6 +30,18 @@ def snapshot(value: Any) -> Any:
     if is_dict(value):
         return {key: snapshot(item) for key, item in value.items()}
     return value
+
+
+def returned(var: str, method: str = "") -> str:
+    """The expression of the list of what ``var.method`` returned in a reproducer, for its expectations
+    (:meth:`Trace.expect`): ``results['env']`` for ``reset`` and ``step`` (one list, in order), else
+    ``results['space.sample']``. A call other than ``reset``/``step`` is recorded into its list only when an
+    expectation reads it (names that expression)."""
+    return f"results[{_key(var, method)!r}]"
+
+
+def _key(var: str, method: str) -> str:
+    return var if method in ("", "reset", "step") else f"{var}.{method}"
 
 
 @dataclass
@@ -60,8 +72,8 @@ class Trace:
 
     def expect(self, *lines: str, imports: tuple[str, ...] = ()) -> None:
         """End the script with ``lines``: an assertion that fails while the defect exists and passes once it is
-        fixed. They may read ``results[var]``, the list of what ``var.reset``/``var.step`` returned, in order
-        (the script then records them)."""
+        fixed. They may read ``results[var]``, the list of what ``var.reset``/``var.step`` returned, in order,
+        and the list of what another method returned (:func:`returned`; the script then records them)."""
         for line in imports:
             self.require(line)
         self._checks.extend(lines)
@@ -108,8 +120,12 @@ class Trace:
         return lines
 
     def _captured(self, entry: _Entry, call: str) -> str:
-        if self._checks and entry.method in ("reset", "step"):
-            return f"results.setdefault({entry.var!r}, []).append({call})"
+        if not self._checks:
+            return call
+        key = _key(entry.var, entry.method)
+        # reset/step always (the rollout comparisons read them); another method only when an expectation does.
+        if entry.method in ("reset", "step") or any(returned(entry.var, entry.method) in line for line in self._checks):
+            return f"results.setdefault({key!r}, []).append({call})"
         return call
 
     def script(self) -> str:

@@ -21,10 +21,11 @@ from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, summarize
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.narrowing import is_array, is_dict, is_scalar, is_tuple
-from conformance._engine.record import snapshot
+from conformance._engine.record import returned, snapshot
+from conformance._kit.expectations import expect_equal
 from conformance._kit.rollout import Comparable, first_difference
 from conformance._kit.strategies import Plan, plans, space_kind
-from conformance.equality import outside_space
+from conformance.equality import difference, outside_space
 
 __all__ = [
     "SPACE_MEMBERS",
@@ -248,22 +249,44 @@ def replay_calls(
     return [call_result(env, method, *args, **kwargs) for method, args, kwargs in calls]
 
 
-def expect_same_results(case: Case, variables: tuple[str, str], n_a: int, n_b: int, problem: str) -> None:
-    """End the reproducer with the comparison of two rollouts' results: the latest ``n_a`` calls on the first
-    variable against the latest ``n_b`` on the second (one variable: the rollouts follow each other on it)."""
+def _common_calls(a: Sequence[Comparable], b: Sequence[Comparable]) -> int:
+    """How many leading records of two rollouts come from the same kinds of calls (a reset's argument too: a vector
+    env's ``reset_mask``). Steps take the plan's actions in order, so the same kinds mean the same actions, unless
+    the check changed some on purpose (AUTORESET-003), which the comparison is about."""
+    count = 0
+    for x, y in zip(a, b):
+        if x.kind != y.kind:
+            break
+        if x.kind != "step" and difference(getattr(x, "action", getattr(x, "arg", None)),
+                                           getattr(y, "action", getattr(y, "arg", None))) is not None:
+            break
+        count += 1
+    return count
+
+
+def expect_same_results(
+    case: Case, variables: tuple[str, str], a: Sequence[Comparable], b: Sequence[Comparable], problem: str
+) -> None:
+    """End the reproducer with the comparison of two rollouts' results: the latest ``len(a)`` calls on the first
+    variable against the latest ``len(b)`` on the second (one variable: the rollouts follow each other on it).
+
+    Only the calls both rollouts made alike are compared: a rollout resets when an episode ends, so after the first
+    difference the two may make different calls, whose results differ on a correct target too; the first
+    difference always comes before the calls part.
+    """
     first, second = variables
     if not (first.isidentifier() and second.isidentifier()):
         return
+    n_a, n_b = len(a), len(b)
     # The rollouts are the latest calls on their instances (an instance may have a history before its rollout).
     if first == second:
-        left, right = f"results[{first!r}][-{n_a + n_b}:-{n_b}]", f"results[{first!r}][-{n_b}:]"
+        left, right = f"{returned(first)}[-{n_a + n_b}:-{n_b}]", f"{returned(first)}[-{n_b}:]"
     else:
-        left, right = f"results[{first!r}][-{n_a}:]", f"results[{second!r}][-{n_b}:]"
-    case.expect(
-        f"found = difference({left}, {right})",
-        f"assert found is None, {f'{case.rule.id}: {problem}: '!r} + found",
-        imports=("from conformance.equality import difference",),
-    )
+        left, right = f"{returned(first)}[-{n_a}:]", f"{returned(second)}[-{n_b}:]"
+    common = _common_calls(a, b)
+    if common < min(n_a, n_b):
+        left, right = f"{left}[:{common}]", f"{right}[:{common}]"
+    expect_equal(case, left, right, problem)
 
 
 def compare_rollouts(
@@ -298,7 +321,7 @@ def compare_rollouts(
     if baseline is not None:
         reproducibility_gate(case, baseline, a, vector=vector)
     index, what = found
-    expect_same_results(case, variables or names, len(a), len(b), problem)
+    expect_same_results(case, variables or names, a, b, problem)
     left = summarize(a[index].values()) if index < len(a) else "(ended)"
     right = summarize(b[index].values()) if index < len(b) else "(ended)"
     case.fail(f"{problem}: position {index} differs ({what})", expected=f"{names[0]}: {left}",

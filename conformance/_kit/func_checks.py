@@ -75,7 +75,8 @@ class Driver:
         func: The target instance.
         params: Passed as ``params=`` to every call when given (otherwise the functions' defaults apply).
         on_call: Called with ``(name, args, result)`` after every call.
-        before_call: Called with ``(name, args)`` before every call.
+        before_call: Called with ``(name, args)`` before every call (and before its reproducer line, so the lines
+            it notes come first).
         kind: The kind of rng to drive with (default: the target's, :func:`~conformance._kit.func_rng.rng_kind`).
     """
 
@@ -116,7 +117,7 @@ class Driver:
 
     def copy_rng(self, rng: Any, var: str) -> Any:
         """An equal copy of ``rng`` (``var = copy.deepcopy(rng)``; a JAX key is its own copy)."""
-        copied, expr = self.kind.copy(rng, self._src(rng))
+        copied, expr = self.kind.copy(rng, self.src(rng))
         self.case.note(f"{var} = {expr}", imports=("import copy",) if not self.kind.is_jax else ())
         if copied is not rng:
             self.name(copied, var)
@@ -125,7 +126,7 @@ class Driver:
     def child_rng(self, rng: Any, var: str) -> Any:
         """An independent child stream of ``rng`` that leaves ``rng`` as it was (``rng.spawn(1)[0]``)."""
         child, expr = self.kind.child(rng)
-        self.case.note(f"{var} = {expr.format(src=self._src(rng))}")
+        self.case.note(f"{var} = {expr.format(src=self.src(rng))}")
         self.name(child, var)
         return child
 
@@ -140,23 +141,24 @@ class Driver:
             return stream, stream
         key, rest = self.kind.split(stream)
         name, rest_name = self.fresh("key"), self.fresh("rng")
-        self.case.note(f"{name}, {rest_name} = jax.random.split({self._src(stream)})")
+        self.case.note(f"{name}, {rest_name} = jax.random.split({self.src(stream)})")
         self.name(key, name)
         self.name(rest, rest_name)
         return key, rest
 
-    def _src(self, value: Any) -> str:
+    def src(self, value: Any) -> str:
+        """How the reproducer names ``value``: its variable, else its literal source."""
         return self._names.get(id(value)) or source(value)
 
     def call(self, name: str, *args: Any, out: str | None = None) -> Any:
         """``func.name(*args)`` (plus ``params`` when set); the result is named ``out`` in the reproducer."""
         kwargs = {} if self.params is Driver._NO_PARAMS else {"params": self.params}
-        shown = [self._src(arg) for arg in args] + [f"params={self._src(value)}" for value in kwargs.values()]
+        shown = [self.src(arg) for arg in args] + [f"params={self.src(value)}" for value in kwargs.values()]
         target = f"{out} = " if out else ""
         call = f"{self.func.var}.{name}({', '.join(shown)})"
-        self.case.note(target + call)
         if self.before_call is not None:
             self.before_call(name, args)
+        self.case.note(target + call)
         try:
             result = self.func.call(name, *args, record=False, **kwargs)
         except TargetError as error:

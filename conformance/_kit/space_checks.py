@@ -11,7 +11,9 @@ import numpy as np
 from conformance._engine.case import Case
 from conformance._engine.describe import summarize
 from conformance._engine.handles import Handle
+from conformance._engine.record import returned
 from conformance._kit.assertions import deep_copy
+from conformance._kit.expectations import expect_equal
 from conformance._kit.strategies import seeds, space_kind, subspaces
 from conformance.equality import difference
 
@@ -66,10 +68,18 @@ def draw_samples(space: Handle, count: int = SAMPLES) -> list[Any]:
     return [space.call("sample") for _ in range(count)]
 
 
-def compare_samples(case: Case, label: str, expected: list[Any], actual: list[Any], problem: str) -> None:
+def compare_samples(
+    case: Case, label: str, expected: list[Any], actual: list[Any], problem: str, variables: tuple[str, str]
+) -> None:
+    """Fail with ``problem`` at the first sample that differs; the reproducer ends by comparing the latest samples
+    of the two ``variables`` (the space copies that drew ``expected`` and ``actual``, last)."""
     for index, (a, b) in enumerate(zip(expected, actual)):
         found = difference(a, b, f"sample {index}")
         if found is not None:
+            first, second = variables
+            count = min(len(expected), len(actual))
+            expect_equal(case, f"{returned(first, 'sample')}[-{count}:]", f"{returned(second, 'sample')}[-{count}:]",
+                         f"{label}: {problem}")
             case.fail(f"{label}: {problem} ({found})", expected=summarize(a), actual=summarize(b))
 
 

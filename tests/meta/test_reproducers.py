@@ -1,10 +1,11 @@
 """Reproducers are scripts that fail while the defect exists and pass once it is fixed.
 
-A sample of broken targets across the rule families (ENV, SEED, RENDER, WRAP, VEC) is checked on its own rule; each
-failure's reproducer is written to a file and run as a script in a fresh interpreter: it must exit non-zero with an
-``AssertionError`` naming the rule (not some other error), every time (the global generators are pinned). The same
-script with the broken target replaced by the correct one it was derived from (``Walk``, the ``wrapped`` Walk, or
-the reference ``SyncVectorEnv`` of ``Hop``) must exit 0: the assertion is about the defect, not about the script.
+A sample of broken targets across the rule families (ENV, SEED, SPACE, RENDER, WRAP, VEC, AUTORESET, REG, FUNC) is
+checked on its own rule, in one suite run; each failure's reproducer is written to a file and run as a script in a
+fresh interpreter: it must exit non-zero with an ``AssertionError`` naming the rule (not some other error), every
+time (the global generators are pinned). The same script with the broken target replaced by the correct one it was
+derived from (``Walk``, the ``wrapped`` Walk, ``Control``, the reference ``SyncVectorEnv`` of ``Hop`` or ``Slide``,
+``Drift``, the reference registry) must exit 0: the assertion is about the defect, not about the script.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -21,41 +23,105 @@ from tests.meta._run import REPO, SuiteRun, run_suite, suite_env
 
 _BROKEN = "tests.meta.broken"
 _VECTOR = "tests.meta.broken_vector"
-# The correct target each broken one was derived from: (module, name) imported in its place.
+_FUNC = "tests.meta.broken_func"
+_REGISTRY = "tests.meta.broken_registry"
+
+
+@dataclass(frozen=True)
+class _Sample:
+    """One broken target checked on one rule.
+
+    Attributes:
+        rule: The rule it breaks.
+        option: How the suite is given it (``--env``, ``--vector-env``, ``--func-env``, ``--env-id``).
+        target: Its spec.
+        correct: The correct target it derives from, ``(module, name)``, imported in its place; for a registry, the
+            correct registry module that replaces the broken one.
+    """
+
+    rule: str
+    option: str
+    target: str
+    correct: tuple[str, str]
+
+    @property
+    def test_id(self) -> str:
+        return f"{self.rule}-{self.target.rpartition(':')[2]}"
+
+    @property
+    def target_id(self) -> str:
+        """The target's id in the report (an id is named with its registry)."""
+        return f"{_BROKEN_REGISTRY}/{self.target}" if self.option == "--env-id" else self.target
+
+
+def _env(rule: str, target: str, correct: tuple[str, str]) -> _Sample:
+    return _Sample(rule, "--env", f"{_BROKEN}.{target}", correct)
+
+
+def _vec(rule: str, target: str, correct: tuple[str, str]) -> _Sample:
+    return _Sample(rule, "--vector-env", f"{_VECTOR}.{target}", correct)
+
+
 _WALK = (f"{_BROKEN}._base", "Walk")
 _WRAPPED = (f"{_BROKEN}._base", "wrapped")
+_CONTROL = (f"{_BROKEN}._shapes", "Control")
 _HOP_SYNC = (f"{_VECTOR}._base", "HopSync")
+_SYNC_DISABLED = (f"{_VECTOR}.correct", "sync_disabled")
+_SLIDE = (f"{_VECTOR}.direct", "Slide")
+_DRIFT = (f"{_FUNC}._base", "Drift")
+# A registry breaking several REG rules at once (one run has one --registry), and the id it makes: importing the
+# id's module registers it, in the suite's process and in the script's.
+_BROKEN_REGISTRY = f"{_REGISTRY}.reproducers"
+_ID = f"{_REGISTRY}.hop:conformance_meta/Hop-v0"
+_CORRECT_REGISTRY = (f"{_REGISTRY}._base", "")
 
-_ENVS: dict[str, tuple[str, tuple[str, str]]] = {
-    "ENV-006": (f"{_BROKEN}.env:Env006ResetOutside", _WALK),
-    "ENV-009": (f"{_BROKEN}.env:Env009StepOutside", _WALK),
-    "SEED-001": (f"{_BROKEN}.seeding:Seed001PerInstance", _WALK),
-    "SEED-002": (f"{_BROKEN}.seeding:Seed002EpisodeCounter", _WALK),
-    "SEED-003": (f"{_BROKEN}.seeding:Seed003EntropyOnUnseededReset", _WALK),
-    "SEED-005": (f"{_BROKEN}.seeding:Seed005PreviousSeedLeaks", _WALK),
-    "SEED-010": (f"{_BROKEN}.seeding:Seed010CoupledToActionSpace", _WALK),
-    "WRAP-001": (f"{_BROKEN}.wrapper:wrap_001_space_not_updated", _WRAPPED),
-    "WRAP-003": (f"{_BROKEN}.wrapper:wrap_003_mutates_inner_space", _WRAPPED),
-    "WRAP-004": (f"{_BROKEN}.wrapper:wrap_004_render_mode_hidden", _WRAPPED),
-    "WRAP-005": (f"{_BROKEN}.wrapper:wrap_005_env_chain_decoy", _WRAPPED),
-    "WRAP-006": (f"{_BROKEN}.wrapper:wrap_006_unwrapped_is_wrapper", _WRAPPED),
-    "WRAP-008": (f"{_BROKEN}.wrapper:wrap_008_own_generator", _WRAPPED),
-}
-_VECTORS: dict[str, tuple[str, tuple[str, str]]] = {
-    "VEC-008": (f"{_VECTOR}.vector:Vec008NoisyRewards", _HOP_SYNC),
-    "VEC-009": (f"{_VECTOR}.vector:Vec009ResetKeepsAutoresetFlags", _HOP_SYNC),
-}
-_SAMPLE = {**_ENVS, **_VECTORS}
-_IMPORT = re.compile(r"^from (tests\.meta\.broken(?:_vector)?\.\w+) import (\w+)$", re.M)
+_SAMPLES: tuple[_Sample, ...] = (
+    _env("ENV-006", "env:Env006ResetOutside", _WALK),
+    _env("ENV-009", "env:Env009StepOutside", _WALK),
+    _env("SEED-001", "seeding:Seed001PerInstance", _WALK),
+    _env("SEED-002", "seeding:Seed002EpisodeCounter", _WALK),
+    _env("SEED-003", "seeding:Seed003EntropyOnUnseededReset", _WALK),
+    _env("SEED-005", "seeding:Seed005PreviousSeedLeaks", _WALK),
+    _env("SEED-010", "seeding:Seed010CoupledToActionSpace", _WALK),
+    _env("SPACE-004", "space:space_004_seed_ignored", _WALK),
+    _env("SPACE-007", "space:space_007_sample_outside", _WALK),
+    _env("SPACE-013", "space:space_013_bounds_shape", _WALK),
+    _env("RENDER-006", "render:Render006FloatFrames", _WALK),
+    _env("RENDER-012", "deep:ControlZoomsOutAfter100Steps", _CONTROL),
+    _env("RENDER-014", "render:Render014RenderDrawsRandomness", _WALK),
+    _env("RENDER-014", "deep:ControlRenderDrawsRandomness", _CONTROL),
+    _env("WRAP-001", "wrapper:wrap_001_space_not_updated", _WRAPPED),
+    _env("WRAP-003", "wrapper:wrap_003_mutates_inner_space", _WRAPPED),
+    _env("WRAP-004", "wrapper:wrap_004_render_mode_hidden", _WRAPPED),
+    _env("WRAP-005", "wrapper:wrap_005_env_chain_decoy", _WRAPPED),
+    _env("WRAP-006", "wrapper:wrap_006_unwrapped_is_wrapper", _WRAPPED),
+    _env("WRAP-008", "wrapper:wrap_008_own_generator", _WRAPPED),
+    _vec("VEC-006", "vector:Vec006SameSeedEverywhere", _HOP_SYNC),
+    _vec("VEC-008", "vector:Vec008NoisyRewards", _HOP_SYNC),
+    _vec("VEC-009", "vector:Vec009ResetKeepsAutoresetFlags", _HOP_SYNC),
+    _vec("VEC-011", "vector:Vec011ObservationsScaled", _HOP_SYNC),
+    _vec("VEC-022", "direct:SlideIdenticalRows", _SLIDE),
+    _vec("AUTORESET-001", "autoreset:Autoreset001UnknownMode", _HOP_SYNC),
+    _vec("AUTORESET-010", "autoreset:Autoreset010AnyMask", _HOP_SYNC),
+    _vec("AUTORESET-011", "autoreset:Autoreset011PopsMask", _SYNC_DISABLED),
+    _Sample("REG-003", "--env-id", _ID, _CORRECT_REGISTRY),
+    _Sample("REG-006", "--env-id", _ID, _CORRECT_REGISTRY),
+    _Sample("REG-008", "--env-id", _ID, _CORRECT_REGISTRY),
+    _Sample("FUNC-002", "--func-env", f"{_FUNC}.func:Func002TransitionMutatesState", _DRIFT),
+    _Sample("FUNC-006", "--func-env", f"{_FUNC}.func:Func006InitialOutside", _DRIFT),
+    _Sample("FUNC-009", "--func-env", f"{_FUNC}.func:Func009IntTerminal", _DRIFT),
+)
+_IMPORT = re.compile(r"^from (tests\.meta\.broken\w*\.\w+) import (\w+)$", re.M)
 
 
 @pytest.fixture(scope="module")
 def suite(tmp_path_factory: pytest.TempPathFactory) -> SuiteRun:
-    args = ["--conformance-profile", "quick", "--rules", ",".join(_SAMPLE)]
-    for spec, _ in dict.fromkeys(_ENVS.values()):
-        args += ["--env", spec]
-    for spec, _ in dict.fromkeys(_VECTORS.values()):
-        args += ["--vector-env", spec]
+    args = ["--conformance-profile", "quick", "--rules", ",".join(sorted({sample.rule for sample in _SAMPLES})),
+            "--registry", _BROKEN_REGISTRY]
+    for option, target in dict.fromkeys((sample.option, sample.target) for sample in _SAMPLES):
+        args += [option, target]
+    # Only the sampled (rule, target) items: every rule on every target would more than double the run.
+    args += ["-k", " or ".join(f"{sample.rule}-{sample.target_id}" for sample in _SAMPLES)]
     return run_suite(args, tmp_path_factory.mktemp("reproducers") / "report.json")
 
 
@@ -65,12 +131,20 @@ def _run(script: str, path: Path) -> subprocess.CompletedProcess[str]:
                           timeout=120, check=False)
 
 
-@pytest.mark.parametrize("rule", sorted(_SAMPLE))
+def _fixed(sample: _Sample, script: str) -> str:
+    """The script with the broken target (or registry) replaced by the correct one."""
+    module, correct = sample.correct
+    if sample.option == "--env-id":
+        return script.replace(_BROKEN_REGISTRY, module)
+    return _IMPORT.sub(rf"from {module} import {correct} as \2", script)
+
+
+@pytest.mark.parametrize("sample", _SAMPLES, ids=[sample.test_id for sample in _SAMPLES])
 def test_reproducer_fails_on_the_broken_env_and_passes_on_the_correct_one(
-    suite: SuiteRun, rule: str, tmp_path: Path
+    suite: SuiteRun, sample: _Sample, tmp_path: Path
 ) -> None:
-    target, (module, correct) = _SAMPLE[rule]
-    record = suite.result(target, rule)
+    rule = sample.rule
+    record = suite.result(sample.target_id, rule)
     assert record["outcome"] == ("failed" if RULES[rule].level.is_mandatory else "warned"), record["message"]
     script = record["reproducer"]
     assert script.rstrip().splitlines()[-1].startswith("assert "), script
@@ -78,7 +152,7 @@ def test_reproducer_fails_on_the_broken_env_and_passes_on_the_correct_one(
         broken = _run(script, tmp_path / f"broken_{attempt}.py")
         assert broken.returncode != 0, script
         assert "AssertionError" in broken.stderr and f"{rule}:" in broken.stderr, broken.stderr[-2000:]
-    fixed = _IMPORT.sub(rf"from {module} import {correct} as \2", script)
+    fixed = _fixed(sample, script)
     assert fixed != script
     ok = _run(fixed, tmp_path / "correct.py")
     assert ok.returncode == 0, ok.stderr[-2000:] + "\n" + fixed

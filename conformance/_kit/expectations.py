@@ -1,0 +1,94 @@
+"""The final assertion of a failure's reproducer, one helper per kind of check.
+
+A reproducer replays the calls of the failing example (:mod:`conformance._engine.record`); these helpers end it
+with an ``assert`` that fails while the defect exists and passes once it is fixed, its message starting with the
+rule id and saying what differs (:mod:`conformance.equality`'s describing helpers, imported by the script). Each
+takes *source expressions* over the reproducer's variables, e.g. ``returned("space", "sample") + "[-1]"``
+(:func:`~conformance._engine.record.returned`) or ``"env.action_space"``; call one just before failing.
+"""
+
+from __future__ import annotations
+
+from conformance._engine.case import Case
+
+__all__ = ["expect_equal", "expect_member", "expect_no_raise", "expect_raises", "expect_true", "expect_unequal"]
+
+_EQUALITY = "from conformance.equality import {}"
+
+
+def _headline(case: Case, problem: str) -> str:
+    """The message's opening as a string literal: ``'RULE-001: problem: '``."""
+    return repr(f"{case.rule.id}: {problem}: ")
+
+
+def expect_true(
+    case: Case,
+    condition: str,
+    problem: str,
+    shown: str = "",
+    *,
+    given: tuple[str, ...] = (),
+    imports: tuple[str, ...] = (),
+) -> None:
+    """End with ``assert condition``; the message shows ``repr(shown)`` (an expression) when given.
+
+    For checks on a value's type, dtype, flags or a declared property (``isinstance(...)``, ``x.dtype == ...``).
+    ``given``: lines before the assertion that name what it reads (``"frame = results['env.render'][-1]"``).
+    """
+    message = f"{_headline(case, problem)} + repr({shown})" if shown else repr(f"{case.rule.id}: {problem}")
+    case.expect(*given, f"assert {condition}, {message}", imports=imports)
+
+
+def expect_member(case: Case, space: str, value: str, problem: str) -> None:
+    """End with ``assert space.contains(value)``; the message names the broken bound, dtype or key path
+    (:func:`conformance.equality.outside_space`)."""
+    case.expect(
+        f"value = {value}",
+        f"assert {space}.contains(value), {_headline(case, problem)} + "
+        f"(outside_space({space}, value) or repr(value))",
+        imports=(_EQUALITY.format("outside_space"),),
+    )
+
+
+def expect_equal(
+    case: Case, left: str, right: str, problem: str, *, exact: bool = True, given: tuple[str, ...] = ()
+) -> None:
+    """End with the assertion that two values are the same (types included unless ``exact`` is false, as
+    :func:`conformance.equality.difference` / :func:`~conformance.equality.value_difference` compare them); the
+    message is the first difference. ``given``: lines before it (as for :func:`expect_true`)."""
+    compare = "difference" if exact else "value_difference"
+    case.expect(
+        *given,
+        f"found = {compare}({left}, {right})",
+        f"assert found is None, {_headline(case, problem)} + found",
+        imports=(_EQUALITY.format(compare),),
+    )
+
+
+def expect_unequal(case: Case, left: str, right: str, problem: str) -> None:
+    """End with the assertion that two values differ (two entropy-seeded runs, say)."""
+    case.expect(
+        f"assert difference({left}, {right}) is not None, {_headline(case, problem)} + repr({left})",
+        imports=(_EQUALITY.format("difference"),),
+    )
+
+
+def _attempt(statement: str) -> tuple[str, ...]:
+    """Lines that run ``statement`` and keep what it raised as ``raised`` (``None``: nothing)."""
+    return ("raised = None", "try:", f"    {statement}",
+            "except Exception as error:  # noqa: BLE001 - what the call raised is the finding", "    raised = error")
+
+
+def expect_no_raise(case: Case, statement: str, problem: str) -> None:
+    """End by running ``statement`` and asserting that it raised nothing."""
+    case.expect(*_attempt(statement), f"assert raised is None, {_headline(case, problem)} + repr(raised)")
+
+
+def expect_raises(
+    case: Case, statement: str, problem: str, *, accepted: str = "", imports: tuple[str, ...] = ()
+) -> None:
+    """End by running ``statement`` (a call the check made unrecorded, since the fixed target raises there) and
+    asserting that it raised, and that what it raised (``raised``) meets the condition ``accepted`` when given."""
+    condition = f"raised is not None and ({accepted})" if accepted else "raised is not None"
+    case.expect(*_attempt(statement), f"assert {condition}, {_headline(case, problem)} + repr(raised)",
+                imports=imports)

@@ -1,0 +1,112 @@
+"""The reproducers' final assertions: each helper's lines run, fail with the rule id and what differs while the defect
+exists, and pass once it is gone; a trace records what another method returned only when an expectation reads it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import pytest
+
+from conformance._engine.case import Case
+from conformance._engine.record import Trace, returned
+from conformance._kit.expectations import (
+    expect_equal,
+    expect_member,
+    expect_no_raise,
+    expect_raises,
+    expect_true,
+    expect_unequal,
+)
+from reference.spaces import Discrete
+
+
+@dataclass
+class _Rule:
+    id: str = "SPACE-007"
+
+
+@dataclass
+class _Case:
+    """What the helpers use of a :class:`Case`: its rule and ``expect``."""
+
+    rule: _Rule = field(default_factory=_Rule)
+    lines: list[str] = field(default_factory=list[str])
+    imports: list[str] = field(default_factory=list[str])
+
+    def expect(self, *lines: str, imports: tuple[str, ...] = ()) -> None:
+        self.lines.extend(lines)
+        self.imports.extend(imports)
+
+    def run(self, **values: Any) -> None:
+        exec(compile("\n".join([*self.imports, *self.lines]), "<expectation>", "exec"), dict(values))  # noqa: S102
+
+
+def _case() -> tuple[_Case, Case]:
+    fake = _Case()
+    return fake, cast(Case, fake)
+
+
+def test_member_names_the_broken_bound() -> None:
+    fake, case = _case()
+    expect_member(case, "space", "drawn", "sample() returned a value outside the space")
+    with pytest.raises(AssertionError, match=r"^SPACE-007: sample\(\) returned .*: value = 3 is outside \[0, 2\]"):
+        fake.run(space=Discrete(3), drawn=3)
+    fake.run(space=Discrete(3), drawn=2)
+
+
+def test_equal_says_what_differs_and_unequal_fails_on_equal_values() -> None:
+    fake, case = _case()
+    expect_equal(case, "a", "b", "runs differ")
+    with pytest.raises(AssertionError, match=r"^SPACE-007: runs differ: \[1\]: 2 != 3$"):
+        fake.run(a=[1, 2], b=[1, 3])
+    fake.run(a=[1, 2], b=[1, 2])
+    fake, case = _case()
+    expect_unequal(case, "a", "b", "two entropy-seeded copies agree")
+    with pytest.raises(AssertionError, match="^SPACE-007: two entropy-seeded copies agree"):
+        fake.run(a=[1, 2], b=[1, 2])
+    fake.run(a=[1, 2], b=[1, 3])
+
+
+def test_true_shows_the_value_and_runs_its_given_lines() -> None:
+    fake, case = _case()
+    expect_true(case, "frame is None", "render() returned a frame", "frame", given=("frame = frames[-1]",))
+    with pytest.raises(AssertionError, match="^SPACE-007: render\\(\\) returned a frame: 'pixels'$"):
+        fake.run(frames=[None, "pixels"])
+    fake.run(frames=["pixels", None])
+
+
+def test_raises_and_no_raise() -> None:
+    def ok() -> None:
+        return None
+
+    def bad() -> None:
+        raise KeyError("x")
+
+    fake, case = _case()
+    expect_raises(case, "call()", "no ValueError", accepted="isinstance(raised, ValueError)")
+    with pytest.raises(AssertionError, match="^SPACE-007: no ValueError: None$"):
+        fake.run(call=ok)
+    with pytest.raises(AssertionError, match="KeyError"):
+        fake.run(call=bad)
+    fake.run(call=lambda: int("x"))
+    fake, case = _case()
+    expect_no_raise(case, "call()", "call() raised")
+    with pytest.raises(AssertionError, match="^SPACE-007: call\\(\\) raised: KeyError"):
+        fake.run(call=bad)
+    fake.run(call=ok)
+
+
+def test_a_trace_records_another_method_only_when_an_expectation_reads_it() -> None:
+    trace = Trace(("from reference.spaces import Discrete",))
+    trace.construct("space", "Discrete(3)")
+    trace.call("space", "seed", 0)
+    trace.call("space", "sample")
+    trace.call("space", "sample")
+    plain = trace.script()
+    assert "results" not in plain
+    trace.expect(f"assert space.contains({returned('space', 'sample')}[-1]), 'SPACE-007: outside'")
+    lines = trace.script().splitlines()
+    assert lines.count("results.setdefault('space.sample', []).append(space.sample())") == 2
+    assert "space.seed(0)" in lines  # not read by the expectation: replayed as it is
+    exec(compile(trace.script(), "<trace>", "exec"), {})  # noqa: S102 - the trace's own output
