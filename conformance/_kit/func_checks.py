@@ -8,8 +8,9 @@ its own reproducer lines instead (``state_1 = func.transition(state_0, np.int64(
 generators are not literals but variables of the script.
 
 Exceptions of a function are violations of the rule that owns that function (``OWNERS['func']`` in
-:mod:`conformance._engine.case`) and make the
-other rules skip, naming it; ``initial`` rejecting the rng it is given skips every rule that needs a state.
+:mod:`conformance._engine.verdicts`) and make the other rules skip, naming it; ``initial`` (which no rule owns)
+rejecting the rng it is given makes every rule that needs a state an error: not checked, saying which rngs the suite
+drives.
 """
 
 from __future__ import annotations
