@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from conformance._engine.narrowing import is_list
+from conformance._engine.describe import is_list
 from conformance._engine.options import LIST_OPTIONS, OPTION_HELP, TARGET_OPTIONS, classify, flag
 from conformance.results import Report, schema_markdown
 

@@ -34,7 +34,7 @@ from conformance.results import RaiseOn, Report
 from conformance.rule_warnings import warning_class
 
 if TYPE_CHECKING:
-    from conformance._engine.launch import Launch
+    from conformance._engine.callables import Launch
 
 __all__ = ["Kind", "Profile", "check_env"]
 
@@ -199,7 +199,7 @@ def check_env(
         raise ValueError(f"check_env profile must be one of {list(_PROFILES)}, got {profile!r}")
     if raise_on not in _RAISE_ON:
         raise ValueError(f"check_env raise_on must be one of {list(_RAISE_ON)}, got {raise_on!r}")
-    from conformance._engine.launch import launch_for  # late: see _run
+    from conformance._engine.callables import launch_for  # late: see _run
 
     launch = launch_for(target, kind, registry, vectorization_mode)
     options = ["--conformance-profile", profile]

@@ -10,8 +10,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from conformance._engine.describe import summarize
-from conformance._engine.narrowing import is_array, is_float, is_list_or_tuple, is_mapping
+from conformance._engine.describe import is_array, is_float, is_list_or_tuple, is_mapping, summarize
 from conformance._kit.arrays import as_numpy
 from conformance._kit.freeze import ArrayDigest, digest_of
 

@@ -22,12 +22,10 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
-from conformance._engine.case import Case
+from conformance._engine.case import Case, checks
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.marks import checks
-from conformance._engine.record import snapshot
-from conformance._engine.source import source
+from conformance._engine.record import snapshot, source
 from conformance._kit.assertions import (
     CallResult,
     expect_same_results,

@@ -11,11 +11,9 @@ from typing import Any, cast
 
 import numpy as np
 
-from conformance._engine.case import Case
-from conformance._engine.describe import describe_exception, summarize, type_name
+from conformance._engine.case import Case, checks
+from conformance._engine.describe import describe_exception, is_tuple, summarize, type_name
 from conformance._engine.handles import TargetError
-from conformance._engine.marks import checks
-from conformance._engine.narrowing import is_tuple
 from conformance._engine.observe import View, Watch, observer, watcher
 from conformance._kit import rollout
 from conformance._kit.aliasing import HistoryWatch, InfoHistoryWatch

@@ -11,10 +11,9 @@ import copy
 from collections.abc import Iterator
 from typing import Any
 
-from conformance._engine.case import Case
+from conformance._engine.case import Case, checks
 from conformance._engine.describe import describe_exception, summarize
 from conformance._engine.handles import Handle
-from conformance._engine.marks import checks
 from conformance._kit.assertions import is_mapping, read
 from conformance._kit.declarations import Undeclared, declared_attribute
 from conformance.equality import value_difference

@@ -11,10 +11,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from conformance._engine.case import Case
+from conformance._engine.case import Case, checks
 from conformance._engine.describe import describe_exception, summarize
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.marks import checks
 from conformance._engine.observe import View, Watch, watcher
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import snapshot

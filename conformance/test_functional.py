@@ -18,18 +18,16 @@ from typing import Any
 
 import numpy as np
 
-from conformance._engine.case import Case
-from conformance._engine.describe import describe_exception, summarize, type_name
+from conformance._engine.case import Case, checks
+from conformance._engine.describe import describe_exception, is_array, is_bool, is_tuple, summarize, type_name
 from conformance._engine.handles import TargetError
-from conformance._engine.marks import checks
-from conformance._engine.narrowing import is_array, is_bool, is_tuple
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import returned
 from conformance._kit.arrays import as_numpy
 from conformance._kit.assertions import SPACE_MEMBERS, contains, is_finite, plans_for, read, space_label
+from conformance._kit.expectations import expect_equal, expect_member, expect_no_raise, expect_true, expect_unequal
 from conformance._kit.func_batch import BATCH, BatchedStep, batched_step, row, row_difference
 from conformance._kit.func_checks import Driver, deep_snapshot, generators_built, truthy, unchanged
-from conformance._kit.expectations import expect_equal, expect_member, expect_no_raise, expect_true, expect_unequal
 from conformance._kit.func_rng import NUMPY, KeyedFuncEnv, rng_kind
 from conformance._kit.strategies import Plan, seeds
 from conformance.equality import difference

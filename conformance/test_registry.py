@@ -18,18 +18,16 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from conformance._engine.case import Case
+from conformance._engine.case import Case, checks
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.marks import checks
-from conformance._engine.record import returned
-from conformance._engine.source import source
+from conformance._engine.record import returned, source
 from conformance._kit import rollout, vector_rollout
 from conformance._kit.assertions import expect_same_results, plans_for, read, reproducibility_gate, space_label
+from conformance._kit.batching import SplitError, split
 from conformance._kit.expectations import expect_raises, expect_true
 from conformance._kit.strategies import Plan, sampler, seeds
 from conformance._kit.vector_checks import vector_facts
-from conformance._kit.batching import SplitError, split
 from conformance._kit.vector_rollout import ended_flags
 from conformance._kit.vector_rollout import unpack_reset as unpack_vector_reset
 from gymspec import ENV_ID_PATTERN, AutoresetMode

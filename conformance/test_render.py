@@ -19,11 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from conformance._engine.case import Case
-from conformance._engine.describe import describe_exception, summarize, type_name
+from conformance._engine.case import Case, checks
+from conformance._engine.describe import describe_exception, is_array, is_list, is_list_or_tuple, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.marks import checks
-from conformance._engine.narrowing import is_array, is_list, is_list_or_tuple
 from conformance._engine.profiles import PROFILES
 from conformance._engine.record import returned, snapshot
 from conformance._kit import rollout

@@ -21,11 +21,9 @@ from hypothesis import stateful
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine
 
-from conformance._engine.case import Case
-from conformance._engine.describe import summarize
+from conformance._engine.case import Case, checks
+from conformance._engine.describe import is_tuple, summarize
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.marks import checks
-from conformance._engine.narrowing import is_tuple
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import snapshot
 from conformance._kit import rollout

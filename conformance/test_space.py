@@ -13,13 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from conformance._engine.case import Case
-from conformance._engine.describe import describe_exception, summarize, type_name
+from conformance._engine.case import Case, checks
+from conformance._engine.describe import describe_exception, is_array, is_bool, is_tuple, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.marks import checks
-from conformance._engine.narrowing import is_array, is_bool, is_tuple
-from conformance._engine.record import returned
-from conformance._engine.source import source
+from conformance._engine.record import returned, source
 from conformance._kit.assertions import SPACE_MEMBERS, contains, space_label
 from conformance._kit.expectations import expect_equal, expect_member, expect_no_raise, expect_true, expect_unequal
 from conformance._kit.space_checks import (

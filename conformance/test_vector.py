@@ -16,14 +16,11 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from conformance._engine.case import Case
-from conformance._engine.describe import describe_exception, summarize, type_name
+from conformance._engine.case import Case, checks
+from conformance._engine.describe import describe_exception, is_array, is_tuple, summarize, type_name
 from conformance._engine.handles import TargetError
-from conformance._engine.marks import checks
-from conformance._engine.narrowing import is_array, is_tuple
 from conformance._engine.observe import View, Watch, observer, watcher
-from conformance._engine.record import returned, snapshot
-from conformance._engine.source import source
+from conformance._engine.record import returned, snapshot, source
 from conformance._kit import vector_rollout
 from conformance._kit.assertions import (
     SPACE_MEMBERS,
@@ -41,6 +38,8 @@ from conformance._kit.batching import batch_info_problem, mask_problem
 from conformance._kit.expectations import expect_equal, expect_member, expect_no_raise, expect_raises, expect_true
 from conformance._kit.own_model import refusal
 from conformance._kit.reference_sync import UnsupportedSpace, reference_sync
+from conformance._kit.rollout import first_difference
+from conformance._kit.rollout import unpack_reset as single_unpack_reset
 from conformance._kit.strategies import Plan, sampler
 from conformance._kit.vector_checks import (
     VecFacts,
@@ -49,15 +48,13 @@ from conformance._kit.vector_checks import (
     feed,
     model_envs,
     new_model,
+    promised_factories,
     run_plan,
     split_rows,
-    promised_factories,
     static_facts,
     sub_env_factories,
     vector_facts,
 )
-from conformance._kit.rollout import first_difference
-from conformance._kit.rollout import unpack_reset as single_unpack_reset
 from conformance._kit.vector_rollout import VecRecord, ended_flags, unpack_reset
 from conformance.equality import difference, value_difference
 from gymspec.errors import ClosedEnvironmentError, matches

@@ -14,11 +14,9 @@ from typing import Any, cast
 
 from hypothesis import strategies as st
 
-from conformance._engine.case import Case
-from conformance._engine.describe import describe_exception, summarize, type_name
+from conformance._engine.case import Case, checks
+from conformance._engine.describe import describe_exception, is_tuple, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.marks import checks
-from conformance._engine.narrowing import is_tuple
 from conformance._engine.record import snapshot
 from conformance._engine.state import Layer, declared_render_modes
 from conformance._kit import rollout

@@ -7,18 +7,19 @@ A reader following one item opens the modules in this order:
 
 1. **What runs** — :mod:`.options` (option names, an item's ``CaseParam``), :mod:`.session` (one run's resolved
    options and targets; ``get_session``), :mod:`.targets` (what a target is, the default targets), :mod:`.sweep`
-   (registry globs), :mod:`.callables` (import paths; targets shipped pickled), :mod:`.launch` (how ``check_env``
-   names its target), :mod:`.profiles` (effort), :mod:`.marks` (``@checks``).
-2. **One item** — :mod:`.case` (what a check receives; the owner table of calls), :mod:`.handles` (recorded,
-   guarded calls), :mod:`.watchdog` (call limits by kind; the guards), :mod:`.record` and :mod:`.source` (the
-   reproducer), :mod:`.outcomes` (how a check ends), :mod:`.state` (facts per target), :mod:`.shelf` and
-   :mod:`.remote` (constructions budgeted; a second instance in a process of its own), :mod:`.observe` (rules
-   checked on one shared rollout), :mod:`.describe` and :mod:`.narrowing` (values in messages and types).
+   (registry globs), :mod:`.callables` (import paths, targets shipped pickled, how ``check_env`` names its target),
+   :mod:`.profiles` (effort).
+2. **One item** — :mod:`.case` (what a check receives; ``@checks``), :mod:`.handles` (recorded, guarded calls),
+   :mod:`.watchdog` (call limits by kind; the guards), :mod:`.record` (the reproducer; values as source),
+   :mod:`.outcomes` (how a check ends), :mod:`.state` (facts per target), :mod:`.shelf` and :mod:`.remote`
+   (constructions budgeted; a second instance in a process of its own), :mod:`.observe` (rules checked on one
+   shared rollout), :mod:`.describe` (values narrowed to types and described in messages).
 3. **Supervision** — :mod:`.runner` (an item's processes and reports), :mod:`.jobs` (what those processes run),
-   :mod:`.messages` (what crosses the process boundary, typed),
-   :mod:`.supervisor` (how a job ends; the supervisor) and :mod:`.zygote` (the processes' side of the fork server),
-   :mod:`.processes` (process hygiene; the progress board), :mod:`.verdicts` (the one place that decides and words
-   what an ending that was not a return means).
+   :mod:`.messages` (what crosses the process boundary, typed), :mod:`.supervisor` (how a job ends; the
+   supervisor) and :mod:`.zygote` (the processes' side of the fork server), :mod:`.processes` (process hygiene; the
+   progress board), :mod:`.verdicts` (the one place that decides and words what an item's ending means: owners,
+   endings that were not a return, "not checked").
 4. **Reporting** — :mod:`.report` (the JSON report on disk, live and final), :mod:`.reporting` (the reporter, progress
-   lines, the HTML report and its frames, the badge), :mod:`.scheduling` (pytest-xdist), :mod:`.project` (adoption: the ``[tool.conformance]`` table and baselines).
+   lines, the HTML report and its frames, the badge), :mod:`.scheduling` (pytest-xdist), :mod:`.project`
+   (adoption: the ``[tool.conformance]`` table and baselines).
 """

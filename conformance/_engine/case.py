@@ -1,4 +1,7 @@
-"""One (rule, target) item: the object every conformance test receives as ``conformance_case``.
+"""One (rule, target) item: the object every conformance test receives as ``conformance_case``, and the decorator that
+ties a test to its rule.
+
+**Case.** One (rule, target) item: the object every conformance test receives as ``conformance_case``.
 
 A check describes *what* to verify; the :class:`Case` supplies the *how*: fresh recorded instances
 (:meth:`Case.make`), Hypothesis runs under the item's profile (:meth:`Case.explore`, :meth:`Case.once`, or a driver
@@ -18,6 +21,10 @@ defers a construction to the handle's first use, which takes an untouched instan
 a seeded ``reset``, an instance an earlier example is done with. A target that refuses a second live instance in a
 process gets it in a process of its own (:mod:`conformance._engine.remote`), so the rules that need two instances
 still check it; ENV-021 reports the refusal.
+
+**Marks.** The decorator that ties a conformance test to its rule: ``@checks("ENV-016", owns=("step",))``.
+
+Named ``checks`` rather than ``rule`` so that a suite module may also use Hypothesis' stateful ``rule``.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ import random
 import sys
 import warnings
 from collections.abc import Callable, Iterable
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import numpy as np
 import pytest
@@ -61,7 +68,14 @@ from conformance._kit.pristine import WarningState
 from conformance.rule_warnings import warning_class
 from gymspec.rules import Rule
 
-__all__ = ["SINGLE_INSTANCE_RULE", "Case"]
+__all__ = [
+    "Case",
+    "SINGLE_INSTANCE_RULE",
+    "checks",
+]
+
+
+# --- Case ----------------------------------------------------------------------------------------------------------
 
 SINGLE_INSTANCE_RULE = "ENV-021"
 """The rule a target refusing a second live instance breaks; the other rules' second instance lives in a process of
@@ -547,3 +561,29 @@ def _close(obj: Any) -> None:
     close = getattr(obj, "close", None)
     if callable(close):
         close()
+
+
+# --- Marks ---------------------------------------------------------------------------------------------------------
+
+F = TypeVar("F", bound=Callable[..., None])
+
+
+def checks(rule_id: str, *, kinds: Iterable[str] = ("env",), owns: Iterable[str] = ()) -> Callable[[F], F]:
+    """Mark a test as the check of ``rule_id``; the plugin makes one item per target of ``kinds``.
+
+    Args:
+        rule_id: The rule, e.g. ``"ENV-016"``.
+        kinds: Target kinds the rule applies to (``"env"``, ``"vector"``, ``"func"``).
+        owns: Call kinds (``"construct"``, ``"reset"``, ``"step"``, ``"render"``, ``"close"``) whose exceptions
+            are violations of this rule; other rules skip when those calls raise.
+
+    Returns:
+        The marker decorator.
+    """
+    mark = pytest.mark.conformance_rule(rule_id, kinds=tuple(kinds), owns=tuple(owns))
+
+    def decorate(fn: F) -> F:
+        decorated: F = mark(fn)
+        return decorated
+
+    return decorate

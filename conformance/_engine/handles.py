@@ -15,9 +15,8 @@ from typing import Any, TypeAlias
 
 from conformance._engine.describe import describe_exception
 from conformance._engine.outcomes import NotCheckable
-from conformance._engine.record import Trace
+from conformance._engine.record import Trace, source
 from conformance._engine.remote import Remote
-from conformance._engine.source import source
 from conformance._engine.watchdog import Guard
 
 __all__ = ["Binder", "ConstructionFailed", "Handle", "TargetError"]

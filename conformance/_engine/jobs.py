@@ -34,13 +34,13 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 from conformance._engine import shelf
 from conformance._engine.case import Case
-from conformance._engine.reporting import capture, frames_folder
+from conformance._engine.describe import is_list_or_tuple, is_mapping, is_tuple
 from conformance._engine.messages import Facts, ItemsJob, TraceJob, TraceResult, WarmJob
-from conformance._engine.narrowing import is_list_or_tuple, is_mapping, is_tuple
 from conformance._engine.observe import run_shared
 from conformance._engine.options import CaseParam, option
 from conformance._engine.processes import BoardGuard, current_board
 from conformance._engine.profiles import Costs, Profile, hypothesis_settings, scaled
+from conformance._engine.reporting import capture, frames_folder
 from conformance._engine.session import get_session
 from conformance._engine.zygote import JSON, emit, warm_zygote
 from conformance._kit.pristine import restore as restore_process_state
@@ -323,8 +323,9 @@ class _WarningLog:
 
 
 def run_items(payload: Mapping[str, JSON]) -> JSON:
-    """Job process (:class:`~conformance._engine.messages.ItemsJob`): run the items (of one target) with pytest's own protocol, in order, and
-    hand over each one's serialized reports, warnings and peak memory (:func:`emit`) as soon as it has ended."""
+    """Job process (:class:`~conformance._engine.messages.ItemsJob`): run the items (of one target) with pytest's own
+    protocol, in order, and hand over each one's serialized reports, warnings and peak memory (:func:`emit`) as soon
+    as it has ended."""
     config: pytest.Config = _CONTEXT["config"]
     job = ItemsJob.from_wire(payload)
     for nodeid in job.nodeids:

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
-from conformance._engine.narrowing import is_list_or_tuple, is_mapping
+from conformance._engine.describe import is_list_or_tuple, is_mapping
 from conformance._engine.profiles import Costs, Profile
 from conformance._engine.zygote import JSON
 

@@ -27,9 +27,8 @@ from typing import Any, NoReturn, TypeAlias
 
 from hypothesis import given
 
-from conformance._engine.case import Case
+from conformance._engine.case import Case, checks
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.marks import checks
 from conformance._engine.messages import ObserverVerdict
 from conformance._engine.outcomes import NotCheckable, RuleFailure
 from conformance._engine.profiles import hypothesis_settings

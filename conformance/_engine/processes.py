@@ -1,11 +1,14 @@
-"""The supervised processes' side channels: process hygiene (dying with the parent, finding, killing and measuring descendants) and the progress board each process writes.
+"""The supervised processes' side channels: process hygiene (dying with the parent, finding, killing and measuring
+descendants) and the progress board each process writes.
 
-**Process hygiene.** Process hygiene for supervision: dying with the parent, finding and killing descendants, reading their usage.
+**Process hygiene.** Process hygiene for supervision: dying with the parent, finding and killing descendants, reading
+their usage.
 
 Linux gives the precise tools (``prctl``, ``/proc``); elsewhere the functions degrade to what POSIX offers (process
 groups) and report nothing they cannot know.
 
-**The progress board.** The progress board: a few hundred bytes of shared memory saying what a supervised process is doing right now.
+**The progress board.** The progress board: a few hundred bytes of shared memory saying what a supervised process is
+doing right now.
 
 The supervising pytest process creates one board per target before it forks the target's processes; they inherit
 the mapping. The process under supervision writes to it through :class:`BoardGuard` around every call into the

@@ -54,7 +54,7 @@ from typing import Any, TypeAlias
 
 import pytest
 
-from conformance._engine.narrowing import is_dict, is_list
+from conformance._engine.describe import is_dict, is_list
 from conformance.results import RuleResult
 
 if sys.version_info >= (3, 11):

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from conformance._engine.narrowing import is_dict
+from conformance._engine.describe import is_dict
 from conformance.results import SCHEMA, Report, RuleResult
 
 __all__ = ["PROPERTY", "TARGET_WARNINGS", "LiveReport", "record_of", "replace_file", "with_record", "write_report"]

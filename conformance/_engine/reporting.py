@@ -1,4 +1,5 @@
-"""What the run shows its user: progress lines on the terminal, the status badge, the HTML report, and the reporter that gathers item records where pytest logs reports.
+"""What the run shows its user: progress lines on the terminal, the status badge, the HTML report, and the reporter that
+gathers item records where pytest logs reports.
 
 **Progress.** Progress of long runs on the terminal: per target, items done of its total and the time so far.
 
@@ -14,14 +15,16 @@ code), only when ``--conformance-html`` is given; written as PNG files into a fo
 removes. Capture is best effort and bounded in time: the RENDER rules report what is wrong with the frames; the
 gallery only shows them.
 
-**HTML report.** The HTML report (``--conformance-html PATH``): one self-contained file an env author opens in a browser.
+**HTML report.** The HTML report (``--conformance-html PATH``): one self-contained file an env author opens in a
+browser.
 
 Per target: the outcome counts, a chart of each rule's time and steps, the rule table, every failure, warning and
 error with its message (expected, actual, what differs) and its reproducer, and a gallery of the frames the target
 drew in each declared image mode (the frames above). Everything is inline — styles, charts (SVG)
 and frames (PNG data URIs) — so the file needs no network and can be uploaded as a CI artifact.
 
-**The reporter.** What the run reports, gathered where pytest logs reports (pytest-xdist's controller, or the only process): the
+**The reporter.** What the run reports, gathered where pytest logs reports (pytest-xdist's controller, or the only
+process): the
 :class:`Reporter` the plugin registers — item records merged phase by phase, the live and final JSON report, the
 terminal summary, the targets' own warnings, HTML, badge and baseline — and how a conformance item's node id names its
 rule and target (for reports the suite did not make: an xdist worker's crash).
@@ -38,8 +41,8 @@ import os
 import re
 import shutil
 import signal
-import sys
 import struct
+import sys
 import threading
 import time
 import zlib
@@ -50,7 +53,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pytest
 
-from conformance._engine.narrowing import is_array, is_dict, is_list, is_list_or_tuple, is_tuple
+from conformance._engine.describe import is_array, is_dict, is_list, is_list_or_tuple, is_tuple
 from conformance._engine.options import option
 from conformance._engine.project import fingerprint, write_baseline
 from conformance._engine.report import PROPERTY, TARGET_WARNINGS, LiveReport, record_of, replace_file, write_report

@@ -32,9 +32,9 @@ from typing import Any, TypeAlias
 
 import pytest
 
+from conformance._engine.describe import is_dict
 from conformance._engine.jobs import run_items, run_trace, share, warm_supervisor, warm_target
 from conformance._engine.messages import Facts, ItemsJob, ObserverVerdict, TraceJob, TraceResult, WarmJob
-from conformance._engine.narrowing import is_dict
 from conformance._engine.observe import OBSERVERS
 from conformance._engine.options import CaseParam, item_param
 from conformance._engine.processes import Snapshot
@@ -563,7 +563,8 @@ class ItemRunner:
         if isinstance(outcome, Interrupted):
             return outcome
         if not isinstance(outcome, Finished):
-            outcome = self._supervised(param, facts, _Trace(tuple(sorted(facts.observers)), measure=False), first=outcome)
+            again = _Trace(tuple(sorted(facts.observers)), measure=False)
+            outcome = self._supervised(param, facts, again, first=outcome)
         if isinstance(outcome, Finished):
             facts.trace = (facts.trace or TraceResult()).observed(TraceResult.from_wire(outcome.value))
         elif isinstance(outcome, Interrupted):

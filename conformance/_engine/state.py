@@ -13,9 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from conformance._engine.describe import describe_exception
+from conformance._engine.describe import describe_exception, is_list_or_tuple, is_mapping
 from conformance._engine.messages import ObserverVerdict
-from conformance._engine.narrowing import is_list_or_tuple, is_mapping
 from conformance._engine.shelf import costly, key_of, mark_costly, recycle
 from conformance._engine.targets import Target
 from conformance._engine.verdicts import no_return

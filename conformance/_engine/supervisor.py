@@ -1,8 +1,10 @@
-"""Supervised execution: how a job ends (it returned, or it did not) and the supervisor that forks, watches and ends the processes that run target code.
+"""Supervised execution: how a job ends (it returned, or it did not) and the supervisor that forks, watches and ends the
+processes that run target code.
 
 **Endings.** How a supervised job ended: it returned (:class:`Finished`), or it did not (a :data:`Failure`).
 
-**The supervisor.** Supervised execution: every call into a target runs in a process the suite can time out, kill and replace.
+**The supervisor.** Supervised execution: every call into a target runs in a process the suite can time out, kill and
+replace.
 
 Three kinds of process take part, and only the last two ever run target code:
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from conformance._engine.narrowing import is_dict, is_mapping
+from conformance._engine.describe import is_dict, is_mapping
 from conformance._engine.processes import tracked
 from conformance._engine.supervisor import Finished, Supervisor
 from conformance._engine.zygote import Job

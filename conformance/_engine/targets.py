@@ -1,4 +1,5 @@
-"""What the suite checks: the targets named on the command line, or, when none is, the reference's registered envs, vector envs and functional envs.
+"""What the suite checks: the targets named on the command line, or, when none is, the reference's registered envs,
+vector envs and functional envs.
 
 **Targets.** What the suite checks: the targets named on the command line (or the reference's registered envs).
 
@@ -12,7 +13,8 @@ Target kinds: ``env`` (``--env``, ``--env-id``, ``CONFORMANCE_ENV``), ``vector``
 may name ``conformance._engine.callables:target``, the object ``conformance.check_env`` ships when its target cannot be
 imported by path (:mod:`conformance._engine.callables`).
 
-**Default targets.** The reference's vector envs and functional envs: what the suite checks, besides its envs, when no target is named.
+**Default targets.** The reference's vector envs and functional envs: what the suite checks, besides its envs, when no
+target is named.
 
 Vector targets are made with the reference's ``make_vec``, so each reproducer is a single public call:
 
@@ -33,8 +35,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
-from conformance._engine.narrowing import is_dict
-from conformance._engine.source import source
+from conformance._engine.describe import is_dict
+from conformance._engine.record import source
 from conformance._engine.sweep import Match, is_glob
 
 __all__ = [

@@ -1,6 +1,7 @@
 """Calls into the code under test, timed: how long each kind of call may take, and the guards that hold a call to it.
 
-**Call limits.** How long one call into a target may take: derived from what the same kind of call has cost, never a fixed figure.
+**Call limits.** How long one call into a target may take: derived from what the same kind of call has cost, never a
+fixed figure.
 
 A JIT-compiled env (JAX, numba) pays its compile on the first ``reset`` and ``step`` of every process; a benchmark env
 may take half a minute to construct. Neither is a hang, and neither may become one because a flat per-call timeout

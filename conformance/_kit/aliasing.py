@@ -22,8 +22,7 @@ import collections
 from collections.abc import Callable
 from typing import Any
 
-from conformance._engine.describe import summarize
-from conformance._engine.narrowing import is_array, is_dict, is_list_or_tuple
+from conformance._engine.describe import is_array, is_dict, is_list_or_tuple, summarize
 from conformance._engine.observe import View, Watch
 from conformance._kit.rollout import Record
 from conformance.equality import difference

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from conformance._engine.narrowing import is_mapping
+from conformance._engine.describe import is_mapping
 
 __all__ = ["as_numpy", "is_foreign_array", "jax_declared"]
 

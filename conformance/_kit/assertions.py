@@ -18,9 +18,8 @@ import numpy as np
 from hypothesis import strategies as st
 
 from conformance._engine.case import Case
-from conformance._engine.describe import describe_exception, summarize
+from conformance._engine.describe import describe_exception, is_array, is_dict, is_scalar, is_tuple, summarize
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.narrowing import is_array, is_dict, is_scalar, is_tuple
 from conformance._engine.record import returned, snapshot
 from conformance._kit.expectations import expect_equal
 from conformance._kit.rollout import Comparable, first_difference

@@ -26,9 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from conformance._engine.describe import summarize
+from conformance._engine.describe import is_array, is_integer, is_mapping, summarize
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.narrowing import is_array, is_integer, is_mapping
 from conformance._engine.record import snapshot
 from conformance._kit.batching import SplitError, split, sub_info
 from conformance._kit.own_model import OwnCopies

@@ -19,8 +19,16 @@ from typing import Any, TypeAlias
 
 import numpy as np
 
-from conformance._engine.describe import summarize, type_name
-from conformance._engine.narrowing import is_array, is_dict, is_list_or_tuple, is_mapping, is_sequence, is_tuple
+from conformance._engine.describe import (
+    is_array,
+    is_dict,
+    is_list_or_tuple,
+    is_mapping,
+    is_sequence,
+    is_tuple,
+    summarize,
+    type_name,
+)
 from conformance._kit.strategies import space_kind
 
 __all__ = [

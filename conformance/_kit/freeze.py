@@ -17,7 +17,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from conformance._engine.narrowing import is_array, is_dict, is_list, is_tuple
+from conformance._engine.describe import is_array, is_dict, is_list, is_tuple
 
 __all__ = ["DEFAULT_BUDGET", "ArrayDigest", "Freezer", "digest_of"]
 

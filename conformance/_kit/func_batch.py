@@ -17,7 +17,6 @@ compare shapes (FUNC-008/009) and rows (FUNC-014).
 from __future__ import annotations
 
 import importlib
-
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,8 +24,8 @@ from typing import Any
 import numpy as np
 
 from conformance._engine.case import Case
+from conformance._engine.describe import is_array, is_mapping
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.narrowing import is_array, is_mapping
 from conformance._kit.arrays import as_numpy
 from conformance._kit.func_checks import Driver, deep_snapshot
 from conformance._kit.func_rng import RngKind, rng_kind

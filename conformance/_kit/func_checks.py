@@ -25,7 +25,7 @@ from typing import Any
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.source import source
+from conformance._engine.record import source
 from conformance._kit.func_rng import RngKind, rng_kind
 from conformance.equality import difference
 

@@ -22,7 +22,7 @@ from conformance._engine.case import Case
 from conformance._engine.describe import summarize
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.outcomes import NotCheckable
-from conformance._engine.source import source
+from conformance._engine.record import source
 from conformance._kit.assertions import read
 from conformance._kit.freeze import Freezer
 from conformance._kit.rollout import (

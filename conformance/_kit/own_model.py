@@ -48,9 +48,8 @@ from typing import Any, overload
 import numpy as np
 
 from conformance._engine.case import Case
-from conformance._engine.describe import describe_exception, summarize
+from conformance._engine.describe import describe_exception, is_integer, is_mapping, summarize
 from conformance._engine.handles import ConstructionFailed, Handle, TargetError
-from conformance._engine.narrowing import is_integer, is_mapping
 from conformance._engine.outcomes import NotCheckable
 from conformance._kit.batching import SplitError, batch_of_one, split, sub_info
 from conformance._kit.vector_rollout import declared_mode

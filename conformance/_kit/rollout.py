@@ -13,9 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from conformance._engine.describe import summarize
+from conformance._engine.describe import is_tuple, summarize
 from conformance._engine.handles import Handle
-from conformance._engine.narrowing import is_tuple
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import snapshot
 from conformance._kit.freeze import Freezer

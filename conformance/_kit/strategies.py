@@ -23,9 +23,9 @@ import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from conformance._engine.processes import tracked
-from conformance._engine.narrowing import is_mapping, is_sequence, is_tuple
+from conformance._engine.describe import is_mapping, is_sequence, is_tuple
 from conformance._engine.outcomes import NotCheckable
+from conformance._engine.processes import tracked
 from conformance._engine.profiles import Profile
 
 __all__ = ["Plan", "Sampler", "elements", "plans", "sampler", "seeds", "space_kind", "subspaces"]

@@ -16,9 +16,8 @@ from typing import Any
 import numpy as np
 
 from conformance._engine.case import Case
-from conformance._engine.describe import describe_exception, summarize
+from conformance._engine.describe import describe_exception, is_array, summarize
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.narrowing import is_array
 from conformance._kit import vector_rollout
 from conformance._kit.arrays import as_numpy, jax_declared
 from conformance._kit.assertions import contains, read, space_label

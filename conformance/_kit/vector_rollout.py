@@ -14,9 +14,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from conformance._engine.describe import summarize
+from conformance._engine.describe import is_array, is_dict, is_list, is_mapping, is_tuple, summarize
 from conformance._engine.handles import Handle
-from conformance._engine.narrowing import is_array, is_dict, is_list, is_mapping, is_tuple
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import snapshot
 from gymspec import AutoresetMode, autoreset_mode_of

@@ -1,4 +1,4 @@
-"""``conformance._engine.narrowing``: each check answers exactly what its ``isinstance`` answers."""
+"""``conformance._engine.describe``: each check answers exactly what its ``isinstance`` answers."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from types import MappingProxyType
 import numpy as np
 import pytest
 
-from conformance._engine.narrowing import (
+from conformance._engine.describe import (
     is_array,
     is_bool,
     is_dict,
