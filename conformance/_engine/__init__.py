@@ -19,7 +19,7 @@ A reader following one item opens the modules in this order:
    supervisor) and :mod:`.zygote` (the processes' side of the fork server), :mod:`.processes` (process hygiene; the
    progress board), :mod:`.verdicts` (the one place that decides and words what an item's ending means: owners,
    endings that were not a return, "not checked").
-4. **Reporting** — :mod:`.report` (the JSON report on disk, live and final), :mod:`.reporting` (the reporter, progress
-   lines, the HTML report and its frames, the badge), :mod:`.scheduling` (pytest-xdist), :mod:`.project`
-   (adoption: the ``[tool.conformance]`` table and baselines).
+4. **Reporting** — :mod:`.report` (the JSON report on disk, live and final), :mod:`.reporting` (the reporter and
+   progress lines), :mod:`.artifacts` (the HTML report with its frames, the badge), :mod:`.scheduling`
+   (pytest-xdist), :mod:`.project` (adoption: the ``[tool.conformance]`` table and baselines).
 """

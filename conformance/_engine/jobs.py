@@ -40,7 +40,7 @@ from conformance._engine.observe import run_shared
 from conformance._engine.options import CaseParam, option
 from conformance._engine.processes import BoardGuard, current_board
 from conformance._engine.profiles import Costs, Profile, hypothesis_settings, scaled
-from conformance._engine.reporting import capture, frames_folder
+from conformance._engine.artifacts import capture, frames_folder
 from conformance._engine.session import get_session
 from conformance._engine.zygote import JSON, emit, warm_zygote
 from conformance._kit.pristine import restore as restore_process_state

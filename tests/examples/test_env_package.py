@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tests.conformance._engine.test_reporting import parse_report
+from tests.conformance._engine.test_artifacts import parse_report
 from tests.meta._run import REPO, suite_env
 
 PACKAGE = REPO / "examples" / "env_package"

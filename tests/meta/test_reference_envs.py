@@ -48,8 +48,8 @@ def test_suite_passes_on_reference_envs(tmp_path: Path) -> None:
 def _check_html(html: Path, results: list[dict[str, Any]], ids: list[str]) -> None:
     """The HTML report of the run holds every result and, per registered env, frames of each declared image mode."""
     import reference
-    from conformance._engine.reporting import IMAGE_MODES
-    from tests.conformance._engine.test_reporting import parse_report
+    from conformance._engine.artifacts import IMAGE_MODES
+    from tests.conformance._engine.test_artifacts import parse_report
 
     assert html.stat().st_size < 5 * 2**20, f"the registry's HTML report is {html.stat().st_size} bytes"
     parsed = parse_report(html)
