@@ -15,8 +15,8 @@ A reader following one item opens the modules in this order:
    (constructions budgeted; a second instance in a process of its own), :mod:`.observe` (rules checked on one
    shared rollout), :mod:`.describe` (values narrowed to types and described in messages).
 3. **Supervision** — :mod:`.runner` (an item's processes and reports), :mod:`.jobs` (what those processes run),
-   :mod:`.messages` (what crosses the process boundary, typed), :mod:`.supervisor` (how a job ends; the
-   supervisor) and :mod:`.zygote` (the processes' side of the fork server), :mod:`.processes` (process hygiene; the
+   :mod:`.messages` (what crosses the process boundary, typed, and how a job ended), :mod:`.supervisor`
+   (the supervisor) and :mod:`.zygote` (the processes' side of the fork server), :mod:`.processes` (process hygiene; the
    progress board), :mod:`.verdicts` (the one place that decides and words what an item's ending means: owners,
    endings that were not a return, "not checked").
 4. **Reporting** — :mod:`.report` (the JSON report on disk, live and final), :mod:`.reporting` (the reporter and

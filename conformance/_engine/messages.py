@@ -10,6 +10,9 @@ dict:
   jobs told it; a job hands it to the target's :class:`~conformance._engine.state.TargetState` before anything else.
 * :class:`WarmJob`, :class:`TraceJob`, :class:`ItemsJob` — the payloads of :mod:`.jobs`' three functions.
 * :class:`TraceResult` — what a target's shared run found (:func:`~conformance._engine.jobs.run_trace`).
+* :data:`Outcome` — how a supervised job ended: it returned (:class:`Finished`, carrying its JSON value), or it did
+  not (a :data:`Failure`: :class:`Died`, :class:`Hung`, :class:`OverMemory`, :class:`Interrupted`), as the
+  :class:`~conformance._engine.supervisor.Supervisor` saw it.
 
 A wire value that does not have the shape written here is the suite's own bug, met only between two processes of
 one run: it raises ``ValueError`` naming the field, never passes as a default.
@@ -20,13 +23,28 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from conformance._engine.describe import is_list_or_tuple, is_mapping
+from conformance._engine.processes import Snapshot
 from conformance._engine.profiles import Costs, Profile
 from conformance._engine.zygote import JSON
 
-__all__ = ["Facts", "ItemsJob", "ObserverVerdict", "TraceJob", "TraceResult", "WarmJob"]
+__all__ = [
+    "Died",
+    "Facts",
+    "Failure",
+    "Finished",
+    "Hung",
+    "Interrupted",
+    "ItemsJob",
+    "ObserverVerdict",
+    "Outcome",
+    "OverMemory",
+    "TraceJob",
+    "TraceResult",
+    "WarmJob",
+]
 
 
 @dataclass(frozen=True)
@@ -260,3 +278,88 @@ class TraceResult:
             steps=int(data.get("steps", 0)),
             error=None if error is None else str(error),
         )
+
+
+# --- Endings -------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Finished:
+    """The job returned; ``value`` is what its function returned (JSON data), ``imported`` the top-level modules it
+    imported that its zygote had not, ``peak_mib`` its largest resident memory (the kernel's high-water mark),
+    ``parts`` what it handed over with :func:`~conformance._engine.zygote.emit` on the way, in order."""
+
+    value: JSON
+    seconds: float
+    imported: tuple[str, ...] = ()
+    peak_mib: float = 0.0
+    parts: tuple[JSON, ...] = ()
+
+
+@dataclass(frozen=True)
+class Died:
+    """The process ended without returning: a signal, ``os._exit``, an abort in native code.
+
+    Attributes:
+        status: E.g. ``"SIGSEGV"`` or ``"exit code 3"``.
+        board: What it was doing.
+        detail: An internal error's traceback (the suite's own code failed in the job process), else ``""``.
+        stage: ``"warm"`` when the zygote died while warming up (the job never ran), else ``"job"``.
+        traceback: The Python stacks at a fatal signal (from ``faulthandler``), else ``""``.
+        parts: What the job handed over with :func:`~conformance._engine.zygote.emit` before it died.
+    """
+
+    status: str
+    board: Snapshot
+    seconds: float
+    detail: str = ""
+    stage: str = "job"
+    traceback: str = ""
+    parts: tuple[JSON, ...] = ()
+
+
+@dataclass(frozen=True)
+class Hung:
+    """The process was killed for taking too long.
+
+    Attributes:
+        limit: The timeout it exceeded, in seconds.
+        board: What it was doing (``board.active`` false: no call was in progress, nothing made progress).
+        stage: ``"warm"`` when it was the zygote, warming up (the job never ran), else ``"job"``.
+        traceback: The Python stacks of the job's threads when it was stopped (from ``faulthandler``), else ``""``.
+        parts: What the job handed over with :func:`~conformance._engine.zygote.emit` before it hung.
+    """
+
+    limit: float
+    board: Snapshot
+    seconds: float
+    stage: str = "job"
+    traceback: str = ""
+    parts: tuple[JSON, ...] = ()
+
+
+@dataclass(frozen=True)
+class OverMemory:
+    """The process was killed for holding more than the memory cap (``rss`` and ``cap`` in bytes; ``stage`` and
+    ``parts`` as for :class:`Hung`)."""
+
+    rss: int
+    cap: int
+    board: Snapshot
+    seconds: float
+    stage: str = "job"
+    parts: tuple[JSON, ...] = ()
+
+
+@dataclass(frozen=True)
+class Interrupted:
+    """The user interrupted the run (Ctrl-C) while the process worked; it has been killed (``stage`` as for
+    :class:`Hung`)."""
+
+    board: Snapshot
+    seconds: float
+    stage: str = "job"
+
+
+Failure: TypeAlias = Died | Hung | OverMemory | Interrupted
+"""Every way a job can end without returning."""
+Outcome: TypeAlias = Finished | Failure

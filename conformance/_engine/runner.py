@@ -34,13 +34,26 @@ import pytest
 
 from conformance._engine.describe import is_dict
 from conformance._engine.jobs import run_items, run_trace, share, warm_supervisor, warm_target
-from conformance._engine.messages import Facts, ItemsJob, ObserverVerdict, TraceJob, TraceResult, WarmJob
+from conformance._engine.messages import (
+    Died,
+    Facts,
+    Failure,
+    Finished,
+    Hung,
+    Interrupted,
+    ItemsJob,
+    ObserverVerdict,
+    Outcome,
+    TraceJob,
+    TraceResult,
+    WarmJob,
+)
 from conformance._engine.observe import OBSERVERS
 from conformance._engine.options import CaseParam, item_param
 from conformance._engine.processes import Snapshot
 from conformance._engine.report import PROPERTY, TARGET_WARNINGS, record_of, with_record
 from conformance._engine.shelf import COSTLY_SECONDS
-from conformance._engine.supervisor import Died, Failure, Finished, Hung, Interrupted, Outcome, Supervisor, Ticket
+from conformance._engine.supervisor import Supervisor, Ticket
 from conformance._engine.verdicts import REPORTED_BY, RULE_ID, unreported, worse
 from conformance._engine.verdicts import Verdict as _Verdict
 from conformance._engine.verdicts import describe_ending as _ending

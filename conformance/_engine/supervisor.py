@@ -1,9 +1,4 @@
-"""Supervised execution: how a job ends (it returned, or it did not) and the supervisor that forks, watches and ends the
-processes that run target code.
-
-**Endings.** How a supervised job ended: it returned (:class:`Finished`), or it did not (a :data:`Failure`).
-
-**The supervisor.** Supervised execution: every call into a target runs in a process the suite can time out, kill and
+"""Supervised execution: every call into a target runs in a process the suite can time out, kill and
 replace.
 
 Three kinds of process take part, and only the last two ever run target code:
@@ -24,7 +19,7 @@ supervisor submits jobs and waits for the one it needs while enforcing the limit
 is first asked for its Python stacks (``faulthandler`` on ``SIGUSR2``), so the report says where it was stuck.
 
 Messages between the supervisor and a zygote are JSON lines on a socket pair; results travel as JSON files (the
-processes' side of all this is :mod:`conformance._engine.zygote`; how jobs end, :mod:`conformance._engine.supervisor`).
+processes' side of all this is :mod:`conformance._engine.zygote`; how jobs end, :mod:`conformance._engine.messages`).
 Nothing a target produced is ever unpickled in the supervisor, so even a hostile ``__reduce__`` cannot run there.
 
 On Ctrl-C only the supervisor is interrupted (its children live in process groups of their own, out of the
@@ -47,109 +42,17 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeAlias
 
+from conformance._engine.messages import Died, Finished, Hung, Interrupted, Outcome, OverMemory
 from conformance._engine.processes import Board, Snapshot, cpu_and_state, describe_status, kill_group, kill_tree, rss
 from conformance._engine.zygote import JSON, STACKS_SIGNAL, Job, JobFunction, collect, flush_stdio, send, serve
 
 __all__ = [
-    "Died",
-    "Failure",
-    "Finished",
-    "Hung",
-    "Interrupted",
-    "Outcome",
-    "OverMemory",
     "Supervisor",
     "Ticket",
     "default_memory_cap",
     "fork_available",
 ]
-
-
-# --- Endings -------------------------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Finished:
-    """The job returned; ``value`` is what its function returned (JSON data), ``imported`` the top-level modules it
-    imported that its zygote had not, ``peak_mib`` its largest resident memory (the kernel's high-water mark),
-    ``parts`` what it handed over with :func:`~conformance._engine.zygote.emit` on the way, in order."""
-
-    value: JSON
-    seconds: float
-    imported: tuple[str, ...] = ()
-    peak_mib: float = 0.0
-    parts: tuple[JSON, ...] = ()
-
-
-@dataclass(frozen=True)
-class Died:
-    """The process ended without returning: a signal, ``os._exit``, an abort in native code.
-
-    Attributes:
-        status: E.g. ``"SIGSEGV"`` or ``"exit code 3"``.
-        board: What it was doing.
-        detail: An internal error's traceback (the suite's own code failed in the job process), else ``""``.
-        stage: ``"warm"`` when the zygote died while warming up (the job never ran), else ``"job"``.
-        traceback: The Python stacks at a fatal signal (from ``faulthandler``), else ``""``.
-        parts: What the job handed over with :func:`~conformance._engine.zygote.emit` before it died.
-    """
-
-    status: str
-    board: Snapshot
-    seconds: float
-    detail: str = ""
-    stage: str = "job"
-    traceback: str = ""
-    parts: tuple[JSON, ...] = ()
-
-
-@dataclass(frozen=True)
-class Hung:
-    """The process was killed for taking too long.
-
-    Attributes:
-        limit: The timeout it exceeded, in seconds.
-        board: What it was doing (``board.active`` false: no call was in progress, nothing made progress).
-        stage: ``"warm"`` when it was the zygote, warming up (the job never ran), else ``"job"``.
-        traceback: The Python stacks of the job's threads when it was stopped (from ``faulthandler``), else ``""``.
-        parts: What the job handed over with :func:`~conformance._engine.zygote.emit` before it hung.
-    """
-
-    limit: float
-    board: Snapshot
-    seconds: float
-    stage: str = "job"
-    traceback: str = ""
-    parts: tuple[JSON, ...] = ()
-
-
-@dataclass(frozen=True)
-class OverMemory:
-    """The process was killed for holding more than the memory cap (``rss`` and ``cap`` in bytes; ``stage`` and
-    ``parts`` as for :class:`Hung`)."""
-
-    rss: int
-    cap: int
-    board: Snapshot
-    seconds: float
-    stage: str = "job"
-    parts: tuple[JSON, ...] = ()
-
-
-@dataclass(frozen=True)
-class Interrupted:
-    """The user interrupted the run (Ctrl-C) while the process worked; it has been killed (``stage`` as for
-    :class:`Hung`)."""
-
-    board: Snapshot
-    seconds: float
-    stage: str = "job"
-
-
-Failure: TypeAlias = Died | Hung | OverMemory | Interrupted
-"""Every way a job can end without returning."""
-Outcome: TypeAlias = Finished | Failure
 
 
 # --- The supervisor ------------------------------------------------------------------------------------------------

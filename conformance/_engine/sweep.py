@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from conformance._engine.describe import is_dict, is_mapping
+from conformance._engine.messages import Finished
 from conformance._engine.processes import tracked
-from conformance._engine.supervisor import Finished, Supervisor
+from conformance._engine.supervisor import Supervisor
 from conformance._engine.zygote import Job
 
 __all__ = ["Match", "expand", "is_glob", "list_ids", "list_or_error", "ready"]

@@ -21,9 +21,9 @@ import sys
 from dataclasses import dataclass
 from typing import Literal
 
+from conformance._engine.messages import Died, Failure, Hung, Interrupted, OverMemory
 from conformance._engine.options import CaseParam
 from conformance._engine.processes import Snapshot
-from conformance._engine.supervisor import Died, Failure, Hung, Interrupted, OverMemory
 from conformance.results import CONSTRUCT, SEVERITY, Outcome, rule_level
 from gymspec.rules import RULES
 

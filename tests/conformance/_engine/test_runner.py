@@ -74,8 +74,8 @@ def test_pytest_xdist_workers_are_read_as_this_expects() -> None:
 
 
 def test_an_item_in_progress_when_its_batch_died_gets_the_ending_without_the_earlier_items_results() -> None:
+    from conformance._engine.messages import Died
     from conformance._engine.processes import Snapshot
-    from conformance._engine.supervisor import Died
     from conformance._engine.runner import _part
 
     board = Snapshot(0, False, 0.0, 0.0, 0, "", "", "", "")

@@ -13,9 +13,8 @@ from typing import Any
 import pytest
 
 from conformance._engine import supervisor as supervisor_module
-from conformance._engine.processes import Snapshot, current_board
-from conformance._engine.supervisor import Died, Finished, Hung, Interrupted, OverMemory
-from conformance._engine.processes import describe_status
+from conformance._engine.messages import Died, Finished, Hung, Interrupted, OverMemory
+from conformance._engine.processes import Snapshot, current_board, describe_status
 from conformance._engine.supervisor import Supervisor, fork_available
 from conformance._engine.zygote import Job
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance._engine.supervisor import Died, Finished, Hung, Interrupted
+from conformance._engine.messages import Died, Finished, Hung, Interrupted
 from conformance._engine.supervisor import Supervisor, fork_available
 from conformance._engine.zygote import Job, collect, emit
 
