@@ -44,6 +44,7 @@ from conformance._kit.stateful import begin_program, end_program, run_machine
 from conformance._kit.strategies import Plan, elements, sampler
 from conformance._kit.vector_checks import (
     VecFacts,
+    expect_prediction,
     feed,
     model_envs,
     new_model,
@@ -65,8 +66,7 @@ _EXTRA_RESET_RATE = 0.3
 
 
 def _fail(case: Case, problem: Problem) -> NoReturn:
-    # No reproducer assertion: what the target should have returned is the model's prediction
-    # (conformance._kit.autoreset_model), which a problem carries as text only, not as a value a script compares.
+    expect_prediction(case, problem)
     derived = [rule_id for rule_id in problem.rules if rule_id != case.rule.id]
     tags = f" [as {', '.join(derived)} states]" if derived and case.rule.id == "AUTORESET-012" else ""
     case.fail(f"{problem.where}: {problem.what}{tags}", expected=problem.expected, actual=problem.actual)

@@ -375,7 +375,9 @@ def test_undeclared_render_mode_rejected_at_make(conformance_case: Case) -> None
                 return
         if any(_UNDECLARED_MODE in str(warning.message) for warning in caught):
             return
-        # No reproducer assertion: the fix (an error at make) makes the replayed make raise.
+        # The check's make leaves the replay: the assertion makes it, since a fixed registry raises there.
+        expect_raises(case, f"env = {case.target.constructor_source(render_mode=_UNDECLARED_MODE)}",
+                      f"make(..., render_mode={_UNDECLARED_MODE!r}) returned an env", drop=(env.var,))
         case.fail(f"make(..., render_mode={_UNDECLARED_MODE!r}) returned an env and warned about nothing",
                   expected="an error, or a warning naming the mode, at make",
                   actual=f"an env with render_mode={summarize(env.raw.render_mode)}")

@@ -23,11 +23,11 @@ from conformance._engine.case import Case, checks
 from conformance._engine.describe import describe_exception, is_array, is_list, is_list_or_tuple, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.profiles import PROFILES
-from conformance._engine.record import returned, snapshot
+from conformance._engine.record import copied, returned, snapshot
 from conformance._kit import rollout
 from conformance._kit.aliasing import History, surely_unchanged
 from conformance._kit.assertions import expect_same_results, is_mapping, plans_for, read, reproducibility_gate
-from conformance._kit.expectations import expect_true
+from conformance._kit.expectations import expect_equal, expect_raises, expect_true
 from conformance._kit.strategies import Plan
 from conformance.equality import difference
 from gymspec.errors import UnsupportedMode, matches
@@ -255,6 +255,19 @@ def _declared_modes(case: Case, env: Handle) -> Any:
     return metadata.get("render_modes") if is_mapping(metadata) else None
 
 
+# What RENDER-003 accepts a refusal to raise, as a condition on ``raised`` (gymspec's UnsupportedMode is matched by
+# name, as gymspec.errors.matches does, so the script holds for any library's).
+_REFUSALS = ("isinstance(raised, (ValueError, AssertionError)) or "
+             "any(kind.__name__ == 'UnsupportedMode' for kind in type(raised).__mro__)")
+
+
+def _expect_refused(case: Case, problem: str, accepted: str = "") -> None:
+    """End the reproducer with the construction in an undeclared mode, which must raise (``accepted``: what);
+    the check's own construction of it (``env_undeclared``) leaves the replay, since a fixed target raises there."""
+    expect_raises(case, f"env_undeclared = {case.target.constructor_source(render_mode=_UNDECLARED)}", problem,
+                  accepted=accepted, drop=("env_undeclared",))
+
+
 @checks("RENDER-002")
 def test_render_mode_is_declared(conformance_case: Case) -> None:
     case = conformance_case
@@ -291,8 +304,7 @@ def test_render_mode_is_declared(conformance_case: Case) -> None:
             frame = undeclared.render()
         except TargetError:
             return  # refused at the first use (RENDER-003 asks for an earlier refusal)
-        # No reproducer assertion: the fix this asks for first (an error at construction) makes the script's own
-        # construction raise, so no assertion on the replayed calls could pass once the env is fixed.
+        _expect_refused(case, f"render_mode={_UNDECLARED!r} was taken up silently")
         case.fail(f"render_mode={_UNDECLARED!r} was taken up silently: construction neither raised nor warned, "
                   "render_mode reads it back and render() returned",
                   expected="an error at construction (best), a warning naming the mode, or render() refusing it",
@@ -310,12 +322,13 @@ def test_undeclared_mode_rejected(conformance_case: Case) -> None:
         if error is not None:
             if isinstance(error.error, (ValueError, AssertionError)) or matches(error.error, UnsupportedMode):
                 return
+            _expect_refused(case, "construction with an undeclared render_mode raised another error", _REFUSALS)
             case.fail(f"construction with an undeclared render_mode raised {type(error.error).__name__}",
                       expected="ValueError or UnsupportedMode (or the AssertionError of an assert on render_modes)",
                       actual=f"{describe_exception(error.error)}")
         if warned or env is None:
             return
-        # No reproducer assertion (as RENDER-002's undeclared mode): the fix makes the replayed construction raise.
+        _expect_refused(case, f"render_mode={_UNDECLARED!r} was accepted at construction", _REFUSALS)
         case.fail(f"render_mode={_UNDECLARED!r} was accepted at construction without an error or a warning",
                   expected="ValueError or UnsupportedMode at construction, or at least a warning naming the mode",
                   actual=f"an env with render_mode={read(case, env, 'render_mode', 'RENDER-001')!r}")
@@ -507,8 +520,10 @@ def test_frames_not_mutated_later(conformance_case: Case) -> None:
                     return
                 found = difference(frame, copy, "frame")
                 if found is not None:
-                    # No reproducer assertion: it would need a copy of the frame taken when render() returned it,
-                    # and the replayed calls keep only the frames themselves (which changed since).
+                    # Every frame the script's render() calls returned, beside the copy it took of each at once.
+                    expect_equal(case, returned("env", "render"), copied("env", "render"),
+                                 "a frame render() returned changed later (each frame against the copy taken when "
+                                 "it was returned)")
                     case.fail(f"the {mode} frame returned after the {where} changed, found after {now} ({found})",
                               expected="frames keep their pixels", actual=summarize(frame))
 

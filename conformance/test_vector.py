@@ -20,7 +20,7 @@ from conformance._engine.case import Case, checks
 from conformance._engine.describe import describe_exception, is_array, is_tuple, summarize, type_name
 from conformance._engine.handles import TargetError
 from conformance._engine.observe import View, Watch, observer, watcher
-from conformance._engine.record import returned, snapshot, source
+from conformance._engine.record import copied, returned, snapshot, source
 from conformance._kit import vector_rollout
 from conformance._kit.assertions import (
     SPACE_MEMBERS,
@@ -45,6 +45,7 @@ from conformance._kit.vector_checks import (
     VecFacts,
     batch_array,
     batched_space_rule,
+    expect_prediction,
     feed,
     model_envs,
     new_model,
@@ -380,8 +381,11 @@ class _ObservationsUnaliased(Watch):
     def verify(self, record: VecRecord, now: str) -> None:
         found = difference(record.obs, record.obs_copy, "observations")
         if found is not None:
-            # No reproducer assertion: it would need a copy of the batch taken when it was returned, and the
-            # replayed calls keep only the batches themselves (which changed since).
+            # Every observation batch the script's resets and steps returned, beside the copy it took of each at once.
+            var = self.view.env.var
+            expect_equal(self.view.case, f"[result[0] for result in {returned(var)}]", copied(var, "step", "[0]"),
+                         "an observation batch reset or step returned changed later (each batch against the copy "
+                         "taken when it was returned)")
             self.view.fail(f"the observations returned by the {record.where()} changed later, by {now} ({found})",
                            expected="returned observations keep their values",
                            actual=f"{summarize(record.obs)}, was {summarize(record.obs_copy)}")
@@ -605,6 +609,7 @@ def test_sub_envs_draw_their_own(conformance_case: Case) -> None:
                             return run_plan(case, again, vector_facts(case, again), plan, actions)
 
                         reproducibility_gate(case, baseline, baseline(), vector=True)
+                        expect_prediction(case, problem)
                         case.fail(f"{problem.where}: {problem.what}: sub-envs seeded as copies (s + i) do not go on "
                                   "as their copies (randomness shared between sub-envs?)",
                                   expected=problem.expected, actual=problem.actual)

@@ -311,10 +311,11 @@ class Case:
             self._trace.require(import_line)
         self._trace.line(line)
 
-    def expect(self, *lines: str, imports: tuple[str, ...] = ()) -> None:
+    def expect(self, *lines: str, imports: tuple[str, ...] = (), drop: tuple[str, ...] = ()) -> None:
         """End the reproducer with an assertion that fails while the defect exists (see
-        :meth:`~conformance._engine.record.Trace.expect`); call it just before failing."""
-        self._trace.expect(*lines, imports=imports)
+        :meth:`~conformance._engine.record.Trace.expect`, which says what ``drop`` leaves out); call it just before
+        failing."""
+        self._trace.expect(*lines, imports=imports, drop=drop)
 
     def set_seed(self, seed: int) -> None:
         """Name the example's seed in the failure header when it is not that of the example's first seeded

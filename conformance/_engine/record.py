@@ -17,6 +17,7 @@ fails loudly when run, because a reproducer that says "this part is not literal"
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +28,7 @@ from conformance._engine.describe import is_array, is_dict, is_list, is_mapping,
 
 __all__ = [
     "Trace",
+    "copied",
     "returned",
     "snapshot",
     "source",
@@ -63,6 +65,17 @@ def _key(var: str, method: str) -> str:
     return var if method in ("", "reset", "step") else f"{var}.{method}"
 
 
+def copied(var: str, method: str = "", part: str = "") -> str:
+    """The expression of the list of copies a reproducer takes of what ``var.method`` returned (its ``part``, e.g.
+    ``"[0]"`` for the observation of a ``step``), each right after the call, for expectations that compare what a
+    call returned with what it holds later (a buffer the target reuses): ``copies['env[0]']`` beside
+    ``results['env']``. The script takes them only when an expectation names that expression."""
+    return f"copies[{_key(var, method) + part!r}]"
+
+
+_COPIES = re.compile(r"copies\['([^']*)'\]")
+
+
 @dataclass
 class _Entry:
     kind: str  # "construct" | "call" | "line"
@@ -84,18 +97,23 @@ class Trace:
         self._imports = ["import random", "import numpy as np", *imports]
         self._entries: list[_Entry] = []
         self._checks: list[str] = []
+        self._dropped: set[str] = set()
         self.steps = 0
         """How many ``step`` calls were recorded (for the run's statistics)."""
         self.seed: int | None = None
         """The seed of the first ``reset(seed=...)`` recorded: a failure names it, so no check has to."""
 
-    def expect(self, *lines: str, imports: tuple[str, ...] = ()) -> None:
+    def expect(self, *lines: str, imports: tuple[str, ...] = (), drop: tuple[str, ...] = ()) -> None:
         """End the script with ``lines``: an assertion that fails while the defect exists and passes once it is
         fixed. They may read ``results[var]``, the list of what ``var.reset``/``var.step`` returned, in order,
-        and the list of what another method returned (:func:`returned`; the script then records them)."""
+        the list of what another method returned (:func:`returned`; the script then records them) and copies of
+        what a call returned, taken right after it (:func:`copied`). ``drop``: variables whose construction and
+        calls leave the replay, because ``lines`` make that construction themselves (a fixed target raises there).
+        """
         for line in imports:
             self.require(line)
         self._checks.extend(lines)
+        self._dropped.update(drop)
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -130,22 +148,33 @@ class Trace:
     def _step_loop(self, var: str, actions: list[Any]) -> list[str]:
         entry = _Entry("call", var=var, method="step")
         if len(actions) == 1:
-            return [self._captured(entry, f"{var}.step({source(actions[0])})")]
+            return self._captured(entry, f"{var}.step({source(actions[0])})")
         rendered = [source(action) for action in actions]
         rows = [", ".join(rendered[i : i + _ACTIONS_PER_LINE]) for i in range(0, len(rendered), _ACTIONS_PER_LINE)]
         lines = ["for action in ["]
         lines += [f"    {row}," for row in rows]
-        lines += ["]:", f"    {self._captured(entry, f'{var}.step(action)')}"]
+        lines += ["]:", *(f"    {line}" for line in self._captured(entry, f"{var}.step(action)"))]
         return lines
 
-    def _captured(self, entry: _Entry, call: str) -> str:
+    def _copied_parts(self, key: str) -> list[str]:
+        """The parts of ``key``'s results the expectations read copies of (:func:`copied`)."""
+        names = dict.fromkeys(name for line in self._checks for name in _COPIES.findall(line))
+        return [name[len(key):] for name in names if name == key or name.startswith(f"{key}[")]
+
+    def _captured(self, entry: _Entry, call: str) -> list[str]:
         if not self._checks:
-            return call
+            return [call]
         key = _key(entry.var, entry.method)
+        parts = self._copied_parts(key)
         # reset/step always (the rollout comparisons read them); another method only when an expectation does.
-        if entry.method in ("reset", "step") or any(returned(entry.var, entry.method) in line for line in self._checks):
-            return f"results.setdefault({key!r}, []).append({call})"
-        return call
+        if not (entry.method in ("reset", "step") or parts
+                or any(returned(entry.var, entry.method) in line for line in self._checks)):
+            return [call]
+        lines = [f"results.setdefault({key!r}, []).append({call})"]
+        for part in parts:
+            # Taken at once: what the call returned may be a buffer the target writes again later.
+            lines.append(f"copies.setdefault({key + part!r}, []).append(copy.deepcopy(results[{key!r}][-1]{part}))")
+        return lines
 
     def script(self) -> str:
         """The trace as a runnable script (one statement per line, consecutive steps folded), ending with the
@@ -153,10 +182,14 @@ class Trace:
 
         The global generators are pinned first: a target that reads them replays the same way every run."""
         # Pinned before the target is imported: a target that draws from them at import replays too.
-        lines = [*self._imports[:2], "np.random.seed(0)", "random.seed(0)", *self._imports[2:]]
+        copies = any(_COPIES.search(line) for line in self._checks)
+        first = ["import copy"] if copies and "import copy" not in self._imports else []
+        lines = [*first, *self._imports[:2], "np.random.seed(0)", "random.seed(0)", *self._imports[2:]]
         if self._checks:
             lines.append("results = {}  # what each env's reset and step returned, in order")
-        entries = self._entries
+        if copies:
+            lines.append("copies = {}  # copies of what some calls returned, taken right after each call")
+        entries = [entry for entry in self._entries if entry.var not in self._dropped or entry.kind == "line"]
         i = 0
         while i < len(entries):
             entry = entries[i]
@@ -177,7 +210,7 @@ class Trace:
                     actions.append(entries[i].args[0])
                 lines += self._step_loop(entry.var, actions)
             else:
-                lines.append(self._captured(entry, self._call_source(entry)))
+                lines += self._captured(entry, self._call_source(entry))
             i += 1
         lines += self._checks
         return "\n".join(lines)

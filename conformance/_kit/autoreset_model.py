@@ -15,7 +15,8 @@
   by the sub-envs could explain is reported under VEC-023 (a SHOULD), not under an AUTORESET rule.
 
 Each :class:`Problem` names the rules it violates, so rule-specific tests pick theirs and the stateful test
-(AUTORESET-012) reports any.
+(AUTORESET-012) reports any; its :class:`Claim` is what a reproducer asserts about it, over what the disagreeing call
+returned (the prediction written out as a literal).
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ import numpy as np
 
 from conformance._engine.describe import is_array, is_integer, is_mapping, summarize
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.record import snapshot
-from conformance._kit.batching import SplitError, split, sub_info
+from conformance._engine.record import snapshot, source
+from conformance._kit.batching import SplitError, row_source, split, sub_info
 from conformance._kit.own_model import OwnCopies
 from conformance._kit.rollout import unpack_reset as unpack_single_reset
 from conformance._kit.rollout import unpack_step as unpack_single_step
@@ -37,7 +38,7 @@ from conformance._kit.vector_rollout import ended_flags
 from conformance.equality import value_difference
 from gymspec import AutoresetMode
 
-__all__ = ["Problem", "VectorModel", "seeds_for"]
+__all__ = ["LATEST", "Claim", "Problem", "VectorModel", "seeds_for"]
 
 GENERIC = "AUTORESET-012"
 OWN = "VEC-023"
@@ -47,6 +48,30 @@ _PROOF = 2
 # The AUTORESET rules whose disagreements with a copy are kept once the sub-env is proven to draw its own randomness.
 _CROSS_TALK = ("AUTORESET-002", "AUTORESET-004", "AUTORESET-005", "AUTORESET-009")
 _FINAL_KEYS = ("final_obs", "final_info")
+LATEST = "latest"
+"""The name a reproducer gives what the disagreeing call returned (a claim reads it)."""
+_SUB_INFO = "from conformance._kit.batching import sub_info"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What a reproducer asserts about a disagreement, as source reading :data:`LATEST` (what the disagreeing call
+    of ``env``, the vector env, returned) and ``env``.
+
+    Attributes:
+        kind: ``"equal"`` (``left`` equals ``right``, values compared as :func:`~conformance.equality.value_difference`
+            does), ``"unequal"``, or ``"true"`` (``left`` is a condition, ``right`` the expression the message shows).
+        left: What the target returned (or the condition).
+        right: What the model predicts, as a literal (or the expression shown).
+        problem: What differs, for the assertion's message.
+        imports: Import lines the expressions need.
+    """
+
+    kind: str
+    left: str
+    right: str
+    problem: str
+    imports: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -59,6 +84,7 @@ class Problem:
         what: What disagrees.
         expected: What the model predicts.
         actual: What the target returned.
+        claim: What a reproducer asserts about it (``None``: the prediction is no literal).
     """
 
     rules: tuple[str, ...]
@@ -66,6 +92,19 @@ class Problem:
     what: str
     expected: str
     actual: str
+    claim: Claim | None = None
+
+
+def _equal(actual: str, expected: Any, problem: str) -> Claim | None:
+    """The claim that what the target returned (``actual``, source) equals the prediction ``expected``."""
+    literal = source(expected)
+    if "not_literal(" in literal:
+        return None
+    return Claim("equal", actual, literal, problem, (_SUB_INFO,) if "sub_info(" in actual else ())
+
+
+def _flag(index: int, i: int) -> str:
+    return f"bool(np.asarray({LATEST}[{index}]).reshape(-1)[{i}])"
 
 
 def seeds_for(seed: Any, n: int) -> list[Any]:
@@ -111,6 +150,8 @@ class VectorModel:
         self.moved = [False] * n
         """Whether a sub-env's observation changed since its episode started (a constant observation cannot tell a
         start from an end, so the structural final-observation check skips such episodes)."""
+        self._info = f"{LATEST}[1]"
+        """Source of the info the call being followed returned (``[1]`` of a reset, ``[4]`` of a step)."""
 
     @property
     def exact(self) -> bool:
@@ -139,6 +180,10 @@ class VectorModel:
 
     # --- helpers -------------------------------------------------------------------------------------------------
 
+    def _row(self, i: int) -> str:
+        """Source of sub-env ``i``'s observation in what the call being followed returned."""
+        return row_source(self.single_obs, f"{LATEST}[0]", i)
+
     def _rows(self, obs: Any, where: str) -> list[Any] | None:
         try:
             return split(self.single_obs, obs, self.n, "observations")
@@ -156,14 +201,19 @@ class VectorModel:
             return None
 
     def _compare(
-        self, problems: list[Problem], rules: tuple[str, ...], where: str, name: str, expected: Any, actual: Any
+        self, problems: list[Problem], rules: tuple[str, ...], where: str, name: str, expected: Any,
+        actual: tuple[Any, str],
     ) -> bool:
-        found = value_difference(actual, expected, name)
+        """Whether ``actual`` (the value and its source) equals ``expected``; else a problem."""
+        found = value_difference(actual[0], expected, name)
         if found is None:
             return True
-        alone = ("its own num_envs=1 copy, seeded as the target seeds its sub-envs, gives another value"
-                 if self.own is not None else "the single env driven alone gives another value")
-        problems.append(Problem(rules, where, f"{found} ({alone})", summarize(expected), summarize(actual)))
+        whom = ("its own num_envs=1 copy, seeded as the target seeds its sub-envs," if self.own is not None
+                 else "the single env driven alone")
+        alone = f"{whom} gives another value"
+        claim = _equal(actual[1], expected, f"{where}: {name} is not what {whom} returns")
+        problems.append(Problem(rules, where, f"{found} ({alone})", summarize(expected), summarize(actual[0]),
+                                claim))
         return False
 
     def _exact_reset(self, problems: list[Problem], i: int, rules: tuple[str, ...], where: str, row: Any,
@@ -173,9 +223,10 @@ class VectorModel:
             return
         rules = self._rules(i, rules, drawn=True)
         obs, single_info = unpack_single_reset(result)
-        ok = self._compare(problems, rules, where, "observation", obs, row)
+        ok = self._compare(problems, rules, where, "observation", obs, (row, self._row(i)))
         reported = sub_info(info, i, exclude=self._hidden())
-        ok = ok and self._compare(problems, rules, where, "info", single_info, reported)
+        shown = f"sub_info({self._info}, {i}, exclude={self._hidden()!r})"
+        ok = ok and self._compare(problems, rules, where, "info", single_info, (reported, shown))
         self.synced[i] = ok
         if self.own is None:
             self.ever_exact = self.ever_exact or ok
@@ -187,6 +238,7 @@ class VectorModel:
 
     def reset(self, seed: Any, obs: Any, info: Any, where: str) -> list[Problem]:
         """Follow ``reset(seed=seed)`` (no mask), which returned ``(obs, info)``."""
+        self._info = f"{LATEST}[1]"
         problems: list[Problem] = []
         seeds = seeds_for(seed, self.n)
         rows = self._rows(obs, where)
@@ -252,6 +304,7 @@ class VectorModel:
 
     def partial(self, mask: Any, obs: Any, info: Any, where: str) -> list[Problem]:
         """Follow ``reset(options={"reset_mask": mask})``, which returned ``(obs, info)``."""
+        self._info = f"{LATEST}[1]"
         problems: list[Problem] = []
         rows = self._rows(obs, where)
         if rows is None:
@@ -270,19 +323,24 @@ class VectorModel:
                 reported = sub_info(info, i)
                 if reported:
                     problems.append(Problem(("AUTORESET-009", GENERIC), at, "a sub-env outside reset_mask reports info",
-                                            "no info entries for it", summarize(reported)))
+                                            "no info entries for it", summarize(reported),
+                                            _equal(f"sub_info({self._info}, {i})", {},
+                                                   f"{at}: a sub-env outside reset_mask reports info")))
                 if rows is not None and self.last_obs[i] is not None:
                     found = value_difference(rows[i], self.last_obs[i], "observation")
                     if found is not None:
                         problems.append(Problem(("AUTORESET-009", GENERIC), at,
                                                 f"a sub-env outside reset_mask changed its observation ({found})",
-                                                summarize(self.last_obs[i]), summarize(rows[i])))
+                                                summarize(self.last_obs[i]), summarize(rows[i]),
+                                                _equal(self._row(i), self.last_obs[i], f"{at}: a sub-env outside "
+                                                       "reset_mask changed its observation")))
             if rows is not None:
                 self.last_obs[i] = snapshot(rows[i])
         return problems
 
     def step(self, actions: Any, single_act: Any, result: tuple[Any, Any, Any, Any, Any], where: str) -> list[Problem]:
         """Follow ``step(actions)``, which returned ``result`` (already unpacked)."""
+        self._info = f"{LATEST}[4]"
         obs, rewards, terms, truncs, info = result
         problems: list[Problem] = []
         rows = self._rows(obs, where)
@@ -329,10 +387,12 @@ class VectorModel:
         final = _entry(info, "final_obs", i)
         if final is None or value_difference(final, row) is not None:
             return []
+        claim = Claim("unequal", f"{LATEST}[4]['final_obs'][{i}]", self._row(i),
+                      f"{at}: info['final_obs'] holds the observation the step returned (the new episode's first)")
         return [Problem(("AUTORESET-002", GENERIC), at, "info['final_obs'] holds the new episode's first observation "
                         "(the one the step returned), not the terminated episode's last",
                         "the terminal observation in final_obs", f"final_obs {summarize(final)} equal to the returned "
-                        "observation")]
+                        "observation", claim)]
 
     # --- per-mode predictions ------------------------------------------------------------------------------------
 
@@ -340,9 +400,12 @@ class VectorModel:
                          rows: list[Any] | None, info: Any) -> None:
         rules = ("AUTORESET-003", GENERIC)
         if reward != 0 or term or trunc:
+            got = f"(float(np.asarray({LATEST}[1]).reshape(-1)[{i}]), {_flag(2, i)}, {_flag(3, i)})"
+            claim = _equal(got, (0.0, False, False), f"{at}: the sub-env ended on the previous step, yet this step's "
+                           "(reward, terminated, truncated) are not a reset step's")
             problems.append(Problem(rules, at, "the sub-env ended on the previous step but was not reset by this one",
                                     "reward 0.0, terminated False, truncated False (a reset step)",
-                                    f"reward {summarize(reward)}, terminated {term}, truncated {trunc}"))
+                                    f"reward {summarize(reward)}, terminated {term}, truncated {trunc}", claim))
             self.synced[i] = False
             return
         if self.synced[i] and rows is not None:
@@ -367,11 +430,16 @@ class VectorModel:
             rules = (GENERIC,)
         rules = self._rules(i, rules)
         names = ("observation", "reward", "terminated", "truncated", "info")
-        for name, want, have in zip(names, expected, got):
-            if not self._compare(problems, rules, at, name, want, have):
+        for name, want, have, shown in zip(names, expected, got, self._step_sources(i)):
+            if not self._compare(problems, rules, at, name, want, (have, shown)):
                 self.synced[i] = False
                 return
         self.proven[i] += 0 if single_ended else 1
+
+    def _step_sources(self, i: int, exclude: tuple[str, ...] = ()) -> tuple[str, ...]:
+        """Source of sub-env ``i``'s observation, reward, flags and info in what a step returned."""
+        info = f"sub_info({LATEST}[4], {i}" + (f", exclude={exclude!r})" if exclude else ")")
+        return (self._row(i), f"np.asarray({LATEST}[1]).reshape(-1)[{i}]", _flag(2, i), _flag(3, i), info)
 
     def _same_step(self, problems: list[Problem], i: int, at: str, ended: bool, info: Any, rows: list[Any] | None,
                    action_rows: list[Any] | None, flags: tuple[Any, bool, bool]) -> None:
@@ -382,18 +450,20 @@ class VectorModel:
             return
         obs, reward, term, trunc, step_info = unpack_single_step(result)
         top = sub_info(info, i, exclude=_FINAL_KEYS)
+        sources = self._step_sources(i, _FINAL_KEYS)
         if not (bool(term) or bool(trunc)):
             got = (rows[i], *flags, top)
-            for name, want, have in zip(("observation", "reward", "terminated", "truncated", "info"),
-                                        (obs, reward, term, trunc, step_info), got):
-                if not self._compare(problems, self._rules(i, (GENERIC,)), at, name, want, have):
+            for name, want, have, shown in zip(("observation", "reward", "terminated", "truncated", "info"),
+                                               (obs, reward, term, trunc, step_info), got, sources):
+                if not self._compare(problems, self._rules(i, (GENERIC,)), at, name, want, (have, shown)):
                     self.synced[i] = False
                     return
             self.proven[i] += 1
             return
         final = self._rules(i, ("AUTORESET-005", GENERIC))
-        for name, want, have in zip(("reward", "terminated", "truncated"), (reward, term, trunc), flags):
-            if not self._compare(problems, final, at, name, want, have):
+        for name, want, have, shown in zip(("reward", "terminated", "truncated"), (reward, term, trunc), flags,
+                                           sources[1:4]):
+            if not self._compare(problems, final, at, name, want, (have, shown)):
                 self.synced[i] = False
                 return
         if not ended:
@@ -401,45 +471,61 @@ class VectorModel:
         final_obs = _entry(info, "final_obs", i)
         final_info = sub_info(info.get("final_info"), i) if is_mapping(info) else {}
         real = self._rules(i, ("AUTORESET-002", GENERIC))
-        ok = self._compare(problems, real, at, "final_obs", obs, final_obs)
-        ok = ok and self._compare(problems, real, at, "final_info", step_info, final_info)
+        shown = f"({LATEST}[4]['final_obs'][{i}] if 'final_obs' in {LATEST}[4] else None)"
+        ok = self._compare(problems, real, at, "final_obs", obs, (final_obs, shown))
+        ok = ok and self._compare(problems, real, at, "final_info", step_info,
+                                  (final_info, f"sub_info({LATEST}[4].get('final_info'), {i})"))
         reset = self._single(i, "reset") if ok else None
         if reset is None:
             self.synced[i] = False
             return
         first, reset_info = unpack_single_reset(reset)
         start = self._rules(i, ("AUTORESET-005", GENERIC), drawn=True)
-        ok = self._compare(problems, start, at, "observation (the new episode's first)", first, rows[i])
-        self.synced[i] = ok and self._compare(problems, start, at, "info (the reset's)", reset_info, top)
+        ok = self._compare(problems, start, at, "observation (the new episode's first)", first, (rows[i], sources[0]))
+        self.synced[i] = ok and self._compare(problems, start, at, "info (the reset's)", reset_info, (top, sources[4]))
 
     def _final_masks(self, info: Any, ended: Any, where: str) -> list[Problem]:
         problems: list[Problem] = []
         if not is_mapping(info):
             return problems
         expected = [bool(flag) for flag in ended]
+        info_of = f"{LATEST}[4]"
         for key, rule in (("final_obs", "AUTORESET-006"), ("final_info", "AUTORESET-007")):
             mask = info.get(f"_{key}")
+            shown = f"{info_of}.get('_{key}')"
             if mask is None and key not in info:
                 actual = [False] * self.n
             elif is_array(mask) and mask.dtype == np.bool_ and mask.shape == (self.n,):
                 actual = [bool(flag) for flag in mask]
             else:
+                claim = Claim("true", f"isinstance({shown}, np.ndarray) and {shown}.dtype == np.bool_ and "
+                              f"{shown}.shape == ({self.n},)", shown, f"{where}: info['_{key}'] is no bool array of "
+                              f"shape ({self.n},)")
                 problems.append(Problem((rule, GENERIC), where, f"info['_{key}'] is malformed",
-                                        f"a bool array of shape ({self.n},)", summarize(mask)))
+                                        f"a bool array of shape ({self.n},)", summarize(mask), claim))
                 continue
             if actual != expected:
+                marked = f"np.asarray({info_of}.get('_{key}', np.zeros({self.n}, dtype=np.bool_))).tolist()"
                 problems.append(Problem((rule, GENERIC), where,
                                         f"info['_{key}'] does not mark exactly the ended sub-envs",
-                                        f"{expected} (terminated | truncated)", f"{actual}"))
+                                        f"{expected} (terminated | truncated)", f"{actual}",
+                                        _equal(marked, expected, f"{where}: info['_{key}'] does not mark exactly the "
+                                               "ended sub-envs (terminated | truncated)")))
             elif any(expected) and key == "final_obs" and not (
                 is_array(info.get(key)) and info[key].dtype == object and info[key].shape == (self.n,)
             ):
+                final = f"{info_of}.get('final_obs')"
+                claim = Claim("true", f"isinstance({final}, np.ndarray) and {final}.dtype == object and "
+                              f"{final}.shape == ({self.n},)", final, f"{where}: info['final_obs'] is not an object "
+                              "array of length num_envs")
                 problems.append(Problem((rule, GENERIC), where, "info['final_obs'] is not an object array of length "
                                         "num_envs", f"ndarray(shape=({self.n},), dtype=object)",
-                                        summarize(info.get(key))))
+                                        summarize(info.get(key)), claim))
             elif any(expected) and key == "final_info" and not is_mapping(info.get(key)):
+                final = f"{info_of}.get('final_info')"
+                claim = Claim("true", f"isinstance({final}, dict)", final, f"{where}: info['final_info'] is not a dict")
                 problems.append(Problem((rule, GENERIC), where, "info['final_info'] is not a dict", "a dict",
-                                        summarize(info.get(key))))
+                                        summarize(info.get(key)), claim))
             elif key == "final_obs":
                 problems += self._final_obs_members(info, expected, where)
         return problems
@@ -452,9 +538,12 @@ class VectorModel:
             except Exception:  # noqa: BLE001 - a raising contains answers "no"
                 inside = False
             if not inside:
+                final = f"{LATEST}[4]['final_obs'][{i}]"
+                claim = Claim("true", f"env.single_observation_space.contains({final})", final,
+                              f"{where}, sub-env {i}: info['final_obs'] holds a value outside single_observation_space")
                 return [Problem(("AUTORESET-006", GENERIC), f"{where}, sub-env {i}",
                                 "info['final_obs'] holds a value outside single_observation_space",
-                                f"an element of {self.single_obs!r}", summarize(value))]
+                                f"an element of {self.single_obs!r}", summarize(value), claim)]
         return []
 
 

@@ -39,6 +39,7 @@ __all__ = [
     "is_blank",
     "mask_problem",
     "replace_rows",
+    "row_source",
     "split",
     "sub_info",
 ]
@@ -176,6 +177,23 @@ def split(single: Any, batch: Any, n: int, path: str = "batch") -> list[Any]:
     if not is_list_or_tuple(batch) or len(batch) != n:
         raise SplitError(f"{path} must be a tuple of {n} elements, got {summarize(batch)}")
     return list(batch)
+
+
+def row_source(single: Any, batch: str, i: int) -> str:
+    """Source of sub-env ``i``'s element of the batch the expression ``batch`` evaluates to, as :func:`split` cuts
+    it (for a reproducer's assertion on one sub-env)."""
+    kind = space_kind(single)
+    if kind == "discrete":
+        return f"{batch}[{i}]"
+    if kind in _ARRAY_KINDS:
+        return f"np.asarray({batch}[{i}])"
+    if kind == "tuple":
+        items = [row_source(sub, f"{batch}[{index}]", i) for index, sub in enumerate(single.spaces)]
+        return f"({', '.join(items)},)"
+    if kind == "dict":
+        return "{" + ", ".join(f"{key!r}: {row_source(single.spaces[key], f'{batch}[{key!r}]', i)}"
+                               for key in single.spaces) + "}"
+    return f"{batch}[{i}]"
 
 
 def batch_of_one(single: Any, element: Any) -> Any:

@@ -65,9 +65,10 @@ def expect_equal(
     )
 
 
-def expect_unequal(case: Case, left: str, right: str, problem: str) -> None:
+def expect_unequal(case: Case, left: str, right: str, problem: str, *, given: tuple[str, ...] = ()) -> None:
     """End with the assertion that two values differ (two entropy-seeded runs, say)."""
     case.expect(
+        *given,
         f"assert difference({left}, {right}) is not None, {_headline(case, problem)} + repr({left})",
         imports=(_EQUALITY.format("difference"),),
     )
@@ -85,10 +86,18 @@ def expect_no_raise(case: Case, statement: str, problem: str) -> None:
 
 
 def expect_raises(
-    case: Case, statement: str, problem: str, *, accepted: str = "", imports: tuple[str, ...] = ()
+    case: Case,
+    statement: str,
+    problem: str,
+    *,
+    accepted: str = "",
+    imports: tuple[str, ...] = (),
+    drop: tuple[str, ...] = (),
 ) -> None:
     """End by running ``statement`` (a call the check made unrecorded, since the fixed target raises there) and
-    asserting that it raised, and that what it raised (``raised``) meets the condition ``accepted`` when given."""
+    asserting that it raised, and that what it raised (``raised``) meets the condition ``accepted`` when given.
+    ``drop``: variables the replay leaves out because ``statement`` makes their construction (the check's was
+    recorded, and a fixed target raises there)."""
     condition = f"raised is not None and ({accepted})" if accepted else "raised is not None"
     case.expect(*_attempt(statement), f"assert {condition}, {_headline(case, problem)} + repr(raised)",
-                imports=imports)
+                imports=imports, drop=drop)

@@ -21,8 +21,10 @@ from conformance._engine.handles import Handle, TargetError
 from conformance._kit import vector_rollout
 from conformance._kit.arrays import as_numpy, jax_declared
 from conformance._kit.assertions import contains, read, space_label
-from conformance._kit.autoreset_model import Problem, VectorModel
+from conformance._engine.record import returned
+from conformance._kit.autoreset_model import LATEST, Problem, VectorModel
 from conformance._kit.batching import SplitError, batch_problem, split
+from conformance._kit.expectations import expect_equal, expect_true, expect_unequal
 from conformance._kit.own_model import own_copies
 from conformance._kit.strategies import Plan, sampler
 from conformance._kit.vector_rollout import VecRecord, declared_mode
@@ -32,6 +34,7 @@ __all__ = [
     "VecFacts",
     "batch_array",
     "batched_space_rule",
+    "expect_prediction",
     "feed",
     "model_envs",
     "new_model",
@@ -242,6 +245,22 @@ def feed(model: VectorModel, facts: VecFacts, record: VecRecord) -> list[Problem
         return model.partial(record.arg, record.obs_copy, record.info_copy, where)
     result = (record.obs_copy, record.rewards, record.terminations, record.truncations, record.info_copy)
     return model.step(record.arg, facts.single_act, result, where)
+
+
+def expect_prediction(case: Case, problem: Problem) -> None:
+    """End the reproducer with the problem's claim (the model's prediction written out) on what the disagreeing
+    call returned: the last of ``env``'s, since every disagreement is reported right after the call."""
+    claim = problem.claim
+    if claim is None:
+        return
+    given = (f"{LATEST} = {returned('env')}[-1]  # the call that disagrees",)
+    case.expect(imports=claim.imports)
+    if claim.kind == "equal":
+        expect_equal(case, claim.left, claim.right, claim.problem, exact=False, given=given)
+    elif claim.kind == "unequal":
+        expect_unequal(case, claim.left, claim.right, claim.problem, given=given)
+    else:
+        expect_true(case, claim.left, claim.problem, claim.right, given=given)
 
 
 def split_rows(case: Case, facts: VecFacts, obs: Any) -> list[Any]:

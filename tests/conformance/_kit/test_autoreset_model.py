@@ -87,6 +87,9 @@ def test_broken_envs_disagree_on_their_rule(cls: Any, mode: AutoresetMode, rule:
     found = _problems(cls(_N), mode, 0, _actions(0, 60), watchdog, exact)
     assert found, "no disagreement found"
     assert any(rule in problem.rules for problem in found), found[:3]
+    # What a reproducer asserts about it (tests/meta/test_reproducers.py runs the scripts).
+    claim = next(problem for problem in found if rule in problem.rules).claim
+    assert claim is not None and claim.kind in ("equal", "unequal", "true") and "latest" in claim.left, claim
 
 
 def test_seeds_for() -> None:

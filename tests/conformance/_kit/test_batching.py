@@ -17,6 +17,7 @@ from conformance._kit.batching import (
     is_blank,
     mask_problem,
     replace_rows,
+    row_source,
     split,
     sub_info,
 )
@@ -48,6 +49,17 @@ def test_batch_space_conforms_and_its_elements_split(single: Any, n: int, seed: 
     parts = split(single, batched.sample(), n)
     assert len(parts) == n
     assert all(single.contains(part) for part in parts)
+
+
+@_SETTINGS
+@given(st.sampled_from(SPACES), _N, st.integers(0, 2**16))
+def test_row_source_reads_the_element_split_cuts(single: Any, n: int, seed: int) -> None:
+    batched = batch_space(single, n)
+    batched.seed(seed)
+    batch = batched.sample()
+    for i, part in enumerate(split(single, batch, n)):
+        row = eval(row_source(single, "batch", i), {"np": np, "batch": batch})  # noqa: S307 - the kit's own source
+        assert value_difference(row, part) is None
 
 
 @pytest.mark.parametrize(

@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+import numpy as np
 import pytest
 
 from conformance._engine.case import Case
-from conformance._engine.record import Trace, returned
+from conformance._engine.record import Trace, copied, returned
 from conformance._kit.expectations import (
     expect_equal,
     expect_member,
@@ -33,10 +34,12 @@ class _Case:
     rule: _Rule = field(default_factory=_Rule)
     lines: list[str] = field(default_factory=list[str])
     imports: list[str] = field(default_factory=list[str])
+    dropped: list[str] = field(default_factory=list[str])
 
-    def expect(self, *lines: str, imports: tuple[str, ...] = ()) -> None:
+    def expect(self, *lines: str, imports: tuple[str, ...] = (), drop: tuple[str, ...] = ()) -> None:
         self.lines.extend(lines)
         self.imports.extend(imports)
+        self.dropped.extend(drop)
 
     def run(self, **values: Any) -> None:
         exec(compile("\n".join([*self.imports, *self.lines]), "<expectation>", "exec"), dict(values))  # noqa: S102
@@ -110,3 +113,62 @@ def test_a_trace_records_another_method_only_when_an_expectation_reads_it() -> N
     assert lines.count("results.setdefault('space.sample', []).append(space.sample())") == 2
     assert "space.seed(0)" in lines  # not read by the expectation: replayed as it is
     exec(compile(trace.script(), "<trace>", "exec"), {})  # noqa: S102 - the trace's own output
+
+
+class _Buffer:
+    """Returns one array it writes again at every call (a reused buffer), or a fresh one."""
+
+    def __init__(self, reuse: bool) -> None:
+        self.reuse = reuse
+        self.frame = np.zeros(2, dtype=np.int64)
+        self.count = 0
+
+    def render(self) -> np.ndarray[Any, Any]:
+        self.count += 1
+        frame = self.frame if self.reuse else np.zeros(2, dtype=np.int64)
+        frame[:] = self.count
+        return frame
+
+
+def test_a_trace_copies_what_a_call_returned_when_an_expectation_compares_the_copies() -> None:
+    def script(reuse: bool) -> str:
+        trace = Trace((f"from {__name__} import _Buffer",))
+        trace.construct("env", f"_Buffer({reuse})")
+        trace.call("env", "render")
+        trace.call("env", "render")
+        trace.expect(*_equal_lines(returned("env", "render"), copied("env", "render")))
+        return trace.script()
+
+    broken = script(True)
+    assert broken.splitlines()[0] == "import copy"
+    assert broken.count("copies.setdefault('env.render', []).append(copy.deepcopy(results['env.render'][-1]))") == 2
+    with pytest.raises(AssertionError, match=r"^SPACE-007: frames changed: \[0\]: 2 of 2 elements differ"):
+        exec(compile(broken, "<trace>", "exec"), {})  # noqa: S102 - the trace's own output
+    exec(compile(script(False), "<trace>", "exec"), {})  # noqa: S102
+
+
+def test_a_copy_of_a_part_of_a_step_result() -> None:
+    trace = Trace()
+    trace.construct("env", "object()")
+    trace.expect(f"assert {copied('env', 'step', '[0]')}")
+    assert copied("env", "step", "[0]") == "copies['env[0]']"
+    assert trace._copied_parts("env") == ["[0]"]  # pyright: ignore[reportPrivateUsage]
+    assert trace._copied_parts("env_again") == []  # pyright: ignore[reportPrivateUsage]
+
+
+def test_a_dropped_variable_leaves_the_replay_for_the_assertion_to_construct() -> None:
+    trace = Trace()
+    trace.construct("env", "dict()")
+    trace.construct("env_undeclared", "dict(mode='x')")
+    trace.call("env_undeclared", "clear")
+    trace.line("note = 1")
+    trace.expect("assert env_undeclared is not None", drop=("env_undeclared",))
+    lines = trace.script().splitlines()
+    assert "env = dict()" in lines and "note = 1" in lines
+    assert not any(line.startswith("env_undeclared") for line in lines)
+
+
+def _equal_lines(left: str, right: str) -> list[str]:
+    fake, case = _case()
+    expect_equal(case, left, right, "frames changed")
+    return [*fake.imports, *fake.lines]
