@@ -36,7 +36,7 @@ from conformance._kit.assertions import (
     reproducibility_gate,
 )
 from conformance._kit.autoreset_model import GENERIC, Problem, VectorModel
-from conformance._kit.batching import SplitError, replace_rows, split
+from conformance._kit.batching import SplitError, replace_rows, row_source, split
 from conformance._kit.expectations import expect_equal, expect_raises, expect_true
 from conformance._kit.own_model import refusal
 from conformance._kit.rollout import first_difference
@@ -281,15 +281,17 @@ def test_disabled_never_resets_by_itself(conformance_case: Case) -> None:
             predicted = {i: _reset_prediction(case, subs[i]) for i in ended if model.synced[i]}
             actions = sampler(facts.act_space)(np.random.default_rng(plan.tail_seed))
             try:
-                result = env.step(actions)
+                # Unrecorded: the reproducer's assertion makes this step itself (a fixed env may raise there).
+                result = env.call("step", actions, record=False)
             except TargetError:
                 return  # refusing to step an ended sub-env keeps it ended
-            _check_not_reset(case, facts, unpack_step(result), predicted)
+            _check_not_reset(case, facts, unpack_step(result), predicted, source(actions))
 
     case.explore(example, plans_for(case), then=lambda: _exact_seen(case, models))
 
 
-def _check_not_reset(case: Case, facts: VecFacts, result: tuple[Any, ...], predicted: dict[int, Any]) -> None:
+def _check_not_reset(case: Case, facts: VecFacts, result: tuple[Any, ...], predicted: dict[int, Any],
+                     actions: str) -> None:
     obs, rewards, terms, truncs, _ = result
     try:
         rows = split(facts.single_obs, obs, facts.n, "observations")
@@ -301,8 +303,17 @@ def _check_not_reset(case: Case, facts: VecFacts, result: tuple[Any, ...], predi
         quiet = float(np.asarray(rewards).reshape(-1)[i]) == 0.0 and not (
             bool(np.asarray(terms).reshape(-1)[i]) or bool(np.asarray(truncs).reshape(-1)[i]))
         if quiet and value_difference(rows[i], reset_obs) is None:
-            # No reproducer assertion: a fixed env may refuse that step (it raises), and the replayed step would
-            # then raise before any assertion.
+            # The step may raise (the sub-env stays ended) or continue the ended episode; only a fresh start with
+            # reward 0 and both flags false is the finding.
+            fresh = (f"value_difference({row_source(facts.single_obs, 'latest[0]', i)}, {source(reset_obs)}) is None "
+                     f"and float(np.asarray(latest[1]).reshape(-1)[{i}]) == 0.0 and not "
+                     f"np.asarray(latest[2]).reshape(-1)[{i}] and not np.asarray(latest[3]).reshape(-1)[{i}]")
+            expect_true(case, f"raised is not None or not ({fresh})", f"sub-env {i} ended, was not reset by the "
+                        "caller, and the next step returned a fresh episode's first observation: it reset by itself",
+                        row_source(facts.single_obs, "latest[0]", i), given=("raised = latest = None", "try:", f"    latest = env.step({actions})",
+                                         "except Exception as error:  # noqa: BLE001 - refusing the step is allowed",
+                                         "    raised = error"),
+                        imports=("from conformance.equality import value_difference",))
             case.fail(f"sub-env {i} ended, was not reset by the caller, and the next step returned a fresh "
                       "episode's first observation with reward 0 and both flags false: it reset by itself",
                       expected="the sub-env stays ended (the step raises, or continues the ended episode)",

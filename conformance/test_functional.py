@@ -26,7 +26,7 @@ from conformance._engine.record import returned
 from conformance._kit.arrays import as_numpy
 from conformance._kit.assertions import SPACE_MEMBERS, contains, is_finite, plans_for, read, space_label
 from conformance._kit.expectations import expect_equal, expect_member, expect_no_raise, expect_true, expect_unequal
-from conformance._kit.func_batch import BATCH, BatchedStep, batched_step, row, row_difference
+from conformance._kit.func_batch import BATCH, ROW_VARS, BatchedStep, batched_step, row, row_difference
 from conformance._kit.func_checks import Driver, deep_snapshot, generators_built, truthy, unchanged
 from conformance._kit.func_rng import NUMPY, KeyedFuncEnv, rng_kind
 from conformance._kit.strategies import Plan, seeds
@@ -199,6 +199,9 @@ def test_randomness_only_from_rng(conformance_case: Case) -> None:
                         imports=("from conformance.equality import difference",))
             case.fail(f"the functions advanced the global generator ({which})",
                       expected="global generators untouched", actual="their state changed")
+        # The run's results under a name of their own: the next run's calls reuse the names state_1, obs_1, ...
+        kept = ", ".join(f"(state_{k}, obs_{k}, reward_{k}, terminal_{k})" for k in range(1, len(steps) + 1))
+        case.note(f"episode_{global_seed} = copy.deepcopy([{kept}])", imports=("import copy",))
         return [deep_snapshot((s.next_state, s.observation, s.reward, s.terminal)) for s in steps]
 
     def example(plan: Plan) -> None:
@@ -206,8 +209,8 @@ def test_randomness_only_from_rng(conformance_case: Case) -> None:
         a, b = run(plan, 1), run(plan, 2)
         found = difference(a, b, "episode")
         if found is not None:
-            # No reproducer assertion: the two episodes' variables have the same names (state_1, ...), so the
-            # script keeps only the second; SEED-style replays of both would need a driver per run.
+            expect_equal(case, "episode_1", "episode_2", "the episode (next state, observation, reward, terminal per "
+                         "step) depends on the global generators (seeded 1, then 2)")
             case.fail(f"the episode depends on the global generators ({found})", expected="equal episodes",
                       actual=f"{summarize(a)} vs {summarize(b)}")
         _private_generator(case, plan)
@@ -610,9 +613,14 @@ def test_batch_rows_independent(conformance_case: Case) -> None:
                     # A result with no row i (a scalar for a batch): FUNC-008/009 report the shapes.
                     case.not_checkable(f"func.{name} of a batch has no row {i} ({exc}; FUNC-008/009 check shapes)")
                 if found is not None:
-                    # No reproducer assertion: the results of the rows alone have no variables in the script
-                    # (conformance._kit.func_batch calls reward/terminal/observation of a row without naming them).
                     how = "through jax.vmap" if step.jax else "on a batch"
+                    batch_var, row_var = ROW_VARS[name]
+                    headline = (f"{case.rule.id}: func.{name} {how} differs in row {i} from the result for state {i} "
+                                "alone: ")
+                    case.expect(f"found = row_difference(row({batch_var}, {i}, jax={step.jax}), "
+                                f"{row_var.format(i)}, 'row {i}', jax={step.jax})",
+                                f"assert found is None, {headline!r} + found",
+                                imports=("from conformance._kit.func_batch import row, row_difference",))
                     case.fail(f"func.{name} {how} does not treat the rows independently: row {i} of the batch "
                               f"differs from the result for state {i} alone ({found})",
                               expected=f"row {i} of func.{name}(batch) equals func.{name}(row {i}) with row {i}'s rng",

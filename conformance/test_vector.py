@@ -348,8 +348,12 @@ def test_flags_arrays(view: View, record: VecRecord) -> None:
 def _info(view: View, record: VecRecord, problem_of: Any) -> None:
     problem = problem_of(record.info_copy, view.facts.n)
     if problem is not None:
-        # No reproducer assertion: the convention is checked by the suite's own batching logic
-        # (conformance._kit.batching), not a condition a script states plainly.
+        # The assertion calls the suite's own batching logic (conformance._kit.batching), which says what departs.
+        name = problem_of.__name__
+        info = f"{returned(view.env.var)}[-1][{4 if record.kind == 'step' else 1}]"
+        headline = f"{view.case.rule.id}: the {record.where()}'s info breaks the _key mask convention: "
+        view.case.expect(f"problem = {name}({info}, {view.facts.n})", f"assert problem is None, {headline!r} + problem",
+                         imports=(f"from conformance._kit.batching import {name}",))
         view.fail(f"the {record.where()}: {problem}", expected="the _key mask convention of batched infos",
                   actual=summarize(record.info_copy))
 

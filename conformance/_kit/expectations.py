@@ -80,9 +80,10 @@ def _attempt(statement: str) -> tuple[str, ...]:
             "except Exception as error:  # noqa: BLE001 - what the call raised is the finding", "    raised = error")
 
 
-def expect_no_raise(case: Case, statement: str, problem: str) -> None:
+def expect_no_raise(case: Case, statement: str, problem: str, *, imports: tuple[str, ...] = ()) -> None:
     """End by running ``statement`` and asserting that it raised nothing."""
-    case.expect(*_attempt(statement), f"assert raised is None, {_headline(case, problem)} + repr(raised)")
+    case.expect(*_attempt(statement), f"assert raised is None, {_headline(case, problem)} + repr(raised)",
+                imports=imports)
 
 
 def expect_raises(

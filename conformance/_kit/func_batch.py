@@ -31,10 +31,19 @@ from conformance._kit.func_checks import Driver, deep_snapshot
 from conformance._kit.func_rng import RngKind, rng_kind
 from conformance.equality import array_difference, difference
 
-__all__ = ["BATCH", "BatchedStep", "VmappedFuncEnv", "batched_step", "row", "row_difference"]
+__all__ = ["BATCH", "ROW_VARS", "BatchedStep", "VmappedFuncEnv", "batched_step", "row", "row_difference"]
 
 BATCH = 3
 """Rows of a checked batch."""
+
+ROW_VARS = {
+    "initial": ("states", "state_{}"),
+    "transition": ("next_states", "next_state_{}"),
+    "reward": ("rewards", "reward_{}"),
+    "terminal": ("terminals", "terminal_{}"),
+    "observation": ("observations", "observation_{}"),
+}
+"""Per function, the reproducer's names of its result on the batch and on row ``i`` alone (:func:`batched_step`)."""
 
 
 class VmappedFuncEnv:
@@ -252,9 +261,10 @@ def batched_step(case: Case, func: Handle, seed: int, sample: Callable[[], Any],
         action = actions[i]
         single.name(action, f"actions[{i}]")
         next_state = single.call("transition", state, action, own, out=f"next_state_{i}")
-        reward = single.call("reward", state, action, next_state, own)
-        terminal = single.call("terminal", next_state, own)
-        observation = single.call("observation", next_state, own)
+        # Named, as the batch's results are, so a reproducer's assertion reads row i of both (ROW_VARS).
+        reward = single.call("reward", state, action, next_state, own, out=f"reward_{i}")
+        terminal = single.call("terminal", next_state, own, out=f"terminal_{i}")
+        observation = single.call("observation", next_state, own, out=f"observation_{i}")
         singles.append((state, next_state, reward, terminal, observation))
     return BatchedStep(states, next_states, rewards, terminals, observations, singles, kind.is_jax)
 

@@ -21,10 +21,10 @@ from conformance._engine.handles import Handle, TargetError
 from conformance._kit import vector_rollout
 from conformance._kit.arrays import as_numpy, jax_declared
 from conformance._kit.assertions import contains, read, space_label
-from conformance._engine.record import returned
+from conformance._engine.record import returned, source
 from conformance._kit.autoreset_model import LATEST, Problem, VectorModel
 from conformance._kit.batching import SplitError, batch_problem, split
-from conformance._kit.expectations import expect_equal, expect_true, expect_unequal
+from conformance._kit.expectations import expect_equal, expect_no_raise, expect_true, expect_unequal
 from conformance._kit.own_model import own_copies
 from conformance._kit.strategies import Plan, sampler
 from conformance._kit.vector_rollout import VecRecord, declared_mode
@@ -279,22 +279,30 @@ def batched_space_rule(case: Case, single_name: str, batched_name: str) -> None:
         facts = vector_facts(case, env)
         single, batched = read(case, env, single_name, "VEC-001"), read(case, env, batched_name, "VEC-001")
         problem = batch_problem(single, batched, facts.n, f"env.{batched_name}")
+        # The assertions call the suite's own batching logic (conformance._kit.batching), which says what departs.
+        imports = ("from conformance._kit.batching import batch_problem, split",)
         if problem is not None:
-            # No reproducer assertion here nor below: what "batched" and "splits into elements" mean is the suite's
-            # own batching logic (conformance._kit.batching), not a condition a script states plainly.
+            headline = f"{case.rule.id}: env.{batched_name} is not env.{single_name} batched: "
+            case.expect(f"problem = batch_problem(env.{single_name}, env.{batched_name}, {facts.n}, "
+                        f"'env.{batched_name}')", f"assert problem is None, {headline!r} + problem", imports=imports)
             case.fail(f"env.{batched_name} is not env.{single_name} batched num_envs={facts.n} times: {problem}",
                       expected=f"the batched form of {space_label(single)}", actual=space_label(batched))
         draw, rng = sampler(batched), np.random.default_rng(0)
         for _ in range(_SAMPLES):
             value = draw(rng)
+            element = f"split(env.{single_name}, {source(value)}, {facts.n}, 'element')"
             try:
                 parts = split(single, value, facts.n, "element")
             except SplitError as exc:
+                expect_no_raise(case, element, f"an element of env.{batched_name} does not split into num_envs "
+                                "elements", imports=imports)
                 case.fail(f"an element of env.{batched_name} does not split into num_envs elements: {exc}",
                           expected=f"{facts.n} elements of {space_label(single)}", actual=summarize(value))
             for i, part in enumerate(parts):
                 ok, note = contains(case, single, part)
                 if not ok:
+                    expect_true(case, f"env.{single_name}.contains({element}[{i}])", f"element {i} of a sample of "
+                                f"env.{batched_name} is outside env.{single_name}", f"{element}[{i}]", imports=imports)
                     case.fail(f"element {i} of a sample of env.{batched_name} is outside env.{single_name}{note}",
                               expected=f"an element of {space_label(single)}", actual=summarize(part))
 
