@@ -305,15 +305,15 @@ def _check_not_reset(case: Case, facts: VecFacts, result: tuple[Any, ...], predi
         if quiet and value_difference(rows[i], reset_obs) is None:
             # The step may raise (the sub-env stays ended) or continue the ended episode; only a fresh start with
             # reward 0 and both flags false is the finding.
-            fresh = (f"value_difference({row_source(facts.single_obs, 'latest[0]', i)}, {source(reset_obs)}) is None "
+            row = row_source(facts.single_obs, "latest[0]", i)
+            fresh = (f"value_difference({row}, {source(reset_obs)}) is None "
                      f"and float(np.asarray(latest[1]).reshape(-1)[{i}]) == 0.0 and not "
                      f"np.asarray(latest[2]).reshape(-1)[{i}] and not np.asarray(latest[3]).reshape(-1)[{i}]")
+            step = ("raised = latest = None", "try:", f"    latest = env.step({actions})",
+                    "except Exception as error:  # noqa: BLE001 - refusing the step is allowed", "    raised = error")
             expect_true(case, f"raised is not None or not ({fresh})", f"sub-env {i} ended, was not reset by the "
                         "caller, and the next step returned a fresh episode's first observation: it reset by itself",
-                        row_source(facts.single_obs, "latest[0]", i), given=("raised = latest = None", "try:", f"    latest = env.step({actions})",
-                                         "except Exception as error:  # noqa: BLE001 - refusing the step is allowed",
-                                         "    raised = error"),
-                        imports=("from conformance.equality import value_difference",))
+                        row, given=step, imports=("from conformance.equality import value_difference",))
             case.fail(f"sub-env {i} ended, was not reset by the caller, and the next step returned a fresh "
                       "episode's first observation with reward 0 and both flags false: it reset by itself",
                       expected="the sub-env stays ended (the step raises, or continues the ended episode)",

@@ -14,8 +14,10 @@ from typing import Any
 from conformance._engine.case import Case, checks
 from conformance._engine.describe import describe_exception, summarize
 from conformance._engine.handles import Handle
+from conformance._engine.record import source
 from conformance._kit.assertions import is_mapping, read
 from conformance._kit.declarations import Undeclared, declared_attribute
+from conformance._kit.expectations import expect_equal
 from conformance.equality import value_difference
 
 # How many samples ENV-026 compares after seeding a space through the attribute.
@@ -60,6 +62,17 @@ def _declared_metadata(case: Case, cls: type) -> Any:
     return case.watchdog.call(f"declared {_name(cls)}", lambda: declared_attribute(cls, "metadata"))
 
 
+def _expect_metadata(case: Case, env: Handle, cls: type | None, value: Any, problem: str) -> None:
+    """End the reproducer comparing the class's own metadata (``cls``), or the env's (``None``), with ``value``
+    written out, when it can be."""
+    literal = source(value)
+    if "not_literal(" in literal:
+        return
+    held = (f"{env.var}.metadata" if cls is None else f"next(vars(cls)['metadata'] for cls in type({env.var}).__mro__ "
+            f"if cls.__qualname__ == {cls.__qualname__!r} and 'metadata' in vars(cls))")
+    expect_equal(case, held, literal, problem, exact=False)
+
+
 @checks("ENV-025")
 def test_class_metadata_unchanged(conformance_case: Case) -> None:
     case = conformance_case
@@ -76,6 +89,7 @@ def test_class_metadata_unchanged(conformance_case: Case) -> None:
             checked += 1
             found = _differs(vars(cls)["metadata"], declared)
             if found is not None:
+                _expect_metadata(case, env, cls, declared, f"{_name(cls)} no longer has the value its class declares")
                 case.fail(f"{_name(cls)} no longer has the value its class declares, after the env was constructed "
                           f"({found}): a constructor changed a dict shared by every instance",
                           expected=f"{summarize(declared)} (as declared; assign a new dict per instance instead)",
@@ -88,10 +102,12 @@ def test_class_metadata_unchanged(conformance_case: Case) -> None:
         for cls, value in before_classes.items():
             found = _differs(vars(cls)["metadata"], value)
             if found is not None:
+                _expect_metadata(case, env, cls, value, f"constructing a second env changed {_name(cls)}")
                 case.fail(f"constructing a second env changed {_name(cls)} ({found})",
                           expected=summarize(value), actual=summarize(vars(cls)["metadata"]))
         found = _differs(read(case, env, "metadata", "ENV-003"), before)
         if found is not None:
+            _expect_metadata(case, env, None, before, "constructing a second env changed the first env's metadata")
             case.fail(f"constructing a second env changed the first env's metadata ({found})",
                       expected=summarize(before), actual=summarize(env.get("metadata")))
         second.call("close", record=False)

@@ -16,9 +16,10 @@ from conformance._engine.describe import describe_exception, summarize
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.observe import View, Watch, watcher
 from conformance._engine.outcomes import NotCheckable
-from conformance._engine.record import snapshot
+from conformance._engine.record import returned, snapshot, source
 from conformance._kit import rollout
 from conformance._kit.assertions import plans_for
+from conformance._kit.expectations import expect_equal, expect_true, expect_unequal
 from conformance._kit.rollout import Record
 from conformance._kit.strategies import Plan
 from conformance.equality import difference, value_difference
@@ -73,6 +74,9 @@ def test_declared_limit_is_truncation(conformance_case: Case) -> None:
         if last.kind != "step" or last.index != limit:
             return  # the episode ended before the limit: nothing to see in this example
         if _flag(last.truncated) is not True:
+            expect_true(case, f"bool({returned(env.var)}[-1][3])", f"the {limit}-th step reached "
+                        f"spec.max_episode_steps={limit} without truncated True (terminated, truncated)",
+                        f"{returned(env.var)}[-1][2:4]")
             case.fail(f"the {limit}-th step of an episode reached spec.max_episode_steps={limit} with truncated "
                       f"{last.truncated!r} (terminated {last.terminated!r}): the declared limit was not reported as "
                       "a truncation",
@@ -158,6 +162,10 @@ def test_no_reset_inside_step(conformance_case: Case) -> None:
             case.not_checkable("the env does not replay its episode (reported by SEED-001/SEED-002)")
         start, _ = rollout.unpack_reset(clone.reset())
         if value_difference(end, snapshot(start)) is None:
+            expect_unequal(case, f"{returned(again.var)}[-1][0]", f"{returned(clone.var)}[-1][0]",
+                           f"the observation returned with terminated=True on step {length} is the first one of an "
+                           "unseeded reset from the state before that step (clone.reset()): step reset the env by "
+                           "itself")
             case.fail(f"the observation returned with terminated=True on step {length} is the one an unseeded reset "
                       "from the state before that step starts with: step reset the env by itself",
                       expected="the terminal state's observation (the caller resets)",
@@ -184,6 +192,12 @@ def test_step_keeps_the_action(conformance_case: Case) -> None:
             k = next(position)
             found = difference(passed[k], actions[k], "action")
             if found is not None:
+                # The action as the check passed it, to a step of its own after a reset (the one it was given may
+                # have ended the episode).
+                expect_equal(case, "action", "kept", "the step changed the action it was given",
+                             given=(f"{env.var}.reset(seed={plan.seed})", f"action = {source(actions[k])}",
+                                    "kept = copy.deepcopy(action)", f"{env.var}.step(action)"))
+                case.expect(imports=("import copy",))
                 case.fail(f"the {record.where()} changed the action it was given ({found})",
                           expected=f"the action as passed: {summarize(actions[k])}",
                           actual=f"after step: {summarize(passed[k])}")

@@ -19,6 +19,7 @@ import fnmatch
 import pytest
 
 from gymspec.rules import RULES
+from tests.meta._reproducers import RAISING, ends_in_assert, stale, unasserted
 from tests.meta._run import SuiteRun, has_xdist, run_suite
 from tests.meta.broken_func.catalog import BROKEN as FUNC_BROKEN
 from tests.meta.broken_func.catalog import CORRECT as FUNC_CORRECT
@@ -30,8 +31,6 @@ BROKEN = VECTOR_BROKEN + FUNC_BROKEN
 _PROBLEMS = ("failed", "warned", "error")
 _SAMPLE_RULES = ("VEC-006", "VEC-008", "VEC-023", "AUTORESET-004", "AUTORESET-009", "FUNC-002")
 _SAMPLE = [broken for broken in BROKEN if broken.rule in _SAMPLE_RULES]
-# Reproducers of these replay a call that raises: the exception *is* the violation.
-_RAISING = ("VEC-016", "VEC-019")
 
 
 def _ids(entries: tuple[Broken, ...] | list[Broken]) -> list[str]:
@@ -65,11 +64,11 @@ def test_reproducer_replays(suite: SuiteRun, broken: Broken) -> None:
     script = suite.result(broken.spec, broken.rule)["reproducer"]
     namespace: dict[str, object] = {"__name__": "reproducer"}
     code = compile(script, "<reproducer>", "exec")
-    if script.rstrip().splitlines()[-1].startswith("assert "):
+    if ends_in_assert(script):
         # A reproducer that ends in its check fails while the defect exists (tests/meta/test_reproducers.py).
         with pytest.raises(AssertionError, match=broken.rule):
             exec(code, namespace)  # noqa: S102 - the suite's own output
-    elif broken.rule in _RAISING:
+    elif broken.rule in RAISING:
         with pytest.raises(Exception):  # noqa: B017, PT011 - whatever the env raises is the violation
             exec(code, namespace)  # noqa: S102 - the suite's own output
     else:
@@ -81,6 +80,14 @@ def test_reproducer_replays(suite: SuiteRun, broken: Broken) -> None:
                 close()
             except Exception:  # noqa: BLE001, S110 - cleanup of what the script left open; VEC-019 closes twice
                 pass
+
+
+def test_every_failure_ends_in_an_assertion(suite: SuiteRun) -> None:
+    """Every failed or warned item of the run ends its reproducer in an assertion, unless its replayed call raises
+    the finding or its rule is still listed as writing none (tests/meta/_reproducers.py)."""
+    records = suite.report["results"]
+    assert not unasserted(records)
+    assert not stale(records), "these rules now end in an assertion: remove them from UNASSERTED"
 
 
 @pytest.mark.parametrize("spec", [*VECTOR_CORRECT, *FUNC_CORRECT])

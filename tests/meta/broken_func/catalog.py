@@ -19,6 +19,7 @@ BROKEN: tuple[Broken, ...] = (
     _func("FUNC-003", "Func003HiddenCounter"),
     _func("FUNC-004", "Func004GlobalNoise", "FUNC-003", "FUNC-005"),
     _func("FUNC-004", "Func004PrivateGenerator"),
+    _func("FUNC-004", "Func004ReadsGlobalState"),
     _func("FUNC-005", "Func005DefaultsDisagree"),
     _func("FUNC-006", "Func006InitialOutside"),
     _func("FUNC-007", "Func007TransitionLeavesSpace"),

@@ -16,6 +16,7 @@ __all__ = [
     "Func003HiddenCounter",
     "Func004GlobalNoise",
     "Func004PrivateGenerator",
+    "Func004ReadsGlobalState",
     "Func005DefaultsDisagree",
     "Func006InitialOutside",
     "Func007TransitionLeavesSpace",
@@ -84,6 +85,16 @@ class Func004GlobalNoise(Drift):
 
     def transition(self, state: _State, action: Any, rng: Any, params: DriftParams | None = None) -> _State:
         return super().transition(state, action, np.random, params)
+
+
+class Func004ReadsGlobalState(Drift):
+    """``transition`` adds an offset read from NumPy's global generator state, which it leaves as it was (so only
+    two runs under different global seeds show it)."""
+
+    def transition(self, state: _State, action: Any, rng: Any, params: DriftParams | None = None) -> _State:
+        moved = super().transition(state, action, rng, params)
+        offset = float(int(np.random.get_state(legacy=False)["state"]["key"][0]) % 97) * 1e-3
+        return np.stack([moved[..., 0] + offset, moved[..., 1]], axis=-1)
 
 
 class Func004PrivateGenerator(Drift):
