@@ -25,7 +25,7 @@ from conformance._engine.record import returned, source
 from conformance._kit import rollout, vector_rollout
 from conformance._kit.assertions import expect_same_results, plans_for, read, reproducibility_gate, space_label
 from conformance._kit.batching import SplitError, split
-from conformance._kit.expectations import expect_raises, expect_true
+from conformance._kit.expectations import expect_no_raise, expect_raises, expect_true
 from conformance._kit.strategies import Plan, sampler, seeds
 from conformance._kit.vector_checks import vector_facts
 from conformance._kit.vector_rollout import ended_flags
@@ -458,8 +458,12 @@ def test_make_vec_honours_num_envs(conformance_case: Case) -> None:
                 try:
                     split(single, obs, n, "observations")
                 except SplitError as exc:
-                    # No reproducer assertion: whether a batch splits into n elements of the single space is the
-                    # suite's own batching logic (conformance._kit.batching), not a check a script states plainly.
+                    # The assertion calls the suite's own batching logic (conformance._kit.batching), which says
+                    # where the batch departs.
+                    expect_no_raise(case, f"split({vec.var}.single_observation_space, {returned(vec.var)}[-1][0], {n}, "
+                                    "'observations')", f"make_vec(..., num_envs={n}) made a vector env whose reset "
+                                    f"returned observations that are not {n} elements of single_observation_space",
+                                    imports=("from conformance._kit.batching import split",))
                     case.fail(f"make_vec(..., num_envs={n}) made a vector env whose reset returned observations that "
                               f"are not {n} elements of single_observation_space ({exc})",
                               expected=f"{n} observations", actual=summarize(obs))
