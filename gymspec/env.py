@@ -240,7 +240,9 @@ class SupportsReset(Protocol[ObsT_co]):
             env must take it (wrappers and vector envs forward ``options`` as a dict they build). An options dict
             with a key the env does not know is not checked: the docs leave the keys to each env, and refusing an
             unknown key (a typo) is as defensible as ignoring it. SEED-014 is a SHOULD because the docs do not say
-            that ``{}`` and ``None`` mean the same, though every Gymnasium env treats them alike.
+            that ``{}`` and ``None`` mean the same, though every Gymnasium env treats them alike. A reset with no
+            ``options`` parameter at all (or one that refuses ``None``) breaks ENV-004, and rejects ``{}`` for that
+            cause alone: ENV-031 and SEED-014 are then not checked, one cause giving one failure.
             SEED-012: SEED-001's "same seed, same episode" is what makes a seeded experiment repeatable, and an
             experiment is repeated in another process. CPython salts ``hash()`` of ``str`` and ``bytes`` per process
             (``PYTHONHASHSEED``), so an env that seeds from ``hash(name)`` or picks from an unordered set of
@@ -252,7 +254,9 @@ class SupportsReset(Protocol[ObsT_co]):
             reproducible (SEED-003) and continues (SEED-004), yet every run of a seed sweep sees the same starts
             after the first episode. A correct env whose starts are independent draws, the likeliest with
             probability ``p``, fails with probability at most ``p**10``; the check applies only when 20 seeded
-            starts show no start in half of them or more (SEED-004's test of a random start).
+            starts show no start in half of them or more (SEED-004's test of a random start). A generator restarted
+            from one constant on every unseeded reset gives every seed the same stream too; that is SEED-004's
+            finding (the unseeded resets all start from one state), and SEED-013 is then not checked.
         """
         ...
 
@@ -373,7 +377,10 @@ class SupportsClose(Protocol):
             ENV-030: Gymnasium's ``close`` "contains the code necessary to clean up the environment" — the one it
             is called on. Training code closes and rebuilds envs while others run (a vector env replacing a crashed
             sub-env, an evaluation env closed beside the training env), so a ``close`` that tears down a class-level
-            renderer, simulator handle or cache breaks an instance its caller never touched.
+            renderer, simulator handle or cache breaks an instance its caller never touched. A ``close`` that
+            raises itself is not this rule's finding but ENV-020's, or RENDER-015's on an instance made with a
+            render mode; nor is a call on another instance that raises for its own cause (an action it rejects:
+            ENV-016).
         """
         ...
 

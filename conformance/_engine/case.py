@@ -377,7 +377,7 @@ class Case:
             )
             failure.__cause__ = error.error
             return failure
-        owner = owner_of(self.target.kind, error.method)
+        owner = owner_of(self.target.kind, error.method, error.mode)
         if owner is None:
             # Nobody reports it, so skipping would hide it: the item could not be checked, and says why.
             return Unchecked(unowned(self.rule.id, self.target.id, self.target.kind, error.method, str(error)))

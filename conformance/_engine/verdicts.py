@@ -87,9 +87,18 @@ _UNOWNED_HINTS: dict[tuple[str, str], str] = {
 """Why an item cannot check its rule when a call nobody owns raises."""
 
 
-def owner_of(kind: str, method: str) -> str | None:
-    """The rule (or :data:`CONSTRUCT`) that reports a failure of ``method`` on a target of ``kind``."""
-    return OWNERS.get(kind, {}).get(method)
+_IN_A_RENDER_MODE: dict[str, dict[str, str]] = {"env": {"close": "RENDER-015"}}
+"""Target kind → call kind → the rule that (also) reports an exception in that call on an instance made with a
+render mode: ENV-020 closes instances made without one, RENDER-015 closes them in every declared mode after
+rendering, so a close that fails only after rendering is RENDER-015's finding."""
+
+
+def owner_of(kind: str, method: str, mode: str = "") -> str | None:
+    """The rule (or :data:`CONSTRUCT`) that reports a failure of ``method`` on a target of ``kind``; on an instance
+    made with render mode ``mode`` it may be either of two rules ("ENV-020 or RENDER-015")."""
+    owner = OWNERS.get(kind, {}).get(method)
+    also = _IN_A_RENDER_MODE.get(kind, {}).get(method) if mode else None
+    return f"{owner} or {also}" if owner is not None and also is not None else owner
 
 
 def owner_text(owner: str) -> str:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 import conformance
-from conformance._engine.verdicts import OWNERS
+from conformance._engine.verdicts import OWNERS, REPORTED_BY, owner_of, reported_by
 from conformance.results import CONSTRUCT
 
 
@@ -51,3 +51,15 @@ def test_the_table_covers_every_kind_of_target() -> None:
     kinds = {kind for mark in _markers() for kind in mark.kwargs.get("kinds", ("env",))}
     assert kinds <= set(OWNERS), f"targets of kinds {sorted(kinds - set(OWNERS))} have no owner table"
     assert all(OWNERS[kind].get("construct") == CONSTRUCT for kind in OWNERS)
+
+
+def test_a_close_in_a_render_mode_names_both_reporters() -> None:
+    # ENV-020 closes instances made without a render mode, RENDER-015 closes them after rendering: a close that
+    # raises on an instance made with a mode is reported by either, and the skip's reporter reads back as both.
+    assert owner_of("env", "close") == "ENV-020"
+    owner = owner_of("env", "close", "rgb_array")
+    assert owner == "ENV-020 or RENDER-015"
+    assert "close" in next(iter(mark.kwargs.get("owns", ()) for mark in _markers() if mark.args[0] == "RENDER-015"))
+    found = REPORTED_BY.search(reported_by("other.close() raised RuntimeError", owner))
+    assert found is not None and found["rules"] == owner
+    assert owner_of("env", "step", "rgb_array") == "ENV-016"

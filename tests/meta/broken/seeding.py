@@ -59,10 +59,12 @@ class Seed004ReplayOnUnseededReset(Walk):
 
 
 class Seed004ConstantOnUnseededReset(Walk):
-    """Every unseeded reset starts a generator seeded with a constant: reproducible, and every episode alike."""
+    """Once seeded, every unseeded reset starts a generator seeded with a constant: reproducible, and every episode
+    alike. A fresh instance still draws from entropy (a constant there too would also break SEED-006, a second
+    defect), and SEED-013, whose equal streams for two seeds are this restart again, is not checkable."""
 
     def _seed(self, seed: int | None) -> None:
-        if seed is None:
+        if seed is None and self.np_random_seed is not None:
             self._np_random = np.random.default_rng(0)  # SEED-004: the stream restarts from a constant
         else:
             super()._seed(seed)
