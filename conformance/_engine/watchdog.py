@@ -5,8 +5,8 @@ fixed figure.
 
 A JIT-compiled env (JAX, numba) pays its compile on the first ``reset`` and ``step`` of every process; a benchmark env
 may take half a minute to construct. Neither is a hang, and neither may become one because a flat per-call timeout
-was chosen for a cheap env. So each kind of call (the board's ``method``: ``construct``, ``reset``, ``step``, ...)
-gets its own limit:
+was chosen for a cheap env. So each kind of call (the board's ``method``: ``construct``, ``reset``, ``step``, ...;
+a render and a render-mode construction in each render mode apart, :func:`kind_of`) gets its own limit:
 
 * the **first** call of a kind in a process gets a grace: :data:`COST_FACTOR` times what the first call of that kind
   cost where it was measured (the target's cost probe, handed to every job), or, where nothing was measured yet,
@@ -56,6 +56,7 @@ __all__ = [
     "FIRST_CALL_GRACE",
     "Guard",
     "Watchdog",
+    "kind_of",
 ]
 
 
@@ -65,6 +66,20 @@ FIRST_CALL_GRACE = 6.0
 """The first call of a kind nobody has measured may take this many timeouts (a compile, a slow constructor)."""
 COST_FACTOR = 3.0
 """A call whose kind has a measured cost may take this many times that cost (when that exceeds the timeout)."""
+
+
+_BY_MODE = frozenset({"render", "render_construct"})
+"""Kinds of call whose cost depends on the render mode: each mode is a kind of its own. A renderer of another mode is
+another renderer (MuJoCo's depth renderer is a second GL context, built by its first ``render``): the first call in
+each mode gets the first call's grace, and a cheap ``rgb_array`` frame does not set the limit of a ``depth_array``
+one."""
+
+
+def kind_of(method: str, label: str, mode: str = "") -> str:
+    """The kind a call counts as for its limit: ``method`` (else the label's last name), per render mode for the
+    kinds whose cost depends on it (``"render depth_array"``)."""
+    kind = method or label.rsplit(".", 1)[-1]
+    return f"{kind} {mode}" if mode and kind in _BY_MODE else kind
 
 
 class CallLimits:
@@ -289,19 +304,19 @@ class Watchdog:
             label: What is being called, for the timeout message (e.g. ``"env.step"``).
             fn: The call into the target.
             method: The kind of call, whose measured cost sets its limit (crashes cannot be told apart in-process).
-            mode: Unused here.
+            mode: The render mode of the instance called (a render's limit is its mode's).
             limit: Seconds this call may take instead of the limit its kind earned (0.0: that limit).
 
         Returns:
             What ``fn`` returned.
         """
         if not self.in_worker():
-            return self.run(lambda: self.call(label, fn, method=method, limit=limit))
+            return self.run(lambda: self.call(label, fn, method=method, mode=mode, limit=limit))
         worker = self._worker
         if worker is None or worker.active is not None:
             # Nested call (or no worker, which in_worker() rules out): the outermost call is what is timed.
             return fn()
-        kind = method or label.rsplit(".", 1)[-1]
+        kind = kind_of(method, label, mode)
         started = time.monotonic()
         worker.active = (label, started, limit or self.limits.limit(kind))
         try:

@@ -9,7 +9,8 @@ import time
 
 import pytest
 
-from conformance._engine.watchdog import COST_FACTOR, FIRST_CALL_GRACE, CallLimits, CallTimeout, Watchdog
+from conformance._engine.processes import Board, BoardGuard
+from conformance._engine.watchdog import COST_FACTOR, FIRST_CALL_GRACE, CallLimits, CallTimeout, Watchdog, kind_of
 
 # --- Call limits ---------------------------------------------------------------------------------------------------
 
@@ -47,6 +48,29 @@ def test_a_forked_process_starts_its_first_calls_afresh() -> None:
         os._exit(0 if limits.limit("step") == COST_FACTOR * 4.0 else 1)
     _, status = os.waitpid(pid, 0)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def test_a_render_is_a_kind_of_its_own_in_each_mode() -> None:
+    assert kind_of("render", "env.render", "depth_array") == "render depth_array"
+    assert kind_of("render_construct", "Env(render_mode='rgb_array')", "rgb_array") == "render_construct rgb_array"
+    assert kind_of("step", "env.step", "rgb_array") == "step"  # a step's cost does not depend on the mode
+    assert kind_of("", "env.render", "") == "render"
+
+
+def test_a_cheap_frame_in_one_mode_does_not_limit_the_first_frame_of_another() -> None:
+    # MuJoCo builds its depth renderer at the first depth_array render: a first call, however cheap rgb_array was.
+    guard = BoardGuard(Board(), 1.0)
+    guard.call("env.render", lambda: None, method="render", mode="rgb_array")
+    assert guard.limits.limit(kind_of("render", "env.render", "rgb_array")) == 1.0
+    assert guard.limits.limit(kind_of("render", "env.render", "depth_array")) == FIRST_CALL_GRACE * 1.0
+
+
+def test_the_watchdog_limits_a_render_by_its_mode() -> None:
+    dog = Watchdog(1.0)
+    dog.run(lambda: dog.call("env.render", lambda: None, method="render", mode="rgb_array"))
+    assert dog.limits.limit("render rgb_array") == 1.0
+    assert dog.limits.limit("render depth_array") == FIRST_CALL_GRACE * 1.0
+    dog.shutdown()
 
 
 # --- The in-process watchdog ---------------------------------------------------------------------------------------
