@@ -19,8 +19,7 @@ more than such an item): an ending that is not a return is still the item's in p
 handed over their results, those after it run again in fresh processes), and each item's peak memory is its own. A
 target costly to construct runs one item per process when forked (each item gets its zygote's whole shelf of
 untouched instances) and many per process when spawned (they share its recycled instances;
-:mod:`conformance._engine.shelf`); its items that build all their instances themselves (ENV-030's, WRAP-003's) start
-first, so the longest items do not end the run alone.
+:mod:`conformance._engine.shelf`).
 """
 
 from __future__ import annotations
@@ -52,14 +51,7 @@ from conformance._engine.processes import Snapshot
 from conformance._engine.report import PROPERTY, TARGET_WARNINGS, record_of, with_record
 from conformance._engine.shelf import COSTLY_SECONDS
 from conformance._engine.supervisor import Supervisor, Ticket
-from conformance._engine.targetrun import (
-    Items,
-    TargetRun,
-    Trace,
-    builds_its_own,
-    jobs_for,
-    supervised,
-)
+from conformance._engine.targetrun import Items, TargetRun, Trace, jobs_for, supervised
 from conformance._engine.verdicts import REPORTED_BY, RULE_ID, unreported, worse
 from conformance._engine.verdicts import Verdict as _Verdict
 from conformance._engine.verdicts import describe_ending as _ending
@@ -391,11 +383,7 @@ class ItemRunner:
         slots, so a slot that frees up while pytest waits for this item finds work at once."""
         if not self._early:
             return
-        upcoming = self._upcoming(nodeid)
-        # Items that construct everything themselves, on a target costly to construct, first (a stable sort): one
-        # started last would finish alone while the other slots idle.
-        upcoming.sort(key=lambda entry: not self._builds_its_own(entry[1]))
-        for later, param in upcoming:
+        for later, param in self._upcoming(nodeid):
             unfinished = {id(entry.ticket) for entry in self._ahead.values() if entry.ticket.outcome is None}
             if current.outcome is None:
                 unfinished.add(id(current))
@@ -405,10 +393,6 @@ class ItemRunner:
             if later in self._ahead or facts is None or not self._needs_job(param, facts):
                 continue
             self._ahead[later] = self._submit(later, param, facts)
-
-    def _builds_its_own(self, param: CaseParam) -> bool:
-        facts = self.facts.get(param.target.id)
-        return facts is not None and builds_its_own(param, facts)
 
     def _upcoming(self, nodeid: str) -> list[tuple[str, CaseParam]]:
         """The conformance items expected to run after ``nodeid`` (up to :data:`_LOOKAHEAD`), next first: those after

@@ -4,7 +4,7 @@ forked item stalled where the probe did not, in one that never probed the target
 or closing the probe learnt as a fact its later jobs start from (:func:`supervised`).
 
 :class:`~conformance._engine.runner.ItemRunner` keeps one :class:`TargetRun` per target and decides from it which items
-run, in which order and in which job.
+run and in which job.
 """
 
 from __future__ import annotations
@@ -27,12 +27,11 @@ from conformance._engine.messages import (
     WarmJob,
 )
 from conformance._engine.options import CaseParam
-from conformance._engine.shelf import CONSTRUCTING_RULES, COSTLY_SECONDS
 from conformance._engine.supervisor import Supervisor, Ticket
 from conformance._engine.verdicts import describe_ending as _ending
 from conformance._engine.zygote import Job
 
-__all__ = ["Items", "Request", "TargetRun", "Trace", "builds_its_own", "jobs_for", "supervised"]
+__all__ = ["Items", "Request", "TargetRun", "Trace", "jobs_for", "supervised"]
 
 
 @dataclass(frozen=True)
@@ -149,10 +148,3 @@ def supervised(
         return supervised(supervisor, param, facts, request)
     return outcome
 
-
-def builds_its_own(param: CaseParam, facts: TargetRun) -> bool:
-    """Whether ``param``'s item makes all its constructions itself on a target costly to construct (a rule of
-    :data:`~conformance._engine.shelf.CONSTRUCTING_RULES`: no shelf or bin serves them), so it occupies its process
-    for a few constructions' time: such items start first, beside the target's others, rather than last and alone."""
-    costs = facts.trace.costs if facts.trace is not None else None
-    return costs is not None and costs.construct >= COSTLY_SECONDS and param.rule_id in CONSTRUCTING_RULES
