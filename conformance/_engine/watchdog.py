@@ -12,7 +12,8 @@ a render and a render-mode construction in each render mode apart, :func:`kind_o
   cost where it was measured (the target's cost probe, handed to every job), or, where nothing was measured yet,
   :data:`FIRST_CALL_GRACE` times the timeout;
 * a **later** call gets :data:`COST_FACTOR` times the cheapest call of its kind seen so far (measured in this process
-  or by the probe);
+  or by the probe), or :data:`SPREAD_FACTOR` times the slowest later call of its kind that returned, whichever is
+  longer (a heavy call's cost spreads with the machine's load);
 * never less than the timeout (``--conformance-timeout``), the floor every call of a cheap target is held to.
 
 A hanging call therefore still fails: after the timeout when its kind is cheap, after a few times its measured cost
@@ -51,9 +52,10 @@ from typing import Generic, Protocol, TypeVar
 
 __all__ = [
     "COST_FACTOR",
+    "FIRST_CALL_GRACE",
+    "SPREAD_FACTOR",
     "CallLimits",
     "CallTimeout",
-    "FIRST_CALL_GRACE",
     "Guard",
     "Watchdog",
     "kind_of",
@@ -66,6 +68,10 @@ FIRST_CALL_GRACE = 6.0
 """The first call of a kind nobody has measured may take this many timeouts (a compile, a slow constructor)."""
 COST_FACTOR = 3.0
 """A call whose kind has a measured cost may take this many times that cost (when that exceeds the timeout)."""
+SPREAD_FACTOR = 2.0
+"""A later call may also take this many times the slowest later call of its kind that returned: on a shared machine
+a heavy call's cost spreads with the load (software-rendered MuJoCo frames were seen at 4 s and at 19 s in one run),
+and a call of that kind that returned after 12 s is evidence that 13 s is slow, not stuck."""
 
 
 _BY_MODE = frozenset({"render", "render_construct"})
@@ -98,6 +104,7 @@ class CallLimits:
         self._called: set[str] = set()
         self._first: dict[str, float] = {}  # first call of each kind, as measured (by the probe or here)
         self._cheapest: dict[str, float] = {}
+        self._slowest: dict[str, float] = {}  # the slowest call of each kind after its first (which may compile)
 
     def prime(self, first: Mapping[str, float], steady: Mapping[str, float]) -> None:
         """Take in costs measured elsewhere: the first call of each kind, and a later one (seconds)."""
@@ -115,13 +122,16 @@ class CallLimits:
             if first is None:
                 return FIRST_CALL_GRACE * self.timeout
             return max(self.timeout, COST_FACTOR * first)
-        return max(self.timeout, COST_FACTOR * self._cheapest.get(method, 0.0))
+        spread = SPREAD_FACTOR * self._slowest.get(method, 0.0)
+        return max(self.timeout, COST_FACTOR * self._cheapest.get(method, 0.0), spread)
 
     def took(self, method: str, seconds: float) -> None:
         """Record that a call of ``method`` returned after ``seconds``."""
         if method not in self._called:
             self._called.add(method)
             self._first.setdefault(method, seconds)
+        else:
+            self._slowest[method] = max(self._slowest.get(method, 0.0), seconds)
         self._cheapest[method] = min(self._cheapest.get(method, float("inf")), seconds)
 
 

@@ -10,7 +10,15 @@ import time
 import pytest
 
 from conformance._engine.processes import Board, BoardGuard
-from conformance._engine.watchdog import COST_FACTOR, FIRST_CALL_GRACE, CallLimits, CallTimeout, Watchdog, kind_of
+from conformance._engine.watchdog import (
+    COST_FACTOR,
+    FIRST_CALL_GRACE,
+    SPREAD_FACTOR,
+    CallLimits,
+    CallTimeout,
+    Watchdog,
+    kind_of,
+)
 
 # --- Call limits ---------------------------------------------------------------------------------------------------
 
@@ -27,6 +35,23 @@ def test_a_slow_kind_keeps_a_limit_of_a_few_times_its_cheapest_call() -> None:
     assert limits.limit("construct") == COST_FACTOR * 20.0
     limits.took("construct", 10.0)
     assert limits.limit("construct") == COST_FACTOR * 10.0
+
+
+def test_a_heavy_call_whose_cost_spread_may_take_twice_its_slowest_later_call() -> None:
+    # Frames rendered in software on a loaded machine: 4 s, then 12 s. The next may take 24 s, not 3 x 4 s.
+    limits = CallLimits(10.0)
+    limits.took("render rgb_array", 20.0)  # the first builds the renderer: it sets no later limit
+    limits.took("render rgb_array", 4.0)
+    assert limits.limit("render rgb_array") == COST_FACTOR * 4.0
+    limits.took("render rgb_array", 12.0)
+    assert limits.limit("render rgb_array") == SPREAD_FACTOR * 12.0
+
+
+def test_a_cheap_kind_keeps_the_timeout_however_its_calls_spread() -> None:
+    limits = CallLimits(10.0)
+    for seconds in (0.001, 0.001, 0.5):
+        limits.took("step", seconds)
+    assert limits.limit("step") == 10.0
 
 
 def test_measured_first_calls_set_the_first_limit_in_each_process() -> None:
