@@ -17,8 +17,9 @@ to start; each of the two zygotes builds its probe and its shelf, 8 construction
 it serves an item; then 8 constructions inside items (ENV-030 two, RENDER-002 two, RENDER-001, RENDER-003, RENDER-014,
 SEED-012's fresh interpreter) and ~45 slot-seconds of the other items, on 2 slots (~100 s, bound by that work, not by
 the order: starting ENV-030 first changed nothing). RENDER-001 constructs one instance in each of the target's 5
-declared render modes: a process that serves them all untouched has built them one after the other, so no schedule
-of forked processes starts that item before 12 + 20 (probe) + 5 x 20 = 132 s, past the 120 s goal.
+declared render modes, built one after the other in its own process or in the one it was forked from (after the
+probe), so no schedule of forked processes ends that item before 12 + 20 (probe) + 5 x 20 = 132 s, past the 120 s
+goal.
 """
 
 from __future__ import annotations
