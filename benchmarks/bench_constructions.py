@@ -11,6 +11,15 @@ the same with ``DIR`` first on ``PYTHONPATH``, interleaved round by round, so bo
 
 Issue 23's targets for ``--seconds 20`` on a 2-core machine: the default profile in 300 s, quick in 120 s
 (``benchmarks/bench_suite.py --only "20 s"`` times the plain ``SlowConstructor``).
+
+Where a quick run's ~270 s went (2026-11-28, both profiles alike: a costly target gets one example per item): ~12 s
+to start; each of the two zygotes builds its probe and its shelf, 8 constructions one after the other (160 s), before
+it serves an item; then 8 constructions inside items (ENV-030 two, RENDER-002 two, RENDER-001, RENDER-003, RENDER-014,
+SEED-012's fresh interpreter) and ~45 slot-seconds of the other items, on 2 slots (~100 s, bound by that work, not by
+the order: starting ENV-030 first changed nothing). RENDER-001 constructs one instance in each of the target's 5
+declared render modes, built one after the other in its own process or in the one it was forked from (after the
+probe), so no schedule of forked processes ends that item before 12 + 20 (probe) + 5 x 20 = 132 s, past the 120 s
+goal.
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ A reader following one item opens the modules in this order:
    :mod:`.outcomes` (how a check ends), :mod:`.state` (facts per target), :mod:`.shelf` and :mod:`.remote`
    (constructions budgeted; a second instance in a process of its own), :mod:`.observe` (rules checked on one
    shared rollout), :mod:`.describe` (values narrowed to types and described in messages).
-3. **Supervision** — :mod:`.runner` (an item's processes and reports), :mod:`.jobs` (what those processes run),
+3. **Supervision** — :mod:`.runner` (an item's processes and reports), :mod:`.targetrun` (what the runner learns of a
+   target as its jobs end; a first hang confirmed, a zygote's death learnt), :mod:`.jobs` (what those processes run),
    :mod:`.messages` (what crosses the process boundary, typed, and how a job ended), :mod:`.supervisor`
    (the supervisor) and :mod:`.zygote` (the processes' side of the fork server), :mod:`.processes` (process hygiene; the
    progress board), :mod:`.verdicts` (the one place that decides and words what an item's ending means: owners,

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from conformance._engine.watchdog import CallLimits
+from conformance._engine.watchdog import CallLimits, kind_of
 
 __all__ = [
     "Board",
@@ -415,8 +415,9 @@ class BoardGuard:
     def call(self, label: str, fn: Callable[[], T], *, method: str = "", mode: str = "", limit: float = 0.0) -> T:
         """Call ``fn`` with ``label`` on the board as the call in progress (see :meth:`Board.begin`), under the
         limit its kind earned (:class:`~conformance._engine.watchdog.CallLimits`) unless ``limit`` is given."""
-        kind = method or label.rsplit(".", 1)[-1]
-        self.board.begin(label, kind, mode, limit or self.limits.limit(kind))
+        method = method or label.rsplit(".", 1)[-1]
+        kind = kind_of(method, label, mode)
+        self.board.begin(label, method, mode, limit or self.limits.limit(kind))
         started = time.monotonic()
         try:
             result = fn()

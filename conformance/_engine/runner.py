@@ -5,8 +5,9 @@ In the supervisor (the pytest process), :class:`ItemRunner` replaces pytest's ow
 the supervisor to run the item in a fresh process forked from the target's zygote, then logs the reports that
 process made, exactly as pytest would have. When the process crashed, hung, outgrew the memory cap or was
 interrupted, it writes the report itself, tagged with the item's rule and naming the call in progress (from the
-board). Facts learnt that way about a target (it hung; its constructor kills the process) travel to the target's
-later items in the job payload, so they fail fast or skip instead of paying for the same hang again.
+board). Facts learnt that way about a target (it hung; its constructor kills the process;
+:mod:`conformance._engine.targetrun`) travel to the target's later items in the job payload, so they fail fast or
+skip instead of paying for the same hang again.
 
 What those processes run is in :mod:`conformance._engine.jobs`: in the zygote,
 :func:`~conformance._engine.jobs.warm_target` imports, constructs and probes the target once; in each job process,
@@ -28,12 +29,12 @@ import functools
 import warnings
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any
 
 import pytest
 
 from conformance._engine.describe import is_dict
-from conformance._engine.jobs import run_items, run_trace, share, warm_supervisor, warm_target
+from conformance._engine.jobs import share, warm_supervisor
 from conformance._engine.messages import (
     Died,
     Facts,
@@ -41,12 +42,8 @@ from conformance._engine.messages import (
     Finished,
     Hung,
     Interrupted,
-    ItemsJob,
-    ObserverVerdict,
     Outcome,
-    TraceJob,
     TraceResult,
-    WarmJob,
 )
 from conformance._engine.observe import OBSERVERS
 from conformance._engine.options import CaseParam, item_param
@@ -54,12 +51,13 @@ from conformance._engine.processes import Snapshot
 from conformance._engine.report import PROPERTY, TARGET_WARNINGS, record_of, with_record
 from conformance._engine.shelf import COSTLY_SECONDS
 from conformance._engine.supervisor import Supervisor, Ticket
+from conformance._engine.targetrun import Items, TargetRun, Trace, jobs_for, supervised
 from conformance._engine.verdicts import REPORTED_BY, RULE_ID, unreported, worse
 from conformance._engine.verdicts import Verdict as _Verdict
 from conformance._engine.verdicts import describe_ending as _ending
 from conformance._engine.verdicts import owning_rule as _owner
 from conformance._engine.verdicts import verdict as _verdict
-from conformance._engine.zygote import JSON, Job
+from conformance._engine.zygote import JSON
 from conformance.results import CONSTRUCT, RuleResult, rule_level
 from conformance.rule_warnings import ConformanceWarning
 
@@ -80,74 +78,6 @@ _BATCH_CALL_SECONDS = 0.05
 _BATCH_STEP_SECONDS = 0.002
 _BATCH_OBSERVATION_BYTES = 1 << 20
 _COSTLY_SPAWN_BATCH = 24  # items per spawned job of a target costly to construct (shelf.py)
-
-
-@dataclass(frozen=True)
-class _Items:
-    """Run these items of one target, in order, in one job (the facts are attached when it is submitted)."""
-
-    nodeids: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class _Trace:
-    """Run a target's shared work: measure its costs, or run these observers on the shared rollouts."""
-
-    rules: tuple[str, ...] = ()
-    items: int = 1
-    measure: bool = True
-
-
-_Request: TypeAlias = "_Items | _Trace"
-
-
-@dataclass
-class _TargetRun:
-    """What the supervisor learnt about one target, from the jobs that returned and from those that did not.
-
-    Attributes:
-        construct_error: Why the target cannot be constructed (its constructor killed or hung the zygote).
-        hang: The first call of the target that did not return within the timeout, and the item it hung.
-        close_probe: Whether the zygote closes the instance it probed (not when closing it killed or hung one;
-            ENV-020 reports that).
-        reran_hang: Whether a job of the target has already been run again after it hung (once per target).
-        trace: What the target's shared run found (:func:`~conformance._engine.jobs.run_trace`): the verdicts of its
-            observers, the measured costs, the profile scaled to the budget, and the examples and steps it took.
-        observing: The job running the observers on the shared rollouts, until its verdicts are in ``trace``
-            (it runs beside the target's other items, which only need the profile).
-        observers: The rules that job decides.
-        hang_blamed: Whether a hang first met in the shared rollouts has been reported as an item's failure.
-        outcomes: The record outcome of each of the target's items that has reported, by rule id (a skip that says
-            another rule reports its cause stands only when that rule failed).
-    """
-
-    construct_error: str | None = None
-    hang: tuple[Hung, str] | None = None
-    close_probe: bool = True
-    reran_hang: bool = False
-    trace: TraceResult | None = None
-    observing: Ticket | None = None
-    observers: frozenset[str] = frozenset()
-    outcomes: dict[str, str] = field(default_factory=dict[str, str])
-    hang_blamed: bool = False
-
-    def facts(self) -> Facts:
-        """What every job of the target learns before it does anything else."""
-        trace = self.trace or TraceResult()
-        return Facts(
-            construct_error=self.construct_error,
-            close_probe=self.close_probe,
-            profile=trace.profile,
-            first_costs=trace.first_costs,
-            steady_costs={} if trace.costs is None else dataclasses.asdict(trace.costs),
-            verdicts=trace.verdicts,
-        )
-
-    def shared_verdict(self, rule_id: str | None) -> ObserverVerdict | None:
-        """The verdict the shared run reached for ``rule_id`` (``None``: not decided there)."""
-        if self.trace is None or rule_id is None:
-            return None
-        return self.trace.verdicts.get(rule_id)
 
 
 def _category(module: str, name: str) -> type[Warning] | None:
@@ -237,7 +167,7 @@ class ItemRunner:
 
     config: pytest.Config
     supervisor: Supervisor
-    facts: MutableMapping[str, _TargetRun] = field(default_factory=dict[str, _TargetRun])
+    facts: MutableMapping[str, TargetRun] = field(default_factory=dict[str, TargetRun])
     interrupted: str | None = None
     _params: list[CaseParam] = field(default_factory=list)
     # The run's conformance items in pytest's order, and each one's place in it.
@@ -271,7 +201,7 @@ class ItemRunner:
     def run(self, item: pytest.Item, param: CaseParam) -> list[pytest.TestReport]:
         """Run one item; its reports (as pytest would have made them, or written here for a crash)."""
         reports = self._vet(item, param, self._run(item, param))
-        facts = self.facts.setdefault(param.target.id, _TargetRun())
+        facts = self.facts.setdefault(param.target.id, TargetRun())
         mode, why = self.supervisor.isolation(param.target.id)
         for report in reports:
             record = record_of(report)
@@ -289,7 +219,7 @@ class ItemRunner:
 
     def _run(self, item: pytest.Item, param: CaseParam) -> list[pytest.TestReport]:
         target = param.target
-        facts = self.facts.setdefault(target.id, _TargetRun())
+        facts = self.facts.setdefault(target.id, TargetRun())
         self._drop_stale(item.nodeid)
         interrupted: Interrupted | None = None
         if param.rule_id is not None and facts.trace is None:
@@ -361,7 +291,7 @@ class ItemRunner:
         this run — as it ends when run now (its reports wait for pytest to reach it). ``False`` when it does not
         run here (deselected, or another worker's)."""
         target = param.target.id
-        facts = self.facts.setdefault(target, _TargetRun())
+        facts = self.facts.setdefault(target, TargetRun())
         known = facts.outcomes.get(owner)
         if known is None:
             nodeid = next((nodeid for nodeid, other in self._order
@@ -373,7 +303,7 @@ class ItemRunner:
                 facts.outcomes[owner] = known
         return known in ("failed", "error")
 
-    def _decide(self, nodeid: str, facts: _TargetRun) -> str:
+    def _decide(self, nodeid: str, facts: TargetRun) -> str:
         """Run the item ``nodeid`` ahead of its turn and read its outcome (its reports are logged in its turn)."""
         param = self._order[self._position[nodeid]][1]
         if param.rule_id is not None:  # the construction check always runs a job of its own
@@ -396,7 +326,7 @@ class ItemRunner:
         return "failed" if "failed" in phases else ("skipped" if "skipped" in phases else "passed")
 
     @staticmethod
-    def _needs_job(param: CaseParam, facts: _TargetRun) -> bool:
+    def _needs_job(param: CaseParam, facts: TargetRun) -> bool:
         """Whether a rule item, once its target's shared run is done, runs a job (not decided by the shared run or
         by an earlier hang)."""
         if param.rule_id is None or facts.trace is None or facts.hang is not None:
@@ -406,18 +336,7 @@ class ItemRunner:
         shared = facts.shared_verdict(param.rule_id)
         return shared is None or shared.outcome == "failed"
 
-    @staticmethod
-    def _jobs(param: CaseParam, facts: _TargetRun, request: _Request) -> tuple[Job, Job]:
-        """The zygote's warm-up and the job for ``request`` on ``param``'s target, given what is known of it."""
-        target = param.target
-        known = facts.facts()
-        warm = Job.of(warm_target, WarmJob(target.id, known.for_warm_up()).to_wire())
-        if isinstance(request, _Items):
-            return warm, Job.of(run_items, ItemsJob(target.id, known, request.nodeids).to_wire())
-        job = TraceJob(target.id, known, request.rules, request.items, request.measure)
-        return warm, Job.of(run_trace, job.to_wire())
-
-    def _item_outcome(self, param: CaseParam, facts: _TargetRun, nodeid: str) -> Outcome:
+    def _item_outcome(self, param: CaseParam, facts: TargetRun, nodeid: str) -> Outcome:
         """How item ``nodeid`` ended: from the job started for it earlier (or now, with a batch of the items of its
         target that follow it); run again alone when an earlier item of its batch ended the process first."""
         entry = self._ahead.pop(nodeid, None) or self._submit(nodeid, param, facts)
@@ -426,10 +345,10 @@ class ItemRunner:
         outcome = _part(self.supervisor.wait(entry.ticket, refill), entry.index)
         if isinstance(outcome, Finished):
             return outcome
-        outcome = self._supervised(param, facts, _Items((nodeid,)), first=outcome)
+        outcome = supervised(self.supervisor, param, facts, Items((nodeid,)), first=outcome)
         return _part(outcome, 0) or outcome
 
-    def _batch_size(self, facts: _TargetRun, key: str) -> int:
+    def _batch_size(self, facts: TargetRun, key: str) -> int:
         trace = facts.trace
         if trace is None or trace.costs is None or trace.observation_bytes is None:
             return 1
@@ -443,7 +362,7 @@ class ItemRunner:
             return _COSTLY_SPAWN_BATCH if spawned else 1
         return _BATCH if (cheap or spawned) and trace.observation_bytes <= _BATCH_OBSERVATION_BYTES else 1
 
-    def _submit(self, nodeid: str, param: CaseParam, facts: _TargetRun) -> _Ahead:
+    def _submit(self, nodeid: str, param: CaseParam, facts: TargetRun) -> _Ahead:
         """Start the job of ``nodeid`` and, for a cheap target, of the next items of its target with it."""
         nodeids = [nodeid]
         size = self._batch_size(facts, param.target.id) if self._early else 1
@@ -452,7 +371,7 @@ class ItemRunner:
                 break
             if other.target.id == param.target.id and later not in self._ahead and self._needs_job(other, facts):
                 nodeids.append(later)
-        warm, job = self._jobs(param, facts, _Items(tuple(nodeids)))
+        warm, job = jobs_for(param, facts, Items(tuple(nodeids)))
         ticket = self.supervisor.submit(param.target.id, warm, job)
         given = facts.facts().basis()
         for index, later in enumerate(nodeids[1:], start=1):
@@ -512,48 +431,13 @@ class ItemRunner:
                 if all(other.ticket is not entry.ticket for other in self._ahead.values()):
                     self.supervisor.cancel(entry.ticket)
 
-    def _supervised(
-        self, param: CaseParam, facts: _TargetRun, request: _Request, first: Outcome | None = None
-    ) -> Outcome:
-        """Run ``request`` for ``param``'s target in a job (``first``: how it already ended once, to learn from);
-        learn from a zygote that could not warm up."""
-        target = param.target
-        warm, job = self._jobs(param, facts, request)
-        outcome = first if first is not None else self.supervisor.run(target.id, warm, job)
-        if isinstance(outcome, Hung) and outcome.stage != "warm" and facts.hang is None and not facts.reran_hang:
-            # A process can stall on a machine under heavy load, where a call of microseconds has been seen to
-            # stay unfinished past the limit: the target's first hang is confirmed in a fresh process (a real hang
-            # hangs again), once per target, so a hanging target costs one more timeout, not one per item.
-            facts.reran_hang = True
-            # A process forked from a probed one can stall where the probe did not: its threads or locks (an XLA
-            # pool, a GL context) did not survive the fork. When the target's first job stalls, its rerun starts
-            # from a process that never probed it; if that one returns, every later job does too.
-            isolated = facts.trace is None and self.supervisor.isolate(
-                target.id, f"its first forked item stalled ({_ending(outcome)}) where the probe did not")
-            outcome = self.supervisor.run(target.id, warm, job)
-            if isolated and isinstance(outcome, Hung):
-                self.supervisor.unisolate(target.id)  # it hangs anywhere: a real hang, not the fork's
-        if isinstance(outcome, Finished) or outcome.stage != "warm" or isinstance(outcome, Interrupted):
-            return outcome
-        # The zygote ended while constructing and probing the target. When closing the probe did it, a new zygote
-        # leaves it open (ENV-020 reports close). Otherwise the constructor (or a property of a fresh instance)
-        # kills or hangs a process: items learn it as a construction error, from a new zygote that does not
-        # construct again.
-        if outcome.board.method == "close" and facts.close_probe:
-            facts.close_probe = False
-            return self._supervised(param, facts, request)
-        if facts.construct_error is None:
-            facts.construct_error = _ending(outcome)
-            return self._supervised(param, facts, request)
-        return outcome
-
-    def _trace(self, param: CaseParam, facts: _TargetRun) -> Interrupted | None:
+    def _trace(self, param: CaseParam, facts: TargetRun) -> Interrupted | None:
         """Measure the target's costs (once per target, before its items, which need the profile), then start the job
         that runs its observers on one shared trace."""
         mine = [p for p in self._params if p.target.id == param.target.id and p.rule_id is not None]
         observers = sorted({str(p.rule_id) for p in mine if p.rule_id in OBSERVERS})
         items = len(mine) - max(0, len(observers) - 1)
-        outcome = self._supervised(param, facts, _Trace(items=items))
+        outcome = supervised(self.supervisor, param, facts, Trace(items=items))
         if isinstance(outcome, Interrupted):
             return outcome
         if not isinstance(outcome, Finished):
@@ -561,12 +445,12 @@ class ItemRunner:
             return None
         facts.trace = TraceResult.from_wire(outcome.value)
         if observers and facts.hang is None:
-            warm, job = self._jobs(param, facts, _Trace(tuple(observers), items, measure=False))
+            warm, job = jobs_for(param, facts, Trace(tuple(observers), items, measure=False))
             facts.observing = self.supervisor.submit(param.target.id, warm, job)
             facts.observers = frozenset(observers)
         return None
 
-    def _observed(self, param: CaseParam, facts: _TargetRun, nodeid: str) -> Interrupted | None:
+    def _observed(self, param: CaseParam, facts: TargetRun, nodeid: str) -> Interrupted | None:
         """Wait for the observers' shared run (item ``nodeid`` is one of them) and take in its verdicts."""
         ticket = facts.observing
         if ticket is None:
@@ -576,8 +460,8 @@ class ItemRunner:
         if isinstance(outcome, Interrupted):
             return outcome
         if not isinstance(outcome, Finished):
-            again = _Trace(tuple(sorted(facts.observers)), measure=False)
-            outcome = self._supervised(param, facts, again, first=outcome)
+            again = Trace(tuple(sorted(facts.observers)), measure=False)
+            outcome = supervised(self.supervisor, param, facts, again, first=outcome)
         if isinstance(outcome, Finished):
             facts.trace = (facts.trace or TraceResult()).observed(TraceResult.from_wire(outcome.value))
         elif isinstance(outcome, Interrupted):
@@ -587,7 +471,7 @@ class ItemRunner:
         return None
 
     @staticmethod
-    def _shared_failed(facts: _TargetRun, outcome: Failure) -> None:
+    def _shared_failed(facts: TargetRun, outcome: Failure) -> None:
         # The shared run crashed, hung or overflowed: every observer runs on its own (and meets the problem, which
         # is then attributed as for any item); a hang is remembered as any hang is.
         facts.trace = dataclasses.replace(facts.trace or TraceResult(), verdicts={}, error=_ending(outcome))

@@ -5,14 +5,15 @@ fixed figure.
 
 A JIT-compiled env (JAX, numba) pays its compile on the first ``reset`` and ``step`` of every process; a benchmark env
 may take half a minute to construct. Neither is a hang, and neither may become one because a flat per-call timeout
-was chosen for a cheap env. So each kind of call (the board's ``method``: ``construct``, ``reset``, ``step``, ...)
-gets its own limit:
+was chosen for a cheap env. So each kind of call (the board's ``method``: ``construct``, ``reset``, ``step``, ...;
+a render and a render-mode construction in each render mode apart, :func:`kind_of`) gets its own limit:
 
 * the **first** call of a kind in a process gets a grace: :data:`COST_FACTOR` times what the first call of that kind
   cost where it was measured (the target's cost probe, handed to every job), or, where nothing was measured yet,
   :data:`FIRST_CALL_GRACE` times the timeout;
 * a **later** call gets :data:`COST_FACTOR` times the cheapest call of its kind seen so far (measured in this process
-  or by the probe);
+  or by the probe), or :data:`SPREAD_FACTOR` times the slowest later call of its kind that returned, whichever is
+  longer (a heavy call's cost spreads with the machine's load);
 * never less than the timeout (``--conformance-timeout``), the floor every call of a cheap target is held to.
 
 A hanging call therefore still fails: after the timeout when its kind is cheap, after a few times its measured cost
@@ -51,11 +52,13 @@ from typing import Generic, Protocol, TypeVar
 
 __all__ = [
     "COST_FACTOR",
+    "FIRST_CALL_GRACE",
+    "SPREAD_FACTOR",
     "CallLimits",
     "CallTimeout",
-    "FIRST_CALL_GRACE",
     "Guard",
     "Watchdog",
+    "kind_of",
 ]
 
 
@@ -65,6 +68,24 @@ FIRST_CALL_GRACE = 6.0
 """The first call of a kind nobody has measured may take this many timeouts (a compile, a slow constructor)."""
 COST_FACTOR = 3.0
 """A call whose kind has a measured cost may take this many times that cost (when that exceeds the timeout)."""
+SPREAD_FACTOR = 2.0
+"""A later call may also take this many times the slowest later call of its kind that returned: on a shared machine
+a heavy call's cost spreads with the load (software-rendered MuJoCo frames were seen at 4 s and at 19 s in one run),
+and a call of that kind that returned after 12 s is evidence that 13 s is slow, not stuck."""
+
+
+_BY_MODE = frozenset({"render", "render_construct"})
+"""Kinds of call whose cost depends on the render mode: each mode is a kind of its own. A renderer of another mode is
+another renderer (MuJoCo's depth renderer is a second GL context, built by its first ``render``): the first call in
+each mode gets the first call's grace, and a cheap ``rgb_array`` frame does not set the limit of a ``depth_array``
+one."""
+
+
+def kind_of(method: str, label: str, mode: str = "") -> str:
+    """The kind a call counts as for its limit: ``method`` (else the label's last name), per render mode for the
+    kinds whose cost depends on it (``"render depth_array"``)."""
+    kind = method or label.rsplit(".", 1)[-1]
+    return f"{kind} {mode}" if mode and kind in _BY_MODE else kind
 
 
 class CallLimits:
@@ -83,6 +104,7 @@ class CallLimits:
         self._called: set[str] = set()
         self._first: dict[str, float] = {}  # first call of each kind, as measured (by the probe or here)
         self._cheapest: dict[str, float] = {}
+        self._slowest: dict[str, float] = {}  # the slowest call of each kind after its first (which may compile)
 
     def prime(self, first: Mapping[str, float], steady: Mapping[str, float]) -> None:
         """Take in costs measured elsewhere: the first call of each kind, and a later one (seconds)."""
@@ -100,13 +122,16 @@ class CallLimits:
             if first is None:
                 return FIRST_CALL_GRACE * self.timeout
             return max(self.timeout, COST_FACTOR * first)
-        return max(self.timeout, COST_FACTOR * self._cheapest.get(method, 0.0))
+        spread = SPREAD_FACTOR * self._slowest.get(method, 0.0)
+        return max(self.timeout, COST_FACTOR * self._cheapest.get(method, 0.0), spread)
 
     def took(self, method: str, seconds: float) -> None:
         """Record that a call of ``method`` returned after ``seconds``."""
         if method not in self._called:
             self._called.add(method)
             self._first.setdefault(method, seconds)
+        else:
+            self._slowest[method] = max(self._slowest.get(method, 0.0), seconds)
         self._cheapest[method] = min(self._cheapest.get(method, float("inf")), seconds)
 
 
@@ -289,19 +314,19 @@ class Watchdog:
             label: What is being called, for the timeout message (e.g. ``"env.step"``).
             fn: The call into the target.
             method: The kind of call, whose measured cost sets its limit (crashes cannot be told apart in-process).
-            mode: Unused here.
+            mode: The render mode of the instance called (a render's limit is its mode's).
             limit: Seconds this call may take instead of the limit its kind earned (0.0: that limit).
 
         Returns:
             What ``fn`` returned.
         """
         if not self.in_worker():
-            return self.run(lambda: self.call(label, fn, method=method, limit=limit))
+            return self.run(lambda: self.call(label, fn, method=method, mode=mode, limit=limit))
         worker = self._worker
         if worker is None or worker.active is not None:
             # Nested call (or no worker, which in_worker() rules out): the outermost call is what is timed.
             return fn()
-        kind = method or label.rsplit(".", 1)[-1]
+        kind = kind_of(method, label, mode)
         started = time.monotonic()
         worker.active = (label, started, limit or self.limits.limit(kind))
         try:

@@ -9,7 +9,16 @@ import time
 
 import pytest
 
-from conformance._engine.watchdog import COST_FACTOR, FIRST_CALL_GRACE, CallLimits, CallTimeout, Watchdog
+from conformance._engine.processes import Board, BoardGuard
+from conformance._engine.watchdog import (
+    COST_FACTOR,
+    FIRST_CALL_GRACE,
+    SPREAD_FACTOR,
+    CallLimits,
+    CallTimeout,
+    Watchdog,
+    kind_of,
+)
 
 # --- Call limits ---------------------------------------------------------------------------------------------------
 
@@ -26,6 +35,23 @@ def test_a_slow_kind_keeps_a_limit_of_a_few_times_its_cheapest_call() -> None:
     assert limits.limit("construct") == COST_FACTOR * 20.0
     limits.took("construct", 10.0)
     assert limits.limit("construct") == COST_FACTOR * 10.0
+
+
+def test_a_heavy_call_whose_cost_spread_may_take_twice_its_slowest_later_call() -> None:
+    # Frames rendered in software on a loaded machine: 4 s, then 12 s. The next may take 24 s, not 3 x 4 s.
+    limits = CallLimits(10.0)
+    limits.took("render rgb_array", 20.0)  # the first builds the renderer: it sets no later limit
+    limits.took("render rgb_array", 4.0)
+    assert limits.limit("render rgb_array") == COST_FACTOR * 4.0
+    limits.took("render rgb_array", 12.0)
+    assert limits.limit("render rgb_array") == SPREAD_FACTOR * 12.0
+
+
+def test_a_cheap_kind_keeps_the_timeout_however_its_calls_spread() -> None:
+    limits = CallLimits(10.0)
+    for seconds in (0.001, 0.001, 0.5):
+        limits.took("step", seconds)
+    assert limits.limit("step") == 10.0
 
 
 def test_measured_first_calls_set_the_first_limit_in_each_process() -> None:
@@ -47,6 +73,29 @@ def test_a_forked_process_starts_its_first_calls_afresh() -> None:
         os._exit(0 if limits.limit("step") == COST_FACTOR * 4.0 else 1)
     _, status = os.waitpid(pid, 0)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def test_a_render_is_a_kind_of_its_own_in_each_mode() -> None:
+    assert kind_of("render", "env.render", "depth_array") == "render depth_array"
+    assert kind_of("render_construct", "Env(render_mode='rgb_array')", "rgb_array") == "render_construct rgb_array"
+    assert kind_of("step", "env.step", "rgb_array") == "step"  # a step's cost does not depend on the mode
+    assert kind_of("", "env.render", "") == "render"
+
+
+def test_a_cheap_frame_in_one_mode_does_not_limit_the_first_frame_of_another() -> None:
+    # MuJoCo builds its depth renderer at the first depth_array render: a first call, however cheap rgb_array was.
+    guard = BoardGuard(Board(), 1.0)
+    guard.call("env.render", lambda: None, method="render", mode="rgb_array")
+    assert guard.limits.limit(kind_of("render", "env.render", "rgb_array")) == 1.0
+    assert guard.limits.limit(kind_of("render", "env.render", "depth_array")) == FIRST_CALL_GRACE * 1.0
+
+
+def test_the_watchdog_limits_a_render_by_its_mode() -> None:
+    dog = Watchdog(1.0)
+    dog.run(lambda: dog.call("env.render", lambda: None, method="render", mode="rgb_array"))
+    assert dog.limits.limit("render rgb_array") == 1.0
+    assert dog.limits.limit("render depth_array") == FIRST_CALL_GRACE * 1.0
+    dog.shutdown()
 
 
 # --- The in-process watchdog ---------------------------------------------------------------------------------------
