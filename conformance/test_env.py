@@ -15,6 +15,7 @@ from conformance._engine.case import Case, checks
 from conformance._engine.describe import describe_exception, is_tuple, summarize, type_name
 from conformance._engine.handles import TargetError
 from conformance._engine.observe import View, Watch, observer, watcher
+from conformance._engine.record import source
 from conformance._kit import rollout
 from conformance._kit.aliasing import HistoryWatch, InfoHistoryWatch
 from conformance._kit.assertions import (
@@ -30,7 +31,13 @@ from conformance._kit.assertions import (
     space_label,
 )
 from conformance._kit.rollout import Record
+from conformance._kit.expectations import expect_no_raise, expect_raises, expect_true
 from conformance._kit.strategies import Plan, elements, sampler, seeds
+
+_KIT = "from conformance._kit.assertions import {}"
+
+
+_METHODS = ("seed", "sample", "contains")
 
 
 @checks("ENV-001")
@@ -41,12 +48,16 @@ def test_spaces_satisfy_space_protocol(conformance_case: Case) -> None:
         probe = case.probed()
         for name, space in (("action_space", probe.action_space), ("observation_space", probe.observation_space)):
             if name in probe.errors:
+                expect_no_raise(case, f"env.{name}", f"env.{name} cannot be read")
                 case.fail(f"env.{name} cannot be read", expected=f"a Space as env.{name}",
                           actual=f"env.{name} raised {probe.errors[name]}")
             missing = [member for member in SPACE_MEMBERS if not hasattr(space, member)]
-            methods = [m for m in ("seed", "sample", "contains") if m not in missing]
+            methods = [m for m in _METHODS if m not in missing]
             not_callable = [m for m in methods if not callable(getattr(space, m))]
             if missing or not_callable:
+                expect_true(case, f"all(callable(getattr(env.{name}, member, None)) if member in {_METHODS!r} else "
+                            f"hasattr(env.{name}, member) for member in {SPACE_MEMBERS!r})",
+                            f"env.{name} does not satisfy the Space protocol", f"type(env.{name})")
                 case.fail(
                     f"env.{name} does not satisfy the Space protocol",
                     expected=f"members {', '.join(SPACE_MEMBERS)} (seed, sample, contains callable)",
@@ -80,6 +91,21 @@ class _SpacesStayFixed(Watch):
         self.originals = {name: view.space(name) for name in self.names}
         self.snapshots = {name: deep_copy(case, space, f"env.{name}") for name, space in self.originals.items()}
 
+    def _expect(self, name: str, problem: str) -> None:
+        """End the reproducer by comparing ``env.<name>`` with that of a fresh instance (equal to what the env was
+        constructed with, as ENV-026 requires)."""
+        view = self.view
+        var = view.env.var
+        view.case.expect(
+            f"fresh = {view.case.target.constructor_source()}",
+            "try:",
+            f"    now = {var}.{name}",
+            "except Exception as error:  # noqa: BLE001 - a space that cannot be read is the finding",
+            "    now = error",
+            f"assert not isinstance(now, Exception) and now == fresh.{name}, "
+            f"{f'{view.rule.id}: {problem}: '!r} + repr(now)",
+        )
+
     def record(self, record: Record) -> None:
         view = self.view
         for name in self.names:
@@ -87,12 +113,14 @@ class _SpacesStayFixed(Watch):
                 now = view.env.get(name)
             except TargetError as error:
                 # Readable when constructed, unreadable now: the attribute did not stay what it was.
+                self._expect(name, f"env.{name} cannot be read any more, found after the {record.where()}")
                 view.fail(
                     f"env.{name} cannot be read any more, found after the {record.where()}",
                     expected=f"{space_label(self.snapshots[name])} (as constructed)",
                     actual=str(error),
                 )
             if not _unchanged(view.case, now, self.originals[name], self.snapshots[name]):
+                self._expect(name, f"env.{name} changed, found after the {record.where()}")
                 view.fail(
                     f"env.{name} changed, found after the {record.where()}",
                     expected=f"{space_label(self.snapshots[name])} (as constructed)",
@@ -110,13 +138,18 @@ def test_metadata_is_mapping_with_str_keys(conformance_case: Case) -> None:
     def body() -> None:
         probe = case.probed()
         if "metadata" in probe.errors:
+            expect_no_raise(case, "env.metadata", "env.metadata cannot be read")
             case.fail("env.metadata cannot be read", expected="a mapping with str keys",
                       actual=f"env.metadata raised {probe.errors['metadata']}")
         metadata = probe.metadata
         if not is_mapping(metadata):
+            expect_true(case, "is_mapping(env.metadata)", "env.metadata is not a mapping", "env.metadata",
+                        imports=(_KIT.format("is_mapping"),))
             case.fail("env.metadata is not a mapping", expected="a mapping with str keys", actual=summarize(metadata))
         bad = [key for key in metadata.keys() if not isinstance(key, str)]
         if bad:
+            expect_true(case, "all(isinstance(key, str) for key in env.metadata.keys())",
+                        "env.metadata has non-str keys", "list(env.metadata.keys())")
             case.fail("env.metadata has non-str keys", expected="str keys only", actual=f"keys {bad!r}")
 
     case.once(body)
@@ -138,6 +171,22 @@ def _signature_problem(reset: Any) -> str | None:
     return None
 
 
+# ENV-004's assertion: _signature_problem, in the reproducer.
+_SIGNATURE_PROBLEM = (
+    "def _signature_problem(reset):",
+    "    parameters = inspect.signature(reset).parameters",
+    "    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):",
+    "        return None",
+    "    for name in ('seed', 'options'):",
+    "        param = parameters.get(name)",
+    "        if param is None or param.kind not in (param.KEYWORD_ONLY, param.POSITIONAL_OR_KEYWORD):",
+    "            return f'reset has no keyword parameter {name!r}'",
+    "        if param.default is not None:",
+    "            return f'reset parameter {name!r} defaults to {param.default!r}, not None'",
+    "    return None",
+)
+
+
 @checks("ENV-004", owns=("reset",))
 def test_reset_accepts_seed_and_options(conformance_case: Case) -> None:
     case = conformance_case
@@ -147,6 +196,8 @@ def test_reset_accepts_seed_and_options(conformance_case: Case) -> None:
         problem = _signature_problem(env.raw.reset)
         if problem is not None:
             signature = str(inspect.signature(env.raw.reset))
+            expect_true(case, f"_signature_problem({env.var}.reset) is None", problem,
+                        f"inspect.signature({env.var}.reset)", given=_SIGNATURE_PROBLEM, imports=("import inspect",))
             case.fail(problem, expected="reset(*, seed=None, options=None)", actual=signature)
         env.reset(seed=seed, options=None)
         env.reset(options=None)
@@ -160,8 +211,19 @@ def test_reset_accepts_seed_and_options(conformance_case: Case) -> None:
 def test_reset_returns_pair(view: View, result: tuple[int, str, Any]) -> None:
     index, _, value = result
     if not is_tuple(value) or len(value) != 2:
+        _expect_result(view, index, "isinstance(result, tuple) and len(result) == 2",
+                       f"the reset at position {index} returned no (observation, info) pair")
         view.fail(f"the reset at position {index} returned {type_name(value)}",
                   expected="a 2-tuple (observation, info)", actual=summarize(value))
+
+
+def _expect_result(view: View, index: int, condition: str, problem: str, shown: str = "result",
+                   imports: tuple[str, ...] = ()) -> None:
+    """End the reproducer with ``assert condition`` over ``result``, what the call at ``index`` of the env's
+    ``reset``/``step`` calls returned; the message shows ``repr(shown)``."""
+    var = view.env.var
+    view.case.expect(f"result = results[{var!r}][{index}]",
+                     f"assert {condition}, {f'{view.rule.id}: {problem}: '!r} + repr({shown})", imports=imports)
 
 
 def _expect_in_space(view: View, record: Record) -> None:
@@ -187,6 +249,8 @@ def test_reset_observation_in_space(view: View, record: Record) -> None:
 @observer("ENV-007", on="reset")
 def test_reset_info_is_dict(view: View, record: Record) -> None:
     if not isinstance(record.info, dict):
+        _expect_result(view, record.index, "isinstance(result[-1], dict)", f"the {record.where()} returned a "
+                       "non-dict info", "result[-1]")
         view.fail(f"the {record.where()} returned a non-dict info", expected="a dict", actual=summarize(record.info))
 
 
@@ -194,6 +258,8 @@ def test_reset_info_is_dict(view: View, record: Record) -> None:
 def test_step_returns_five_tuple(view: View, result: tuple[int, str, Any]) -> None:
     index, _, value = result
     if not is_tuple(value) or len(value) != 5:
+        _expect_result(view, index, "isinstance(result, tuple) and len(result) == 5",
+                       f"the step at position {index} returned no 5-tuple")
         view.fail(f"the step at position {index} returned {type_name(value)}",
                   expected="a 5-tuple (observation, reward, terminated, truncated, info)", actual=summarize(value))
 
@@ -213,12 +279,18 @@ def test_observation_dtype_and_shape(view: View, record: Record) -> None:
     space = view.space("observation_space")
     problem = dtype_shape_problem(space, record.obs)
     if problem is not None:
+        view.case.expect(f"result = results[{view.env.var!r}][{record.index}]",
+                         f"problem = dtype_shape_problem({view.env.var}.observation_space, result[0])",
+                         f"assert problem is None, {f'{view.rule.id}: the {record.where()}: '!r} + problem",
+                         imports=(_KIT.format("dtype_shape_problem"),))
         view.fail(f"the {record.where()}: {problem}", expected=space_label(space), actual=summarize(record.obs))
 
 
 @observer("ENV-011")
 def test_reward_is_real_scalar(view: View, record: Record) -> None:
     if not is_real_scalar(record.reward):
+        _expect_result(view, record.index, "is_real_scalar(result[1])", f"the {record.where()} returned a reward "
+                       "that is not a real scalar", "result[1]", imports=(_KIT.format("is_real_scalar"),))
         view.fail(f"the {record.where()} returned a reward of type {type_name(record.reward)}",
                   expected="int, float, or a NumPy integer/floating scalar (not bool, not an array)",
                   actual=summarize(record.reward))
@@ -227,6 +299,8 @@ def test_reward_is_real_scalar(view: View, record: Record) -> None:
 @observer("ENV-012")
 def test_reward_is_finite(view: View, record: Record) -> None:
     if not is_finite(record.reward):
+        _expect_result(view, record.index, "is_finite(result[1])", f"the {record.where()} returned a non-finite "
+                       "reward", "result[1]", imports=(_KIT.format("is_finite"),))
         view.fail(f"the {record.where()} returned a non-finite reward", expected="a finite number",
                   actual=summarize(record.reward))
 
@@ -234,6 +308,9 @@ def test_reward_is_finite(view: View, record: Record) -> None:
 def _flag(view: View, record: Record, name: str) -> None:
     value = getattr(record, name)
     if not is_flag(value):
+        part = f"result[{2 if name == 'terminated' else 3}]"
+        _expect_result(view, record.index, f"is_flag({part})", f"the {record.where()} returned {name} that is not "
+                       "bool or numpy.bool_", part, imports=(_KIT.format("is_flag"),))
         view.fail(f"the {record.where()} returned {name} of type {type_name(value)}",
                   expected="bool or numpy.bool_", actual=summarize(value))
 
@@ -251,6 +328,8 @@ def test_truncated_is_bool(view: View, record: Record) -> None:
 @observer("ENV-015")
 def test_step_info_is_dict(view: View, record: Record) -> None:
     if not isinstance(record.info, dict):
+        _expect_result(view, record.index, "isinstance(result[-1], dict)", f"the {record.where()} returned a "
+                       "non-dict info", "result[-1]")
         view.fail(f"the {record.where()} returned a non-dict info", expected="a dict", actual=summarize(record.info))
 
 
@@ -272,9 +351,11 @@ def test_step_before_reset_raises(conformance_case: Case) -> None:
     def example(action: Any) -> None:
         env = case.make()
         try:
-            result = env.step(action)
+            # Unrecorded: the reproducer's assertion makes the step (a fixed target raises there).
+            result = env.call("step", action, record=False)
         except TargetError:
             return
+        expect_raises(case, f"{env.var}.step({source(action)})", "step before the first reset returned a result")
         case.fail("step before the first reset returned a result", expected="an exception (ideally ResetNeeded)",
                   actual=summarize(result))
 

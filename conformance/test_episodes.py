@@ -107,10 +107,22 @@ class _FlagMeanings(Watch):
         if self.limit is not None and self.steps == self.limit:
             self.at_limit.append(record)
 
+    def _expect(self, records: list[Record], condition: str, problem: str) -> None:
+        """End the reproducer with ``condition`` (over ``result``) holding for one of ``records``' results, the
+        positions written out."""
+        view = self.view
+        positions = tuple(record.index for record in records)
+        view.case.expect(
+            f"ends = [results[{view.env.var!r}][position] for position in {positions!r}]",
+            f"assert any({condition} for result in ends), {f'{view.rule.id}: {problem}: '!r} + repr(ends)",
+        )
+
     def end(self) -> None:
         terminal, at_limit = self.terminal, self.at_limit
         if len(terminal) >= _TERMINAL_ENDS and all(_flag(r.truncated) for r in terminal):
             where = ", ".join(str(r.index) for r in terminal)
+            self._expect(terminal, "not (bool(result[2]) and bool(result[3]))",
+                         f"every terminal step of the rollout (positions {where}) also reported truncated")
             self.view.fail(f"every terminal step of the rollout (positions {where}) also reported truncated: the "
                            "flags carry one meaning between them",
                            expected="terminated for terminal states of the MDP, truncated for ends outside it "
@@ -118,6 +130,8 @@ class _FlagMeanings(Watch):
                            actual=f"terminated True and truncated True on all {len(terminal)} terminal steps")
         if len(at_limit) >= _LIMIT_ENDS and all(_flag(r.terminated) for r in at_limit):
             where = ", ".join(str(r.index) for r in at_limit)
+            self._expect(at_limit, "not bool(result[2])", f"every episode that reached the declared limit "
+                         f"spec.max_episode_steps={self.limit} reported terminated there (positions {where})")
             self.view.fail(f"every episode that reached the declared limit spec.max_episode_steps={self.limit} "
                            f"reported terminated there (positions {where}): a time limit reported as a terminal "
                            "state", expected="terminated False at the limit (truncated True)",

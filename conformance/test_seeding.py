@@ -25,10 +25,11 @@ from conformance._engine.case import Case, checks
 from conformance._engine.describe import is_tuple, summarize
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.outcomes import NotCheckable
-from conformance._engine.record import snapshot
+from conformance._engine.record import copied, snapshot
 from conformance._engine.verdicts import owner_of
 from conformance._kit import rollout
 from conformance._kit.assertions import compare_rollouts, plans_for, read
+from conformance._kit.expectations import expect_equal, expect_true
 from conformance._kit.freeze import Freezer
 from conformance._kit.fresh_process import FreshProcessError, first_episode
 from conformance._kit.histories import (
@@ -182,6 +183,11 @@ def test_unseeded_resets_do_not_restart(conformance_case: Case) -> None:
             _join(unseeded, _reset_obs(env, keep))
             if len(unseeded) > 1:
                 return  # two different unseeded starts: the generator was not restarted
+        # Copies taken at each reset: an env may return one buffer every time.
+        starts = f"{copied('env', part='[0]')}[1:]"
+        expect_true(case, f"any(difference({starts}[0], start) is not None for start in {starts}[1:])",
+                    f"{k} unseeded resets after reset(seed={seed}) all start from the same state",
+                    f"{starts}[0]", imports=("from conformance.equality import difference",))
         case.fail(f"{k} unseeded resets after reset(seed={seed}) all start from the same state",
                   expected=f"different starts (the generator continues; resets with {k} different seeds gave "
                            f"{len(seeded)} different starts)",
@@ -223,6 +229,11 @@ def test_fresh_instances_seed_from_entropy(conformance_case: Case) -> None:
             if difference(observations[0], observations[-1]) is not None:
                 return
         if all(difference(observations[0], obs) is None for obs in observations[1:]):
+            first = f"{copied('env_0', part='[0]')}[0]"
+            starts = ", ".join(f"{copied(f'env_{i}', part='[0]')}[0]" for i in range(1, _FRESH_INSTANCES))
+            expect_true(case, f"any(difference({first}, start) is not None for start in ({starts}))",
+                        f"{_FRESH_INSTANCES} fresh instances reset without a seed start from the same state", first,
+                        imports=("from conformance.equality import difference",))
             case.fail(f"{_FRESH_INSTANCES} fresh instances reset without a seed start from the same state",
                       expected="different initial states (entropy seeding)",
                       actual=f"always {summarize(observations[0])}")
@@ -260,6 +271,7 @@ def test_global_generators_irrelevant(conformance_case: Case) -> None:
 
     def run(env: Handle, plan: Plan, actions: list[Any], global_seed: int) -> list[Record]:
         case.note(f"np.random.seed({global_seed}); random.seed({global_seed})", imports=("import random",))
+        case.note("global_before = (random.getstate(), np.random.get_state())")
         np.random.seed(global_seed)
         random.seed(global_seed)
         before = _global_state()
@@ -267,6 +279,8 @@ def test_global_generators_irrelevant(conformance_case: Case) -> None:
         after = _global_state()
         if before[0] != after[0] or difference(before[1], after[1]) is not None:
             which = "random" if before[0] != after[0] else "numpy's legacy global generator"
+            expect_equal(case, "global_before", "(random.getstate(), np.random.get_state())",
+                         "reset/step advanced the global generators")
             case.fail(f"reset/step advanced the global generator ({which})", expected="global generators untouched",
                       actual="their state changed")
         return records
@@ -450,6 +464,7 @@ def test_np_random_seed_reports_the_seed(conformance_case: Case) -> None:
             case.not_checkable("the env does not expose np_random_seed (the rule applies only when it does)")
         reported = env.get("np_random_seed")
         if reported != seed:
+            expect_equal(case, "env.np_random_seed", repr(seed), f"np_random_seed after reset(seed={seed})")
             case.fail(f"np_random_seed after reset(seed={seed}) is {reported!r}", expected=repr(seed),
                       actual=repr(reported))
 
@@ -482,6 +497,29 @@ def _as_records(rows: list[tuple[Any, ...]], here: list[Record]) -> tuple[list[R
     return ours + here[len(rows):], theirs
 
 
+_SALTS = ("1", "2", "3")
+# SEED-012's assertion: the script runs itself again under each salt (the variable names a file: a child run writes
+# what env returned there, pickled, or its repr when it does not pickle) and compares what the runs returned.
+_SALTED_RUNS = (
+    "def run_salted(hash_seed):",
+    "    with tempfile.TemporaryDirectory() as workdir:",
+    "        path = os.path.join(workdir, 'results.pickle')",
+    "        subprocess.run([sys.executable, __file__], env={**os.environ, 'PYTHONHASHSEED': hash_seed, "
+    "'SALTED_RESULTS': path}, check=True)",
+    "        with open(path, 'rb') as file:",
+    "            return pickle.load(file)",
+    "if 'SALTED_RESULTS' in os.environ:  # a run made by run_salted: hand over what env returned",
+    "    try:",
+    "        data = pickle.dumps(results['env'])",
+    "    except Exception:  # noqa: BLE001 - what does not pickle is compared as its repr",
+    "        data = pickle.dumps(repr(results['env']))",
+    "    with open(os.environ['SALTED_RESULTS'], 'wb') as file:",
+    "        file.write(data)",
+    "    sys.exit(0)",
+    f"runs = [run_salted(hash_seed) for hash_seed in {_SALTS!r}]",
+)
+
+
 @checks("SEED-012")
 def test_episodes_reproducible_across_hash_salts(conformance_case: Case) -> None:
     case = conformance_case
@@ -496,10 +534,12 @@ def test_episodes_reproducible_across_hash_salts(conformance_case: Case) -> None
         except FreshProcessError as error:
             case.not_checkable(f"the first episode could not be run in a fresh interpreter: {error}")
         ours, theirs = _as_records(episode.rows, here)
-        # The reproducer prints what env returned: run it under two PYTHONHASHSEED values and compare the outputs.
-        case.note(f"# PYTHONHASHSEED={episode.hash_seed} python this_script.py prints other results than another "
-                  "PYTHONHASHSEED does")
-        case.expect("print(repr(results['env']))")
+        # The reproducer runs itself under fixed salts (run as a file: python this_script.py) and compares.
+        expect_equal(case, f"[runs[0]] * {len(_SALTS) - 1}", "runs[1:]",
+                     f"the first episode differs between PYTHONHASHSEED={_SALTS[0]} and {' or '.join(_SALTS[1:])} "
+                     "(randomness drawn from hash() of a str, or from the order of a set of strings?)",
+                     given=_SALTED_RUNS)
+        case.expect(imports=("import os", "import pickle", "import subprocess", "import sys", "import tempfile"))
         compare_rollouts(case, ours, theirs,
                          f"the first episode differs in a process with PYTHONHASHSEED={episode.hash_seed} (randomness "
                          "drawn from hash() of a str, or from the order of a set of strings?)",
@@ -545,6 +585,10 @@ def test_different_seeds_continue_differently(conformance_case: Case) -> None:
             # that restarts has no sequence to depend on the seed; equal for both seeds is that one cause again.
             case.not_checkable(f"the {_CONTINUATIONS} unseeded resets after reset(seed={seed}) all start from the "
                                "same state: the generator restarts on an unseeded reset (reported by SEED-004)")
+        a_starts, b_starts = f"{copied('env_a', part='[0]')}[1:]", f"{copied('env_b', part='[0]')}[1:]"
+        expect_true(case, f"any(difference(x, y) is not None for x, y in zip({a_starts}, {b_starts}))",
+                    f"the unseeded resets after reset(seed={seed}) start from the same states as those after "
+                    f"reset(seed={other})", f"{a_starts}[0]", imports=("from conformance.equality import difference",))
         case.fail(f"the {_CONTINUATIONS} unseeded resets after reset(seed={seed}) start from the same states as "
                   f"those after reset(seed={other})",
                   expected=f"different starts (the seed decides the generator's stream; {_RESTART_RUN} seeded "

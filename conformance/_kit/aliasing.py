@@ -24,6 +24,7 @@ from typing import Any
 
 from conformance._engine.describe import is_array, is_dict, is_list_or_tuple, summarize
 from conformance._engine.observe import View, Watch
+from conformance._engine.record import copied
 from conformance._kit.rollout import Record
 from conformance.equality import difference
 
@@ -110,10 +111,13 @@ class HistoryWatch(Watch):
     """
 
     part = "obs"
+    index = 0
+    """Where the watched part sits in what ``reset``/``step`` returned (from the end: the info is last)."""
 
     def __init__(self, view: View) -> None:
         super().__init__(view)
         self.history = History(self.verify)
+        self.positions: dict[str, int] = {}  # each call's position in the rollout, by the name History keeps
 
     def verify(self, where: str, returned: Any, copy: Any, now: str) -> None:
         """Fail when a result's watched part no longer equals its copy."""
@@ -122,6 +126,15 @@ class HistoryWatch(Watch):
             return
         found = difference(returned, copy, part)
         if found is not None:
+            # The reproducer copies each result's part when returned and compares it with what it holds now.
+            var, position = self.view.env.var, self.positions[where]
+            self.view.case.expect(
+                f"found = difference({copied(var, part=f'[{self.index}]')}[{position}], "
+                f"results[{var!r}][{position}][{self.index}])",
+                f"assert found is None, {f'{self.view.rule.id}: the {part} returned by the {where} changed later: '!r}"
+                " + found",
+                imports=("from conformance.equality import difference",),
+            )
             self.view.fail(
                 f"the {part} returned by the {where} changed later, found after {now} ({found})",
                 expected=f"the {part} keeps the value it was returned with",
@@ -130,6 +143,7 @@ class HistoryWatch(Watch):
 
     def record(self, record: Record) -> None:
         part = self.part
+        self.positions[record.where()] = record.index
         self.history.add(record.where(), getattr(record, part), getattr(record, f"{part}_copy"))
 
     def end(self) -> None:
@@ -140,3 +154,4 @@ class InfoHistoryWatch(HistoryWatch):
     """ENV-018: the same, for the infos."""
 
     part = "info"
+    index = -1

@@ -22,7 +22,8 @@ from conformance._engine.case import Case
 from conformance._engine.describe import summarize
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.outcomes import NotCheckable
-from conformance._engine.record import source
+from conformance._engine.record import copied, source
+from conformance._kit.expectations import expect_equal
 from conformance._kit.assertions import read
 from conformance._kit.freeze import Freezer
 from conformance._kit.rollout import (
@@ -321,9 +322,24 @@ def _shortest(case: Case, program: Program, dependence: Dependence) -> Program:
     return best
 
 
+def _returned(instance: Instance, position: int) -> str:
+    """The reproducer's copy of what ``instance``'s call at ``position`` returned: each owner's ``reset`` and
+    ``step`` results form one list, each other method's its own (a copy: a buffer may be written again later)."""
+    call = instance.calls[position]
+    if call.owner == ENV and call.method in ("reset", "step"):
+        earlier = sum(c.owner == ENV and c.method in ("reset", "step") for c in instance.calls[:position])
+        return f"{copied(instance.var)}[{earlier}]"
+    earlier = sum(c.owner == call.owner and c.method == call.method for c in instance.calls[:position])
+    var = instance.var if call.owner == ENV else f"{instance.var}_{call.owner}"
+    return f"{copied(var, call.method)}[{earlier}]"
+
+
 def _fail(case: Case, found: Dependence) -> NoReturn:
     instance, alone, position = found.instance, found.alone, found.position
     call = instance.calls[position].text(instance.var)
+    expect_equal(case, _returned(alone, position), _returned(instance, position),
+                 f"{call} (call {position + 1} of {instance.var}) returned other than on {alone.var}, which took "
+                 "its calls alone")
     case.fail(
         f"{call} (call {position + 1} of {instance.var}) returned a different result from the same call on "
         f"{alone.var}, a fresh instance that took {instance.var}'s calls alone ({found.how}): calls on other "

@@ -6,7 +6,8 @@ keyed by a rule id or a broken target's name:
 
 * :data:`RAISING`: the replayed call raises the finding itself (the exception *is* the violation, and a fixed
   target's script runs through);
-* :data:`UNASSERTED`: rules whose checks write no assertion yet, with the reason. This list must only shrink.
+* :data:`UNASSERTED`: rules whose checks write no assertion yet, with the reason (none now). This list must only
+  shrink.
 """
 
 from __future__ import annotations
@@ -34,35 +35,7 @@ RAISING: dict[str, str] = {
 }
 """Rules (or targets) whose replayed call raises the finding, and which call."""
 
-_ENV = "conformance/test_env.py writes no assertion for it yet"
-_SEED = "conformance/test_seeding.py writes no assertion for it yet"
-
-UNASSERTED: dict[str, str] = {
-    "ENV-001": _ENV,
-    "ENV-002": _ENV,
-    "ENV-003": _ENV,
-    "ENV-004": _ENV,
-    "ENV-005": _ENV,
-    "ENV-007": _ENV,
-    "ENV-008": _ENV,
-    "ENV-010": _ENV,
-    "ENV-011": _ENV,
-    "ENV-012": _ENV,
-    "ENV-013": _ENV,
-    "ENV-014": _ENV,
-    "ENV-015": _ENV,
-    "ENV-017": _ENV,
-    "ENV-018": _ENV,
-    "ENV-019": _ENV,
-    "ENV-023": "conformance/test_episodes.py's watcher judges the whole rollout's flags and writes no assertion yet",
-    "SEED-004": _SEED,
-    "SEED-006": _SEED,
-    "SEED-008": _SEED,
-    "SEED-009": _SEED,
-    "SEED-011": _SEED,
-    "SEED-012": _SEED,
-    "SEED-013": _SEED,
-}
+UNASSERTED: dict[str, str] = {}
 """Rules whose reproducers still end without an assertion, and why: the list shrinks as their checks gain one."""
 
 

@@ -67,9 +67,12 @@ def test_broken_env_violates_its_rule(suite: SuiteRun, broken: Broken) -> None:
 
 
 @pytest.mark.parametrize("broken", BROKEN, ids=_IDS)
-def test_reproducer_replays(suite: SuiteRun, broken: Broken) -> None:
+def test_reproducer_replays(suite: SuiteRun, broken: Broken, tmp_path: Path) -> None:
     script = suite.result(broken.target_id, broken.rule)["reproducer"]
-    namespace: dict[str, object] = {"__name__": "reproducer"}
+    # Run as the file it is meant to be (SEED-012's script runs itself again under other hash salts).
+    path = tmp_path / "reproducer.py"
+    path.write_text(script, encoding="utf-8")
+    namespace: dict[str, object] = {"__name__": "reproducer", "__file__": str(path)}
     if ends_in_assert(script):
         # A reproducer that ends in its check fails while the defect exists (tests/meta/test_reproducers.py).
         with pytest.raises(AssertionError, match=broken.rule):

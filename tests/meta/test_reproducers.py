@@ -71,6 +71,7 @@ def _vec(rule: str, target: str, correct: tuple[str, str]) -> _Sample:
 _WALK = (f"{_BROKEN}._base", "Walk")
 _WRAPPED = (f"{_BROKEN}._base", "wrapped")
 _CONTROL = (f"{_BROKEN}._shapes", "Control")
+_HOP = (f"{_BROKEN}._shapes", "Hop")
 _HOP_SYNC = (f"{_VECTOR}._base", "HopSync")
 _SYNC_SAME = (f"{_VECTOR}.correct", "sync_same_step")
 _SYNC_DISABLED = (f"{_VECTOR}.correct", "sync_disabled")
@@ -90,8 +91,15 @@ _SAMPLES: tuple[_Sample, ...] = (
     _env("SEED-001", "seeding:Seed001PerInstance", _WALK),
     _env("SEED-002", "seeding:Seed002EpisodeCounter", _WALK),
     _env("SEED-003", "seeding:Seed003EntropyOnUnseededReset", _WALK),
+    _env("SEED-004", "seeding:Seed004DerivedFromSeedOnUnseededReset", _WALK),
     _env("SEED-005", "seeding:Seed005PreviousSeedLeaks", _WALK),
+    _env("SEED-006", "seeding:Seed006FixedEntropy", _WALK),
+    _env("SEED-008", "seeding:Seed008AdvancesGlobal", _WALK),
+    _env("SEED-009", "seeding:Seed009SharedGenerator", _WALK),
     _env("SEED-010", "seeding:Seed010CoupledToActionSpace", _WALK),
+    _env("SEED-012", "deep:HopSaltedStart", _HOP),
+    _env("SEED-011", "seeding:Seed011WrongSeedReported", _WALK),
+    _env("SEED-013", "deep:HopFixedUnseededStream", _HOP),
     _env("SPACE-004", "space:space_004_seed_ignored", _WALK),
     _env("SPACE-007", "space:space_007_sample_outside", _WALK),
     _env("SPACE-012", "space:space_012_json_round_trip", _WALK),
