@@ -499,13 +499,16 @@ def _as_records(rows: list[tuple[Any, ...]], here: list[Record]) -> tuple[list[R
 
 _SALTS = ("1", "2", "3")
 # SEED-012's assertion: the script runs itself again under each salt (the variable names a file: a child run writes
-# what env returned there, pickled, or its repr when it does not pickle) and compares what the runs returned.
+# what env returned there, pickled, or its repr when it does not pickle) and compares what the runs returned. The
+# child gets this run's import path: the target's module may be importable here only through the current directory
+# or a path a runner inserted, neither of which a child started on the script's file would see.
 _SALTED_RUNS = (
     "def run_salted(hash_seed):",
     "    with tempfile.TemporaryDirectory() as workdir:",
     "        path = os.path.join(workdir, 'results.pickle')",
-    "        subprocess.run([sys.executable, __file__], env={**os.environ, 'PYTHONHASHSEED': hash_seed, "
-    "'SALTED_RESULTS': path}, check=True)",
+    "        salted = {**os.environ, 'PYTHONHASHSEED': hash_seed, 'SALTED_RESULTS': path,",
+    "                  'PYTHONPATH': os.pathsep.join(entry or os.getcwd() for entry in sys.path)}",
+    "        subprocess.run([sys.executable, __file__], env=salted, check=True)",
     "        with open(path, 'rb') as file:",
     "            return pickle.load(file)",
     "if 'SALTED_RESULTS' in os.environ:  # a run made by run_salted: hand over what env returned",
