@@ -42,7 +42,8 @@ def test_env_class_correct_and_broken() -> None:
     assert error.report["ENV-012"].outcome == "passed"
     # The reproducer imports the class by path, as the pytest path's does, and the message shows it.
     reproducer = error.violations[0].reproducer
-    assert "from tests.meta.broken.env import Env011ArrayReward\nenv = Env011ArrayReward()" in reproducer
+    lines = reproducer.splitlines()
+    assert "from tests.meta.broken.env import Env011ArrayReward" in lines and "env = Env011ArrayReward()" in lines
     assert "reproducer:\n" in str(error) and reproducer.splitlines()[-1] in str(error)
     assert isinstance(error, AssertionError)
 
