@@ -36,6 +36,8 @@ MODULES = (
     # ends and about the env's attributes, which would have grown test_env.py past 500 lines).
     "test_episodes",
     "test_env_attributes",
+    # SEED-009 and ENV-030, rules about several live instances side by side.
+    "test_instances",
 )
 _CHECKED = (Level.MUST, Level.MUST_NOT, Level.SHOULD, Level.SHOULD_NOT)
 
