@@ -21,10 +21,12 @@ from conformance._engine.record import snapshot
 from gymspec import AutoresetMode, autoreset_mode_of
 
 __all__ = [
+    "EpisodeClock",
     "VecRecord",
     "comparable",
     "declared_mode",
     "ended_flags",
+    "overlong_sub_episode",
     "run",
     "unpack_reset",
     "unpack_step",
@@ -115,6 +117,50 @@ def ended_flags(terminations: Any, truncations: Any, n: int) -> np.ndarray[Any, 
         )
     ended: np.ndarray[Any, np.dtype[np.bool_]] = terms | truncs
     return ended
+
+
+class EpisodeClock:
+    """Each sub-env's steps into its current episode, counted the way the declared autoreset mode defines episodes.
+
+    Under ``NextStep`` the step after an ending is the reset step: it belongs to no episode and restarts the
+    count. Under ``SameStep`` (reset inside the ending step) and ``Disabled`` (the caller resets the ended
+    sub-envs before stepping again) the next step is the new episode's first.
+    """
+
+    def __init__(self, n: int, mode: AutoresetMode) -> None:
+        self._next_step = mode is AutoresetMode.NEXT_STEP
+        self._counts = np.zeros(n, dtype=int)
+        self._resetting = np.zeros(n, dtype=bool)
+
+    def tick(self, ended: np.ndarray[Any, np.dtype[np.bool_]], limit: int) -> list[int]:
+        """Count one step whose flags were ``ended``; the sub-envs that ran ``limit`` steps without ending."""
+        self._counts = np.where(self._resetting, 0, self._counts + 1)
+        late = [int(i) for i in np.flatnonzero((self._counts >= limit) & ~ended)]
+        if self._next_step:
+            self._resetting = ended & ~self._resetting
+        else:
+            self._counts[ended] = 0
+        return late
+
+
+def overlong_sub_episode(results: Sequence[Any], limit: int, mode: AutoresetMode) -> str | None:
+    """Which sub-env of a recorded vector rollout ran ``limit`` steps without its episode ending, or None.
+
+    ``results`` are what the env returned from its seeded reset on: 5-tuples are steps, 2-tuples the partial
+    resets a ``Disabled`` rollout makes (they reset only sub-envs that ended, whose count is already restarted).
+    For a reproducer's assertion: the same clock as the check (:class:`EpisodeClock`), over the replayed results.
+    """
+    clock: EpisodeClock | None = None
+    for position, result in enumerate(results):
+        if not is_tuple(result) or len(result) != 5:
+            continue
+        ended = np.asarray(result[2], dtype=bool).reshape(-1) | np.asarray(result[3], dtype=bool).reshape(-1)
+        clock = clock or EpisodeClock(ended.size, mode)
+        late = clock.tick(ended, limit)
+        if late:
+            return (f"sub-env {late[0]} had not ended its episode by step {limit} (result {position}, "
+                    f"autoreset mode {mode.value})")
+    return None
 
 
 RecordHook = Callable[[VecRecord], None]

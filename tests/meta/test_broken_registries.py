@@ -14,6 +14,7 @@ import pytest
 
 from conformance._engine.targets import REGISTRIES
 from gymspec.rules import RULES
+from tests.meta._reproducers import ends_in_assert, unasserted
 from tests.meta._run import SuiteRun, run_inprocess
 from tests.meta.broken_registry._base import HOP_ID, registered
 from tests.meta.broken_registry.catalog import BROKEN
@@ -22,6 +23,10 @@ from tests.meta.catalog import Broken
 _TARGETS = ("--env-id", HOP_ID, "--vector-env-id", HOP_ID)
 # REG-002 needs a constructor kwarg for "made again from the spec" to differ when the spec's kwargs are lost.
 _KWARGS = {"REG-002": '{"push": 0.9}'}
+# The registry a fixed reproducer imports in place of the broken one.
+_CORRECT = "tests.meta.broken_registry._base"
+# Registries whose make_vec breaks the rule as well as make (the vector target must fail it too).
+_VECTOR_TOO = frozenset({"REG-004"})
 
 
 def _run(registry: str, module: str, rules: str, report: Path, kwargs: str | None = None) -> SuiteRun:
@@ -47,6 +52,27 @@ def test_broken_registry_violates_its_rule(broken: Broken, tmp_path: Path) -> No
     assert record["outcome"] == expected, record["message"]
     assert record["message"].startswith(f"{rule_id} ("), record["message"]
     assert "expected:" in record["message"] and "actual:" in record["message"], record["message"]
+    if rule_id in _VECTOR_TOO:
+        assert run.result(f"broken/{HOP_ID}/make_vec", rule_id)["outcome"] == expected
+    # Every finding's reproducer ends in the assertion that fails while the defect exists and passes on the
+    # correct registry (issue 24 item 8).
+    assert not unasserted(run.report["results"])
+    for found in (r for r in run.report["results"] if r["rule"] == rule_id and r["outcome"] == expected):
+        _replay(found["reproducer"], rule_id, broken.spec, tmp_path)
+
+
+def _replay(script: str, rule_id: str, module: str, tmp_path: Path) -> None:
+    """Run a reproducer as a module would: it fails on ``rule_id`` with the broken registry, and runs through with
+    the correct one put in its place."""
+    if not ends_in_assert(script):  # the replayed call raises the finding (tests/meta/_reproducers.py)
+        return
+    path = tmp_path / "reproducer.py"
+    with registered():
+        with pytest.raises(AssertionError, match=rule_id):
+            exec(compile(script, str(path), "exec"), {"__name__": "reproducer"})  # noqa: S102 - the suite's output
+        fixed = script.replace(module, _CORRECT)
+        assert fixed != script, script
+        exec(compile(fixed, str(path), "exec"), {"__name__": "reproducer"})  # noqa: S102
 
 
 def test_reference_registry_passes(tmp_path: Path) -> None:

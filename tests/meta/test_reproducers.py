@@ -140,6 +140,7 @@ _SAMPLES: tuple[_Sample, ...] = (
     _vec("AUTORESET-011", "autoreset:Autoreset011PopsMask", _SYNC_DISABLED),
     _vec("AUTORESET-012", "autoreset:Autoreset012UnseededResetReplays", _HOP_SYNC),
     _Sample("REG-003", "--env-id", _ID, _CORRECT_REGISTRY),
+    _Sample("REG-004", "--env-id", _ID, _CORRECT_REGISTRY),
     _Sample("REG-006", "--env-id", _ID, _CORRECT_REGISTRY),
     _Sample("REG-007", "--env-id", _ID, _CORRECT_REGISTRY),
     _Sample("REG-008", "--env-id", _ID, _CORRECT_REGISTRY),

@@ -73,11 +73,15 @@ class Reg003UnversionedId(Correct):
 
 
 class Reg004KeywordLimitIgnored(Correct):
-    """The ``max_episode_steps`` keyword is ignored (the spec's limit still applies)."""
+    """The ``max_episode_steps`` keyword is ignored by ``make`` and ``make_vec`` (the spec's limit still applies)."""
 
     def make(self, id: Any, **kwargs: Any) -> Any:  # noqa: A002
         kwargs.pop("max_episode_steps", None)
         return super().make(id, **kwargs)
+
+    def make_vec(self, id: Any, num_envs: int = 1, **kwargs: Any) -> Any:  # noqa: A002
+        kwargs.pop("max_episode_steps", None)
+        return super().make_vec(id, num_envs=num_envs, **kwargs)
 
 
 class _UncheckedTimeLimit(Wrapper[Any, Any, Any, Any]):
