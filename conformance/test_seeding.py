@@ -306,7 +306,9 @@ def test_np_random_seed_reports_the_seed(conformance_case: Case) -> None:
 
 def _masked(value: Any, row_value: Any) -> Any:
     """``value``, or the marker the fresh interpreter sent in place of a value it could not pickle."""
-    unpicklable = is_tuple(row_value) and len(row_value) == 2 and row_value[0] == _UNPICKLABLE
+    # `isinstance` first: a real value may be a pair of arrays (a two-agent observation), which `==` cannot test.
+    unpicklable = (is_tuple(row_value) and len(row_value) == 2 and isinstance(row_value[0], str)
+                   and row_value[0] == _UNPICKLABLE)
     return _UNPICKLABLE if unpicklable else value
 
 

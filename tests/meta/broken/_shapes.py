@@ -13,6 +13,9 @@ would flag, so they are controls as well as bases:
   tuple of ints (not salted per process, unlike a ``str``'s: SEED-012 must not flag it).
 * :class:`FixedGrid` — :class:`Grid` with a fixed start and goal (SEED-013 exempts it: equal continuations say
   nothing when every episode starts alike).
+* :class:`Pair` — two agents in one env, as multi-agent packages shape it: a ``Tuple`` of two ``Box`` observations
+  (one per agent, so a result holds a tuple of arrays that no check may compare with ``==``) and a ``Tuple`` of two
+  ``Discrete`` actions, with one team reward.
 """
 
 from __future__ import annotations
@@ -24,9 +27,9 @@ from numpy.typing import NDArray
 
 from gymspec.errors import ResetNeeded, UnsupportedMode
 from reference.core import Env
-from reference.spaces import Box, Dict, Discrete
+from reference.spaces import Box, Dict, Discrete, Tuple
 
-__all__ = ["Control", "FixedGrid", "Grid", "Hop"]
+__all__ = ["Control", "FixedGrid", "Grid", "Hop", "Pair"]
 
 _SIZE = 5
 _WALLS = np.zeros((_SIZE, _SIZE), dtype=np.int8)
@@ -228,3 +231,37 @@ class Hop(Env[Any, Any]):
         if self.render_mode != "ansi":
             return None
         return f"cell {self._cell}\n"
+
+
+class Pair(Env[Any, Any]):
+    """Two agents on a line of 8 cells, each seeing its own and the other's position; they terminate on meeting."""
+
+    metadata: dict[str, Any] = {"render_modes": []}
+    _steps_limit = 30
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        self.render_mode = _checked_mode(type(self), render_mode, self.metadata["render_modes"])
+        agent = Box(0.0, 7.0, (2,), dtype=np.float32)
+        self.observation_space = Tuple((agent, agent))
+        self.action_space = Tuple((Discrete(3), Discrete(3)))
+        self._cells: NDArray[np.int64] | None = None
+        self._steps = 0
+
+    def _obs(self, cells: NDArray[np.int64]) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        mine = cells.astype(np.float32)
+        return mine.copy(), mine[::-1].copy()
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+        super().reset(seed=seed)
+        self._cells = self.np_random.choice(8, size=2, replace=False).astype(np.int64)
+        self._steps = 0
+        return self._obs(self._cells), {}
+
+    def step(self, action: Any) -> tuple[Any, Any, Any, Any, Any]:
+        if self._cells is None:
+            raise ResetNeeded(f"{type(self).__name__}.step called before reset")
+        moves = np.array([int(action[0]) - 1, int(action[1]) - 1], dtype=np.int64)
+        self._cells = np.clip(self._cells + moves, 0, 7)
+        self._steps += 1
+        met = bool(self._cells[0] == self._cells[1])
+        return self._obs(self._cells), 1.0 if met else -0.1, met, self._steps >= self._steps_limit, {}

@@ -39,6 +39,8 @@ CORRECT: tuple[str, ...] = (
     f"{_PACKAGE}._shapes:Hop",
     # h26b: a declared limit reported as truncation, terminal cells as termination, both on a coinciding step.
     f"{_PACKAGE}.semantics:HopsTruncatesAndTerminatesApart",
+    # Two agents in one env (a Tuple of arrays per observation): SEED-012 once compared such values with `==`.
+    f"{_PACKAGE}._shapes:Pair",
 )
 """Targets that must pass every rule without a warning."""
 
