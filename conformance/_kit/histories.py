@@ -349,6 +349,10 @@ def _fail(case: Case, found: Dependence) -> NoReturn:
     )
 
 
+_REPLAY_RULES = "SEED-001, SEED-002, SEED-003 or SEED-005"
+"""The rules that show a target whose results are not a function of its own calls."""
+
+
 def check_program(case: Case, program: Program, instances: Mapping[int, Instance]) -> None:
     """Fail unless each instance's determined results are what a fresh instance taking its calls alone returns.
 
@@ -371,8 +375,7 @@ def check_program(case: Case, program: Program, instances: Mapping[int, Instance
         if unconfirmed:
             case.not_checkable(
                 "two fresh instances that took the same calls alone disagree, so the target's results are not a "
-                "function of its own history even without other instances (reported by SEED-001, SEED-002, "
-                "SEED-003 or SEED-005)"
+                f"function of its own history even without other instances (reported by {_REPLAY_RULES})"
             )
         return
     shortest = _shortest(case, program, found)
@@ -381,6 +384,8 @@ def check_program(case: Case, program: Program, instances: Mapping[int, Instance
     rerun = run_program(case, shortest)
     again = None if rerun is None else _dependence(case, rerun)[0]
     if again is None:
+        # Whatever that is (entropy, global state, a reset that keeps part of the history), the rules that replay
+        # one instance's or two fresh instances' calls are the ones to show it.
         case.not_checkable("a dependence between instances showed once and not when the program ran again: the "
-                           "target depends on something besides its calls (reported by SEED-001)")
+                           f"target depends on something besides its calls (reported by {_REPLAY_RULES})")
     _fail(case, again)
