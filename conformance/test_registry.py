@@ -431,7 +431,7 @@ def _compare_single(case: Case, vec: Handle, single: Handle, requested: int) -> 
 _COUNTS = (1, 3)
 
 
-@checks("REG-009", kinds=_BOTH)
+@checks("REG-009", kinds=_BOTH, owns=("make_vec",))
 def test_make_vec_honours_num_envs(conformance_case: Case) -> None:
     case = conformance_case
     env_id = _require_id(case)

@@ -56,7 +56,10 @@ _SPACES = {"seed": "SPACE-004", "sample": "SPACE-007"}
 _RENDER = {"render_construct": "RENDER-001", "render": "RENDER-004"}
 
 OWNERS: dict[str, dict[str, str]] = {
-    "env": {"construct": CONSTRUCT, **_RENDER, "reset": "ENV-004", "step": "ENV-016", "close": "ENV-020", **_SPACES},
+    # An env made from a registered id is also made a vector env by the registry (REG-008/009): make_vec raising
+    # breaks REG-009 ("make_vec(id, num_envs=n) returns a vector env for every positive n").
+    "env": {"construct": CONSTRUCT, **_RENDER, "reset": "ENV-004", "step": "ENV-016", "close": "ENV-020", **_SPACES,
+            "make_vec": "REG-009"},
     # The SPACE and RENDER rules run on single envs only: on a vector or functional target, an exception in a space's
     # seed or sample or in rendering is reported by no rule, and the items that met it are errors, never skips.
     "vector": {"construct": CONSTRUCT, "reset": "VEC-005", "step": "VEC-016", "close": "VEC-019"},

@@ -61,6 +61,19 @@ def test_broken_registry_violates_its_rule(broken: Broken, tmp_path: Path) -> No
         _replay(found["reproducer"], rule_id, broken.spec, tmp_path)
 
 
+def test_make_vec_raising_is_one_finding_of_reg_009(tmp_path: Path) -> None:
+    """make_vec raising on an env target breaks REG-009 (its owner); REG-008, which needs the same call, skips
+    naming REG-009 instead of repeating the finding or reporting itself unchecked."""
+    run = _run("broken", "tests.meta.broken_registry.make_vec_raises", "REG-*", tmp_path / "report.json")
+    target = f"broken/{HOP_ID}"
+    outcomes = run.outcomes(target)
+    assert outcomes["REG-009"] == "failed", outcomes
+    assert "raised TypeError" in run.result(target, "REG-009")["message"]
+    assert outcomes["REG-008"] == "skipped", outcomes
+    assert "reported by REG-009" in run.result(target, "REG-008")["message"]
+    assert [rule for rule, outcome in outcomes.items() if outcome in ("failed", "error")] == ["REG-009"], outcomes
+
+
 def _replay(script: str, rule_id: str, module: str, tmp_path: Path) -> None:
     """Run a reproducer as a module would: it fails on ``rule_id`` with the broken registry, and runs through with
     the correct one put in its place."""
