@@ -98,9 +98,10 @@ _WINDOWING_WORDS = ("display", "video", "window", "glfw", "x11", "xserver", "ope
 
 
 def _from_windowing(error: BaseException) -> bool:
-    """Whether an exception looks like a windowing layer's (raised through a toolkit, or naming a display)."""
-    text = str(error).lower()
-    if any(word in text for word in _WINDOWING_WORDS):
+    """Whether an exception looks like a windowing layer's (raised through a toolkit or of a toolkit's class, or
+    naming a display in its message or class name: pyglet's ``NoSuchDisplayException('Cannot connect to "None"')``)."""
+    text = f"{error} {type(error).__name__}".lower()
+    if any(word in text for word in _WINDOWING_WORDS) or type(error).__module__.split(".")[0] in _WINDOWING_MODULES:
         return True
     tb = error.__traceback__
     while tb is not None:
@@ -353,7 +354,8 @@ class Case:
         """What an exception the target raised means for ``rule`` (which owns the call kinds ``owns``).
 
         Returns:
-            A :class:`RuleFailure` when the rule owns the call, else a :class:`NotCheckable` naming who reports it.
+            A :class:`RuleFailure` when the rule owns the call, else a :class:`NotCheckable` naming who reports it
+            (an :class:`Unchecked` when nobody can: a call no rule owns, or a mode this machine cannot draw).
         """
         # Human rendering that never worked on this instance, on a machine with no display, is the machine's
         # limit, not the env's (unless the env draws with pygame, which SDL's dummy driver serves headless).
@@ -368,6 +370,19 @@ class Case:
                 f"{error}, in render mode 'human' on a machine with no display (DISPLAY/WAYLAND_DISPLAY unset); "
                 "check human rendering under a display, e.g. xvfb-run -a pytest --pyargs conformance ..."
             )
+        # Another declared mode that opens a window to draw (pyglet's offscreen frames do) fails here for the same
+        # reason: not the env's break on this machine, nor a pass; an error that names the display and the remedy.
+        if (
+            error.mode not in ("", "human")
+            and not error.worked
+            and headless()
+            and not _drawing_through_sdl_dummy()
+            and _from_windowing(error.error)
+        ):
+            return Unchecked(not_checked(
+                rule.id, self.target.id, f"{error}, in render mode {error.mode!r} on a machine with no display "
+                "(DISPLAY/WAYLAND_DISPLAY unset): the env draws that mode through a window; check it under a "
+                "display, e.g. xvfb-run -a pytest --pyargs conformance ..."))
         if error.method in owns:
             failure = self.failure(
                 rule,
@@ -495,7 +510,8 @@ class Case:
             except Exception as exc:
                 # Hypothesis wraps a failure that did not reproduce on replay in an exception group.
                 inner = _rule_failure_in(exc)
-                if inner is None and not isinstance(exc, (NotCheckable, CallTimeout, HypothesisException)):
+                endings = (NotCheckable, Unchecked, CallTimeout, HypothesisException)  # each handled below
+                if inner is None and not isinstance(exc, endings):
                     # A check stopped on a value it could not inspect (e.g. a list where a space belongs): still a
                     # finding of this rule, with its header, never a bare traceback.
                     raise self.failure(

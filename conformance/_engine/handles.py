@@ -30,7 +30,8 @@ class TargetError(Exception):
         method: The method (or ``"construct"``) that raised.
         error: The exception the target raised.
         mode: The render mode of the instance that raised (``""`` for none).
-        worked: Whether an earlier call on that instance returned (then its render mode demonstrably works here).
+        worked: Whether the instance's render mode demonstrably works here: an earlier call on it returned (in
+            ``"human"`` mode, where ``reset`` and ``step`` draw too), or an earlier ``render()`` did (another mode).
     """
 
     def __init__(
@@ -183,7 +184,8 @@ class Handle:
             raise TargetError(
                 self._describe(method, args, kwargs), method, exc, mode=self.mode, worked=self.worked
             ) from exc
-        self.worked = True
+        # Outside human mode only render() draws: a reset that returned says nothing about the display.
+        self.worked = self.worked or method == "render" or self.mode == "human"
         return result
 
     def get(self, name: str) -> Any:
