@@ -13,8 +13,8 @@ type, which is what the suite means: an array of any shape and dtype, a list of 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, TypeAlias
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -33,6 +33,7 @@ __all__ = [
     "is_scalar",
     "is_sequence",
     "is_tuple",
+    "rebuilt_tuple",
     "summarize",
     "type_name",
 ]
@@ -72,6 +73,20 @@ def is_integer(value: object) -> TypeIs[np.integer[_Item]]:
 def is_tuple(value: object) -> TypeIs[tuple[_Item, ...]]:
     """Whether ``value`` is a ``tuple``."""
     return isinstance(value, tuple)
+
+
+def rebuilt_tuple(value: tuple[_Item, ...], items: Iterable[_Item]) -> tuple[_Item, ...]:
+    """A tuple of ``items`` of ``value``'s own type: a named tuple (Graph spaces' ``GraphInstance``) stays one, since
+    the checks compare types and a copy that turned it into a plain tuple would read as a changed value."""
+    parts = list(items)
+    kind = type(value)
+    make = getattr(kind, "_make", None) if kind is not tuple else None
+    if callable(make):
+        try:
+            return cast("tuple[_Item, ...]", make(parts))
+        except Exception:  # noqa: BLE001, S110 - a tuple subclass that cannot be rebuilt so is copied as a tuple
+            pass
+    return tuple(parts)
 
 
 def is_list(value: object) -> TypeIs[list[_Item]]:

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from conformance._engine.describe import is_array, is_dict, is_list, is_mapping, is_scalar, is_tuple
+from conformance._engine.describe import is_array, is_dict, is_list, is_mapping, is_scalar, is_tuple, rebuilt_tuple
 
 __all__ = [
     "Trace",
@@ -45,7 +45,7 @@ def snapshot(value: Any) -> Any:
     if is_array(value):
         return value.copy()
     if is_tuple(value):
-        return tuple(snapshot(item) for item in value)
+        return rebuilt_tuple(value, (snapshot(item) for item in value))
     if is_list(value):
         return [snapshot(item) for item in value]
     if is_dict(value):

@@ -17,7 +17,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from conformance._engine.describe import is_array, is_dict, is_list, is_tuple
+from conformance._engine.describe import is_array, is_dict, is_list, is_tuple, rebuilt_tuple
 
 __all__ = ["DEFAULT_BUDGET", "ArrayDigest", "Freezer", "digest_of"]
 
@@ -75,7 +75,7 @@ class Freezer:
                 return value.copy()
             return digest_of(value)
         if is_tuple(value):
-            return tuple(self(item) for item in value)
+            return rebuilt_tuple(value, (self(item) for item in value))
         if is_list(value):
             return [self(item) for item in value]
         if isinstance(value, collections.OrderedDict):

@@ -14,7 +14,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from conformance._engine.describe import is_array, is_dict, is_list, is_mapping, is_tuple, summarize
+from conformance._engine.describe import is_array, is_dict, is_list, is_mapping, is_tuple, rebuilt_tuple, summarize
 from conformance._engine.handles import Handle
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import snapshot
@@ -232,7 +232,7 @@ def comparable(value: Any) -> Any:
     if is_array(value) and value.dtype == object:
         return [comparable(item) for item in value.tolist()] if value.ndim else comparable(value.item())
     if is_tuple(value):
-        return tuple(comparable(item) for item in value)
+        return rebuilt_tuple(value, (comparable(item) for item in value))
     if is_list(value):
         return [comparable(item) for item in value]
     if is_dict(value):

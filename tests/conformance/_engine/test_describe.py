@@ -5,9 +5,12 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
+from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from conformance._engine.describe import (
     is_array,
@@ -21,6 +24,7 @@ from conformance._engine.describe import (
     is_scalar,
     is_sequence,
     is_tuple,
+    rebuilt_tuple,
 )
 
 _VALUES: list[object] = [
@@ -58,3 +62,21 @@ _CHECKS: list[tuple[Callable[[object], bool], type | tuple[type, ...]]] = [
 @pytest.mark.parametrize(("check", "classes"), _CHECKS, ids=[check.__name__ for check, _ in _CHECKS])
 def test_check_agrees_with_isinstance(check: Callable[[object], bool], classes: type | tuple[type, ...]) -> None:
     assert [check(value) for value in _VALUES] == [isinstance(value, classes) for value in _VALUES]
+
+
+class _Point(NamedTuple):
+    x: int
+    y: np.ndarray[Any, np.dtype[np.float64]]
+
+
+class _Strict(tuple[int, ...]):
+    """A tuple subclass with no ``_make``: copied as a plain tuple."""
+
+
+@given(st.integers(), st.lists(st.floats(allow_nan=False), max_size=4))
+def test_rebuilt_tuple_keeps_a_named_tuple_named(x: int, ys: list[float]) -> None:
+    point = _Point(x, np.array(ys))
+    copied = rebuilt_tuple(point, (item for item in point))
+    assert type(copied) is _Point and copied.x == x and copied.y is point.y
+    assert type(rebuilt_tuple((1, 2), iter([3, 4]))) is tuple
+    assert rebuilt_tuple(_Strict((1, 2)), [5, 6]) == (5, 6)

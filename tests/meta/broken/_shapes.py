@@ -16,10 +16,16 @@ would flag, so they are controls as well as bases:
 * :class:`Pair` — two agents in one env, as multi-agent packages shape it: a ``Tuple`` of two ``Box`` observations
   (one per agent, so a result holds a tuple of arrays that no check may compare with ``==``) and a ``Tuple`` of two
   ``Discrete`` actions, with one team reward.
+* :class:`Zoo` — every space type of ``reference.spaces`` at once: a ``Dict`` observation holding a ``Graph`` (whose
+  samples are named tuples), ``Text``, both kinds of ``Sequence``, ``OneOf``, ``MultiDiscrete``, ``MultiBinary``, a
+  scalar and an integer ``Box`` and a ``Discrete`` with a start, and a ``Tuple`` action of five kinds. Its
+  observations are drawn from a private copy of its space, seeded by ``reset``, so sampling ``observation_space``
+  changes nothing.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
@@ -27,9 +33,21 @@ from numpy.typing import NDArray
 
 from gymspec.errors import ResetNeeded, UnsupportedMode
 from reference.core import Env
-from reference.spaces import Box, Dict, Discrete, Tuple
+from reference.spaces import (
+    Box,
+    Dict,
+    Discrete,
+    Graph,
+    MultiBinary,
+    MultiDiscrete,
+    OneOf,
+    Sequence,
+    Space,
+    Text,
+    Tuple,
+)
 
-__all__ = ["Control", "FixedGrid", "Grid", "Hop", "Pair"]
+__all__ = ["Control", "FixedGrid", "Grid", "Hop", "Pair", "Zoo"]
 
 _SIZE = 5
 _WALLS = np.zeros((_SIZE, _SIZE), dtype=np.int8)
@@ -265,3 +283,46 @@ class Pair(Env[Any, Any]):
         self._steps += 1
         met = bool(self._cells[0] == self._cells[1])
         return self._obs(self._cells), 1.0 if met else -0.1, met, self._steps >= self._steps_limit, {}
+
+
+class Zoo(Env[Any, Any]):
+    """Observations of every space type, drawn from a private copy of the space; truncated after 20 steps."""
+
+    metadata: dict[str, Any] = {"render_modes": []}
+    _steps_limit = 20
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        self.render_mode = _checked_mode(type(self), render_mode, self.metadata["render_modes"])
+        box = Box(-1.0, 1.0, (2,), dtype=np.float32)
+        self.observation_space = Dict({
+            "graph": Graph(node_space=box, edge_space=Discrete(3)),
+            "text": Text(5),
+            "sequence": Sequence(Discrete(3)),
+            "stacked": Sequence(box, stack=True),
+            "one_of": OneOf((Discrete(3), box)),
+            "multi_discrete": MultiDiscrete([[2, 3], [4, 5]]),
+            "multi_binary": MultiBinary([2, 3]),
+            "scalar": Box(-1.0, 1.0, (), dtype=np.float32),
+            "counts": Box(0, 5, (3,), dtype=np.int64),
+            "shifted": Discrete(4, start=-2),
+        })
+        self.action_space = Tuple((Discrete(4, start=-2), MultiDiscrete([2, 3]), MultiBinary(2),
+                                   Box(0, 5, (2,), dtype=np.int64), OneOf((Discrete(2), box))))
+        self._draw: Space[Any] | None = None
+        self._steps = 0
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+        super().reset(seed=seed)
+        self._draw = copy.deepcopy(self.observation_space)
+        self._draw.seed(int(self.np_random.integers(2**31)))
+        self._steps = 0
+        return self._draw.sample(), {}
+
+    def step(self, action: Any) -> tuple[Any, Any, Any, Any, Any]:
+        if self._draw is None:
+            raise ResetNeeded(f"{type(self).__name__}.step called before reset")
+        if not self.action_space.contains(action):
+            raise ValueError(f"Zoo action must be an element of {self.action_space}, got {action!r}")
+        self._steps += 1
+        terminated = bool(self.np_random.random() < 0.05)
+        return self._draw.sample(), float(self.np_random.normal()), terminated, self._steps >= self._steps_limit, {}
