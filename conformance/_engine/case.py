@@ -32,7 +32,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import random
-import sys
 import warnings
 from collections.abc import Callable, Iterable
 from typing import Any, NoReturn, TypeVar
@@ -52,6 +51,9 @@ from conformance._engine.record import Trace
 from conformance._engine.remote import Remote
 from conformance._engine.state import Probe, TargetState
 from conformance._engine.verdicts import (
+    display_remedy,
+    drawing_through_sdl_dummy,
+    from_windowing,
     headless,
     hung_earlier,
     no_return,
@@ -80,37 +82,6 @@ __all__ = [
 SINGLE_INSTANCE_RULE = "ENV-021"
 """The rule a target refusing a second live instance breaks; the other rules' second instance lives in a process of
 its own then (:mod:`conformance._engine.remote`)."""
-
-def _drawing_through_sdl_dummy() -> bool:
-    """Whether pygame is drawing with SDL's dummy video driver (so a headless machine is no excuse)."""
-    pygame = sys.modules.get("pygame")
-    display = getattr(pygame, "display", None)
-    try:
-        return bool(display is not None and display.get_init() and display.get_driver() == "dummy")
-    except Exception:  # noqa: BLE001 - a half-initialised pygame tells nothing
-        return False
-
-
-# Where a failure to open a window comes from: modules of windowing and GL toolkits, and words of their messages.
-_WINDOWING_MODULES = ("pygame", "pyglet", "glfw", "OpenGL", "tkinter", "_tkinter", "Xlib", "mujoco", "vtk", "cv2",
-                      "matplotlib", "pybullet", "panda3d", "arcade", "moderngl", "sdl2")
-_WINDOWING_WORDS = ("display", "video", "window", "glfw", "x11", "xserver", "opengl", "egl", "screen", "gui")
-
-
-def _from_windowing(error: BaseException) -> bool:
-    """Whether an exception looks like a windowing layer's (raised through a toolkit or of a toolkit's class, or
-    naming a display in its message or class name: pyglet's ``NoSuchDisplayException('Cannot connect to "None"')``)."""
-    text = f"{error} {type(error).__name__}".lower()
-    if any(word in text for word in _WINDOWING_WORDS) or type(error).__module__.split(".")[0] in _WINDOWING_MODULES:
-        return True
-    tb = error.__traceback__
-    while tb is not None:
-        module = str(tb.tb_frame.f_globals.get("__name__", ""))
-        if module.split(".")[0] in _WINDOWING_MODULES:
-            return True
-        tb = tb.tb_next
-    return False
-
 
 def _rule_failure_in(exc: BaseException) -> RuleFailure | None:
     if isinstance(exc, RuleFailure):
@@ -363,7 +334,7 @@ class Case:
             error.mode == "human"
             and not error.worked
             and headless()
-            and not _drawing_through_sdl_dummy()
+            and not drawing_through_sdl_dummy()
             and not self._fails_without_a_display(error)
         ):
             return NotCheckable(
@@ -376,13 +347,13 @@ class Case:
             error.mode not in ("", "human")
             and not error.worked
             and headless()
-            and not _drawing_through_sdl_dummy()
-            and _from_windowing(error.error)
+            and not drawing_through_sdl_dummy()
+            and from_windowing(error.error)
         ):
             return Unchecked(not_checked(
                 rule.id, self.target.id, f"{error}, in render mode {error.mode!r} on a machine with no display "
-                "(DISPLAY/WAYLAND_DISPLAY unset): the env draws that mode through a window; check it under a "
-                "display, e.g. xvfb-run -a pytest --pyargs conformance ..."))
+                f"(DISPLAY/WAYLAND_DISPLAY unset): the env draws that mode through a window; "
+                f"{display_remedy(error.error)}"))
         if error.method in owns:
             failure = self.failure(
                 rule,
@@ -417,7 +388,7 @@ class Case:
                 with contextlib.suppress(Exception):
                     self.watchdog.call(f"construct(render_mode={mode!r}).close", closing)
                 return False  # another mode constructs: the human mode's failure may well be the display's
-        return not _from_windowing(error.error)
+        return not from_windowing(error.error)
 
     # --- running examples ------------------------------------------------------------------------------------
     # once() and explore() drive these three; a driver that draws its own examples (conformance._kit.stateful)

@@ -17,7 +17,13 @@ from conformance._engine.describe import describe_exception, is_list_or_tuple, i
 from conformance._engine.messages import ObserverVerdict
 from conformance._engine.shelf import costly, key_of, mark_costly, recycle
 from conformance._engine.targets import Target
-from conformance._engine.verdicts import no_return
+from conformance._engine.verdicts import (
+    display_remedy,
+    drawing_through_sdl_dummy,
+    from_windowing,
+    headless,
+    no_return,
+)
 from conformance._engine.watchdog import CallTimeout, Guard
 
 __all__ = ["Layer", "Probe", "TargetState", "declared_render_modes"]
@@ -146,6 +152,9 @@ class TargetState:
         self._probe: Probe | None = None
         self.construct_error: str | None = target.unavailable
         self.construct_traceback: str = ""
+        self.construct_needs_display = ""
+        """How to check the target when its construction failed in a windowing layer on a machine with no display
+        (the machine's limit, not the target's break); empty otherwise."""
         self.hung: str | None = None
         self.construct_seconds: float | None = None
         """What the probe's construction took (``None`` until it returned)."""
@@ -183,6 +192,8 @@ class TargetState:
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - reported once, by the construction check
             self.construct_error = f"{label} raised {describe_exception(exc)}"
             self.construct_traceback = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+            if headless() and not drawing_through_sdl_dummy() and from_windowing(exc):
+                self.construct_needs_display = display_remedy(exc)
             return None
         try:
             self._probe = self.guard.run(lambda: _Reader(self.guard).probe(env))

@@ -33,6 +33,9 @@ __all__ = [
     "RULE_ID",
     "Verdict",
     "describe_ending",
+    "display_remedy",
+    "drawing_through_sdl_dummy",
+    "from_windowing",
     "headless",
     "hung_earlier",
     "no_return",
@@ -115,6 +118,50 @@ def headless() -> bool:
         return False
     return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
+
+def drawing_through_sdl_dummy() -> bool:
+    """Whether pygame is drawing with SDL's dummy video driver (so a headless machine is no excuse)."""
+    pygame = sys.modules.get("pygame")
+    display = getattr(pygame, "display", None)
+    try:
+        return bool(display is not None and display.get_init() and display.get_driver() == "dummy")
+    except Exception:  # noqa: BLE001 - a half-initialised pygame tells nothing
+        return False
+
+
+# Where a failure to open a window comes from: modules of windowing and GL toolkits, and words of their messages.
+_WINDOWING_MODULES = ("pygame", "pyglet", "glfw", "OpenGL", "tkinter", "_tkinter", "Xlib", "mujoco", "vtk", "cv2",
+                      "matplotlib", "pybullet", "panda3d", "arcade", "moderngl", "sdl2")
+_WINDOWING_WORDS = ("display", "video", "window", "glfw", "x11", "xserver", "opengl", "egl", "screen", "gui")
+
+
+def _toolkit(error: BaseException) -> str:
+    """The windowing or GL toolkit an exception came through ("" when none shows in its class or traceback)."""
+    found = type(error).__module__.split(".")[0]
+    tb = error.__traceback__
+    while found not in _WINDOWING_MODULES and tb is not None:
+        found = str(tb.tb_frame.f_globals.get("__name__", "")).split(".")[0]
+        tb = tb.tb_next
+    return found if found in _WINDOWING_MODULES else ""
+
+
+def from_windowing(error: BaseException) -> bool:
+    """Whether an exception looks like a windowing layer's (raised through a toolkit or of a toolkit's class, or
+    naming a display in its message or class name: pyglet's ``NoSuchDisplayException('Cannot connect to "None"')``)."""
+    text = f"{error} {type(error).__name__}".lower()
+    return any(word in text for word in _WINDOWING_WORDS) or bool(_toolkit(error))
+
+
+# Toolkits that draw offscreen when told to, and how: a machine with no display can still check their frames.
+_OFFSCREEN = {"pyglet": "PYGLET_HEADLESS=1", "mujoco": "MUJOCO_GL=egl", "pygame": "SDL_VIDEODRIVER=dummy"}
+
+
+def display_remedy(error: BaseException) -> str:
+    """How to check a target whose construction or frames need a display this machine lacks."""
+    remedy = "check it under a display, e.g. xvfb-run -a pytest --pyargs conformance ..."
+    toolkit = _toolkit(error)
+    switch = _OFFSCREEN.get(toolkit)
+    return f"{remedy}, or let {toolkit} draw offscreen: {switch} pytest --pyargs conformance ..." if switch else remedy
 
 
 @dataclass(frozen=True)
@@ -301,4 +348,5 @@ def unreported(message: str, owner: str, target: str, known: str) -> str:
     hung = "did not return" in message
     fix = (f"{owner} could not check it either (see why it skipped)." if known == "skipped"
            else remedy(owner, hung=hung))
-    return f"{message}; but {owner_text(owner)} did not fail on {target} ({known}), so nothing reports it: not checked. {fix}"
+    return (f"{message}; but {owner_text(owner)} did not fail on {target} ({known}), so nothing reports it: not "
+            f"checked. {fix}")

@@ -1,6 +1,7 @@
-"""A render mode the machine cannot draw is neither a failure nor a pass: on a machine with no display, items whose
-``rgb_array`` render raises the windowing layer's error are errors that name the display and the remedy, and the
-target is not checked; under a display the same raise is the env's own failure (RENDER-004)."""
+"""What a machine cannot draw is neither a failure nor a pass: on a machine with no display, items whose ``rgb_array``
+render raises the windowing layer's error are errors that name the display and the remedy, and so is the
+construction check of a target that opens a window when it is made; the target is not checked. Under a display the
+same raise is the env's own failure (RENDER-004, the construction check)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from tests.meta._run import SuiteRun, run_inprocess
 
 _TARGET = "tests.meta.broken.headless:RgbArrayThroughAWindow"
+_MADE = "tests.meta.broken.headless:OpensAWindowWhenMade"
 _RULES = "RENDER-00[46],RENDER-01[234]"
 
 
@@ -31,8 +33,8 @@ def display(request: pytest.FixtureRequest) -> Iterator[str]:
                 os.environ[name] = value
 
 
-def _run(tmp_path: Path) -> SuiteRun:
-    return run_inprocess(["--conformance-profile", "quick", "--env", _TARGET, "--rules", _RULES,
+def _run(tmp_path: Path, target: str = _TARGET) -> SuiteRun:
+    return run_inprocess(["--conformance-profile", "quick", "--env", target, "--rules", _RULES,
                           "--conformance-isolation", "thread"], tmp_path / "report.json")
 
 
@@ -55,3 +57,20 @@ def test_the_same_raise_under_a_display_is_the_envs_failure(display: str, tmp_pa
     record = run.result(_TARGET, "RENDER-004")
     assert record["outcome"] == "failed", record
     assert "NoSuchDisplayException" in record["message"], record["message"]
+
+
+@pytest.mark.parametrize("display", [""], indirect=True)
+def test_a_target_that_needs_a_display_to_be_made_is_not_checked_without_one(display: str, tmp_path: Path) -> None:
+    run = _run(tmp_path, _MADE)
+    assert run.returncode != 0
+    outcomes = run.outcomes(_MADE)
+    assert outcomes.pop("CONSTRUCT") == "error"
+    assert set(outcomes.values()) == {"skipped"}, outcomes
+    message = run.result(_MADE, "CONSTRUCT")["message"]
+    assert "this machine has no display" in message and "xvfb-run" in message, message
+
+
+@pytest.mark.parametrize("display", [":99"], indirect=True)
+def test_a_construction_that_fails_under_a_display_is_the_targets_failure(display: str, tmp_path: Path) -> None:
+    run = _run(tmp_path, _MADE)
+    assert run.result(_MADE, "CONSTRUCT")["outcome"] == "failed"

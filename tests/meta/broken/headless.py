@@ -1,7 +1,8 @@
-"""A target whose ``rgb_array`` frames are drawn through a window (as pyglet-based envs draw them, e.g. rware): on a
-machine with no display every render in that mode raises the windowing layer's error. That is no verdict on the env
-(it may well draw under a display) and no pass either: the items that render are errors naming the display and the
-remedy (:mod:`tests.meta.test_headless`)."""
+"""Targets that need a display this machine may lack: one whose ``rgb_array`` frames are drawn through a window (as
+pyglet-based envs draw them, e.g. rware), one that opens a window when it is made (MiniWorld without
+``PYGLET_HEADLESS``). On a machine with no display they raise the windowing layer's error. That is no verdict on the
+env (it may well work under a display) and no pass either: the items (or the construction check) are errors naming
+the display and the remedy (:mod:`tests.meta.test_headless`)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 from tests.meta.broken._base import Walk
 
-__all__ = ["RgbArrayThroughAWindow"]
+__all__ = ["OpensAWindowWhenMade", "RgbArrayThroughAWindow"]
 
 
 class NoSuchDisplayException(Exception):
@@ -25,3 +26,10 @@ class RgbArrayThroughAWindow(Walk):
         if self.render_mode == "rgb_array":
             raise NoSuchDisplayException('Cannot connect to "None"')
         return None
+
+
+class OpensAWindowWhenMade(Walk):
+    """``Walk`` whose constructor opens a window (none here: it raises)."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        raise NoSuchDisplayException('Cannot connect to "None"')
