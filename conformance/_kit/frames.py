@@ -12,8 +12,9 @@ budgeted by what they cost, as steps are by what steps cost (:mod:`conformance._
 * frames the caller marks forced (those right after each reset: a rule about frames across episode ends needs
   them) are drawn whatever they cost, and so is the one at the rollout's last step when no frame after a step was
   drawn in it;
-* a cost is the cheapest render timed so far (the first render of an instance may create its GL context), and
-  the stride is set after :data:`READINGS` renders, or at once when the renders so far took half the budget.
+* a cost is the mean of the renders timed so far, and the stride is set after :data:`READINGS` renders, or at
+  once when the renders so far took half the budget (the first render of an instance may create its GL context:
+  a cheap target's stride shrinks again as its later frames come cheap).
 
 An item's later examples draw nothing once its budget is spent and a frame after a step was drawn
 (:meth:`RenderBudget.spent_out`; a first example of no steps draws only the reset's) -- unless an example failed: then every later one, Hypothesis' shrinking and its final replay included, renders as the first
@@ -59,7 +60,6 @@ class RenderBudget:
         self.spent = 0.0
         self.renders = 0
         self.stepped = 0
-        self.cheapest = math.inf
         self.failed = False
         self.steps = 0
         self.stride = 1
@@ -86,7 +86,6 @@ class RenderBudget:
             took = self.clock() - start
             self.spent += took
             self.renders += 1
-            self.cheapest = min(self.cheapest, took)
             self.stride = self._stride()
 
     def spent_out(self) -> bool:
@@ -105,8 +104,10 @@ class RenderBudget:
             raise
 
     def _stride(self) -> int:
-        cost = self.cheapest
-        if not math.isfinite(cost) or cost * self.steps <= ALL_SECONDS:
+        if not self.renders:
+            return 1
+        cost = self.spent / self.renders
+        if cost * self.steps <= ALL_SECONDS:
             return 1
         if self.renders < READINGS and self.spent * 2 < self.seconds:
             return 1

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import cast
 
 import pytest
@@ -86,12 +85,13 @@ def test_frames_the_budget_affords_are_not_cut_below_the_floor(cost: float, step
     assert len(drawn) - 1 >= ENOUGH // 2
 
 
-def test_the_first_frame_of_an_instance_does_not_set_the_cost() -> None:
-    # A GL context made by the first render: the cheapest frame is what a frame costs.
-    scene = _Scene([5.0, 0.001])
+def test_a_slow_first_frame_is_outweighed_by_cheap_ones() -> None:
+    # A GL context made by the first render: the frames after it, cheap, bring the stride back down.
+    scene = _Scene([1.0, 0.0])
     budget = RenderBudget(3.0, scene.clock)
-    _rollout(budget, scene, 20)
-    assert budget.cheapest == pytest.approx(0.001)
+    assert len(_rollout(budget, scene, 20)) < 21
+    for _ in range(100):
+        _rollout(budget, scene, 20)
     assert _rollout(budget, scene, 20) == list(range(21))
 
 
@@ -122,4 +122,3 @@ def test_no_reading_means_every_step(steps: int) -> None:
     budget = RenderBudget(3.0)
     budget.start(steps)
     assert all(budget.due(position) for position in range(steps + 1))
-    assert math.isinf(budget.cheapest)
