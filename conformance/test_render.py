@@ -11,8 +11,6 @@ PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pyt
 from __future__ import annotations
 
 import dataclasses
-import math
-import time
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -28,22 +26,21 @@ from conformance._kit import rollout
 from conformance._kit.aliasing import History, surely_unchanged
 from conformance._kit.assertions import expect_same_results, is_mapping, plans_for, read, reproducibility_gate
 from conformance._kit.expectations import expect_equal, expect_raises, expect_true
+from conformance._kit.frames import RenderBudget
 from conformance._kit.strategies import Plan
 from conformance.equality import difference
 from gymspec.errors import UnsupportedMode, matches
 
 _UNDECLARED = "conformance-undeclared-mode"
 _HUMAN_STEPS = 0
+# Every rollout renders after each reset, and after its steps as the item's render budget allows
+# (conformance/_kit/frames.py: every step while frames are cheap, else at a stride).
 _FRAME_STEPS = 20
 _FRAME_EXAMPLES = 3
 # The deep rollouts of RENDER-012/013/014: past 100 steps and across two episodes (the first is cut at half way
-# by an unseeded reset when it runs longer), when the target's budget was not cut; rendering after every step while
-# the frames drawn so far cost under _RENDER_SECONDS, else at a stride that keeps them under it (never fewer than
-# _MIN_RENDERS frames; the frames around each reset are always drawn).
+# by an unseeded reset when it runs longer), when the target's budget was not cut.
 _DEEP_STEPS = 130
 _DEEP_EXAMPLES = 1  # the depth is in the length: one long rollout finds what these shapes hide
-_RENDER_SECONDS = 0.15
-_MIN_RENDERS = 20
 _FRAME_BYTES = 32 << 20  # frames RENDER-013 keeps (with their copies) before it drops the oldest
 
 
@@ -105,17 +102,38 @@ def _expect_frame(case: Case, env: Handle, condition: str, problem: str) -> None
 FrameHook = Callable[[Handle, Any, str], None]
 
 
-def _render_rollout(case: Case, mode: str, plan: Plan, on_frame: FrameHook, *, episodes: int | None = 1) -> Handle:
-    """Construct with ``mode``, then render after the reset and after every step of the plan."""
+def _budget(case: Case) -> RenderBudget:
+    """The item's render budget (its profile's)."""
+    return RenderBudget(case.profile.render_seconds)
+
+
+def _budgeted(budget: RenderBudget, body: Callable[[Plan], None]) -> Callable[[Plan], None]:
+    """``body`` as an example that draws nothing once the item's render budget is spent (unless one failed)."""
+
+    def example(plan: Plan) -> None:
+        if budget.spent_out():
+            return
+        with budget.example():
+            body(plan)
+
+    return example
+
+
+def _render_rollout(case: Case, mode: str, plan: Plan, on_frame: FrameHook, budget: RenderBudget) -> None:
+    """Construct with ``mode``, then render after the reset and after the steps of the plan ``budget`` affords."""
     env = case.make(render_mode=mode)
     steps = _HUMAN_STEPS if mode == "human" else _FRAME_STEPS
     actions = plan.actions()[:steps]
+    budget.start(len(actions))
+    counter = [0]
 
     def render(record: rollout.Record) -> None:
-        on_frame(env, env.render(), record.where())
+        forced = record.kind == "reset"
+        if budget.due(counter[0], forced=forced):
+            on_frame(env, budget.render(env, forced=forced), record.where())
+        counter[0] += 1
 
-    rollout.run(env, plan.seed, actions, on_record=render, max_episodes=episodes)
-    return env
+    rollout.run(env, plan.seed, actions, on_record=render, max_episodes=1)
 
 
 def _deep_steps(case: Case) -> int:
@@ -131,29 +149,6 @@ def _deep_plans(case: Case) -> Any:
     return plans_for(case, max_steps=steps).map(lambda plan: dataclasses.replace(plan, length=steps))
 
 
-class _Pacer:
-    """Decides which steps of a deep rollout render: all of them while frames are cheap, else a stride."""
-
-    def __init__(self, steps: int) -> None:
-        self.steps = steps
-        self.stride = 1
-        self.spent = 0.0
-        self.renders = 0
-
-    def due(self, position: int, after_reset: bool) -> bool:
-        return after_reset or position % self.stride == 0
-
-    def render(self, env: Handle) -> Any:
-        start = time.perf_counter()
-        frame = env.render()
-        self.spent += time.perf_counter() - start
-        self.renders += 1
-        if self.renders >= 3 and self.stride == 1 and self.spent * self.steps / self.renders > _RENDER_SECONDS:
-            affordable = max(_MIN_RENDERS, int(_RENDER_SECONDS * self.renders / max(self.spent, 1e-9)))
-            self.stride = max(1, math.ceil(self.steps / affordable))
-        return frame
-
-
 def _deep_run(env: Handle, plan: Plan, actions: Sequence[Any], *, on_record: rollout.RecordHook | None = None,
               between: Callable[[int], None] | None = None) -> list[rollout.Record]:
     """``actions`` from ``reset(seed=plan.seed)`` over at least two episodes: the first ends at half way at the
@@ -164,17 +159,18 @@ def _deep_run(env: Handle, plan: Plan, actions: Sequence[Any], *, on_record: rol
     return first + rollout.run(env, None, actions[taken:], on_record=on_record, between=between)
 
 
-def _deep_render_rollout(case: Case, mode: str, plan: Plan, on_frame: FrameHook) -> None:
-    """Construct with ``mode`` and run a deep rollout, rendering after resets and at the pacer's steps."""
+def _deep_render_rollout(case: Case, mode: str, plan: Plan, on_frame: FrameHook, budget: RenderBudget) -> None:
+    """Construct with ``mode`` and run a deep rollout, rendering after resets and at the steps ``budget`` affords."""
     env = case.make(render_mode=mode)
     actions = plan.actions()
-    pacer = _Pacer(len(actions))
+    budget.start(len(actions))
     counter = [0]
 
     def render(record: rollout.Record) -> None:
         counter[0] += 1
-        if pacer.due(counter[0], record.kind == "reset"):
-            on_frame(env, pacer.render(env), f"{record.kind} at position {counter[0] - 1}")
+        forced = record.kind == "reset"
+        if budget.due(counter[0], forced=forced):
+            on_frame(env, budget.render(env, forced=forced), f"{record.kind} at position {counter[0] - 1}")
 
     _deep_run(env, plan, actions, on_record=render)
 
@@ -190,11 +186,16 @@ def _frame_rule(case: Case, mode: str) -> None:
                       actual=summarize(frame))
 
     examples = 1 if mode == "human" else min(case.profile.max_examples, _FRAME_EXAMPLES)
+    budget = _budget(case)
 
     def example(plan: Plan) -> None:
-        _render_rollout(case, mode, plan, check)
+        _render_rollout(case, mode, plan, check, budget)
 
-    case.explore(example, plans_for(case, max_steps=_FRAME_STEPS), max_examples=examples)
+    # At least one step: a target whose frames are costly may afford a single example, which then still draws a
+    # frame after a step, not only the reset's.
+    stepping = plans_for(case, max_steps=_FRAME_STEPS).map(
+        lambda plan: plan if plan.length else dataclasses.replace(plan, length=1))
+    case.explore(_budgeted(budget, example), stepping, max_examples=examples)
 
 
 @checks("RENDER-001", owns=("render_construct",))
@@ -496,9 +497,11 @@ def test_rgb_array_shape_constant(conformance_case: Case) -> None:
                           expected=f"{first_shape} (as after the {first_where})", actual=str(shape))
             shapes.append((where, shape))
 
-        _deep_render_rollout(case, "rgb_array", plan, check)
+        _deep_render_rollout(case, "rgb_array", plan, check, budget)
 
-    case.explore(example, _deep_plans(case), max_examples=min(case.profile.max_examples, _DEEP_EXAMPLES))
+    budget = _budget(case)
+    case.explore(_budgeted(budget, example), _deep_plans(case),
+                 max_examples=min(case.profile.max_examples, _DEEP_EXAMPLES))
 
 
 def _array_modes(case: Case) -> list[str]:
@@ -530,10 +533,12 @@ def test_frames_not_mutated_later(conformance_case: Case) -> None:
             # Every frame is kept (within _FRAME_BYTES), so a ring buffer of frames is seen a lap later.
             history = History(verify, _FRAME_BYTES // 2)
             _deep_render_rollout(case, mode, plan, lambda env, frame, where: history.add(where, frame,
-                                                                                          snapshot(frame)))
+                                                                                          snapshot(frame)), budget)
             history.sweep("the end of the rollout")
 
-    case.explore(example, _deep_plans(case), max_examples=min(case.profile.max_examples, _DEEP_EXAMPLES))
+    budget = _budget(case)
+    case.explore(_budgeted(budget, example), _deep_plans(case),
+                 max_examples=min(case.profile.max_examples, _DEEP_EXAMPLES))
 
 
 @checks("RENDER-014")
@@ -555,9 +560,9 @@ def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
 
         quiet = quiet_run("quiet")
         env = case.make("rendered", render_mode=mode)
-        pacer = _Pacer(len(actions))
+        budget.start(len(actions))
         rendered = _deep_run(env, plan, actions,
-                             between=lambda position: None if not pacer.due(position, False) else pacer.render(env))
+                             between=lambda position: budget.render(env) if budget.due(position) else None)
         found = rollout.first_difference(quiet, rendered)
         if found is not None:
             reproducibility_gate(case, lambda: quiet_run("quiet_again"), quiet)
@@ -566,7 +571,9 @@ def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
             case.fail(f"render() between steps changed the trajectory at position {found[0]} ({found[1]})",
                       expected="the same trajectory as without render()", actual=found[1])
 
-    case.explore(example, _deep_plans(case), max_examples=min(case.profile.max_examples, _DEEP_EXAMPLES))
+    budget = _budget(case)
+    case.explore(_budgeted(budget, example), _deep_plans(case),
+                 max_examples=min(case.profile.max_examples, _DEEP_EXAMPLES))
 
 
 @checks("RENDER-015", owns=("close",))

@@ -34,6 +34,8 @@ class Profile:
         min_examples: The fewest examples an item gets, however costly the target's steps and resets; a target
             whose construction alone takes more than a tenth of ``budget`` gets one (:func:`scaled`).
         min_steps: The shortest rollout, however costly the target.
+        render_seconds: Seconds of ``render()`` calls a RENDER item may spend beyond the frames it always draws:
+            a target whose frames cost more renders fewer of them (:mod:`conformance._kit.frames`).
     """
 
     name: str
@@ -44,15 +46,16 @@ class Profile:
     budget: float = 30.0
     min_examples: int = 3
     min_steps: int = 20
+    render_seconds: float = 3.0
 
 
 PROFILES: dict[str, Profile] = {
     "quick": Profile("quick", max_examples=5, max_steps=50, max_prefix=10, derandomize=True,
-                     budget=10.0, min_examples=2, min_steps=20),
+                     budget=10.0, min_examples=2, min_steps=20, render_seconds=1.0),
     "default": Profile("default", max_examples=15, max_steps=200, max_prefix=20, derandomize=True,
-                       budget=30.0, min_examples=3, min_steps=30),
+                       budget=30.0, min_examples=3, min_steps=30, render_seconds=3.0),
     "thorough": Profile("thorough", max_examples=100, max_steps=1000, max_prefix=50, derandomize=False,
-                        budget=300.0, min_examples=20, min_steps=200),
+                        budget=300.0, min_examples=20, min_steps=200, render_seconds=30.0),
 }
 
 
