@@ -328,15 +328,7 @@ class Case:
             A :class:`RuleFailure` when the rule owns the call, else a :class:`NotCheckable` naming who reports it
             (an :class:`Unchecked` when nobody can: a call no rule owns, or a mode this machine cannot draw).
         """
-        # Human rendering that never worked on this instance, on a machine with no display, is the machine's
-        # limit, not the env's (unless the env draws with pygame, which SDL's dummy driver serves headless).
-        if (
-            error.mode == "human"
-            and not error.worked
-            and headless()
-            and not drawing_through_sdl_dummy()
-            and not self._fails_without_a_display(error)
-        ):
+        if self.human_without_display(error):
             return NotCheckable(
                 f"{error}, in render mode 'human' on a machine with no display (DISPLAY/WAYLAND_DISPLAY unset); "
                 "check human rendering under a display, e.g. xvfb-run -a pytest --pyargs conformance ..."
@@ -368,6 +360,18 @@ class Case:
             # Nobody reports it, so skipping would hide it: the item could not be checked, and says why.
             return Unchecked(unowned(self.rule.id, self.target.id, self.target.kind, error.method, str(error)))
         return NotCheckable(reported_by(str(error), owner))
+
+    def human_without_display(self, error: TargetError) -> bool:
+        """Whether ``error`` is human rendering that never worked on its instance, on a machine with no display: the
+        machine's limit, not the env's (unless the env draws with pygame, which SDL's dummy driver serves
+        headless)."""
+        return (
+            error.mode == "human"
+            and not error.worked
+            and headless()
+            and not drawing_through_sdl_dummy()
+            and not self._fails_without_a_display(error)
+        )
 
     def _fails_without_a_display(self, error: TargetError) -> bool:
         """Whether a ``human``-mode failure is not the display's: the construction fails the same way in another

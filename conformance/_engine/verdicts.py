@@ -93,10 +93,12 @@ _UNOWNED_HINTS: dict[tuple[str, str], str] = {
 """Why an item cannot check its rule when a call nobody owns raises."""
 
 
-_IN_A_RENDER_MODE: dict[str, dict[str, str]] = {"env": {"close": "RENDER-015"}}
+_IN_A_RENDER_MODE: dict[str, dict[str, str]] = {"env": {"close": "RENDER-015", "reset": "RENDER-004"}}
 """Target kind → call kind → the rule that (also) reports an exception in that call on an instance made with a
 render mode: ENV-020 closes instances made without one, RENDER-015 closes them in every declared mode after
-rendering, so a close that fails only after rendering is RENDER-015's finding."""
+rendering, so a close that fails only after rendering is RENDER-015's finding; ENV-004 resets instances made without
+one, RENDER-004 resets and renders one in every declared mode, so a reset that fails only in a render mode (rware's
+human mode draws before its state exists) is RENDER-004's."""
 
 
 def owner_of(kind: str, method: str, mode: str = "") -> str | None:

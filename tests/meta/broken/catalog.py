@@ -126,6 +126,7 @@ BROKEN: tuple[Broken, ...] = (
     _env("RENDER-003", "render:Render003DropsSilently"),
     _env("RENDER-003", "render:Render003WrongError"),
     _env("RENDER-004", "render:Render004NeedsArgument", "RENDER-005"),
+    _env("RENDER-004", "render:Render004ResetFailsInMode"),
     _env("RENDER-005", "render:Render005FrameWithoutMode"),
     _env("RENDER-006", "render:Render006FloatFrames"),
     _env("RENDER-007", "render:Render007BytesAnsi"),

@@ -97,6 +97,15 @@ class Render004NeedsArgument(Walk):
         return super().render()
 
 
+class Render004ResetFailsInMode(Walk):
+    """Resets without a render mode, but not in ``rgb_array`` (as rware's human mode draws before its state exists)."""
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        if self.render_mode == "rgb_array":
+            raise AttributeError("'Render004ResetFailsInMode' object has no attribute 'shelfs'")  # RENDER-004
+        return super().reset(seed=seed, options=options)
+
+
 class Render005FrameWithoutMode(Walk):
     def render(self) -> Any:
         return self._rgb() if self.render_mode is None else super().render()  # RENDER-005
