@@ -354,7 +354,10 @@ class SupportsRender(Protocol):
             Gymnasium's own convention (warn and return ``None``) satisfies. An env with an empty
             ``metadata["render_modes"]`` that keeps ``gymnasium.Env.render``'s default (``NotImplementedError``)
             says truthfully that it renders nothing (popgym's ``RepeatPrevious``, ``Autoencode``, ... envs), so
-            RENDER-005 allows that one exception there.
+            RENDER-005 allows that one exception there. An env that cannot even ``reset`` in a declared mode
+            cannot render in it either: RENDER-004 reports that reset (rware's ``"human"`` mode draws before its
+            warehouse exists and raises ``AttributeError``), unless the reset raises without a ``render_mode`` too,
+            which is ENV-004's finding.
         """
         ...
 
