@@ -15,7 +15,9 @@ Three kinds of process take part, and only the last two ever run target code:
   by the zygote, a child subreaper on Linux, which kills them when the job ends.
 
 Several jobs may run at once (``parallel``; a target then gets a second zygote), each under its own limits: the
-supervisor submits jobs and waits for the one it needs while enforcing the limits of all. A job killed for hanging
+supervisor submits jobs and waits for the one it needs while enforcing the limits of all. A zygote's warm-up may clone
+it (:func:`conformance._engine.zygote.clone`: a target whose constructions wait rather than compute); each clone is
+one more zygote of the target, and one more job slot, since its jobs mostly wait too. A job killed for hanging
 is first asked for its Python stacks (``faulthandler`` on ``SIGUSR2``), so the report says where it was stuck.
 
 Messages between the supervisor and a zygote are JSON lines on a socket pair; results travel as JSON files (the
@@ -67,6 +69,7 @@ _CPU_TICKS = 0.05
 _WARM_IDLE = 60.0
 _GIB = 1 << 30
 _STACKS_WAIT = 0.3
+_CLONES = 1  # spare channels each warm zygote gets, so its warm-up may clone it once
 
 
 def fork_available() -> bool:
@@ -168,6 +171,8 @@ class _Zygote:
         self.preloading = False  # whether the current job's request asked it to import modules first
         self.sent = False  # whether the current ticket's job request has been sent
         self.watch = _Watch(ticket.started if ticket is not None else time.monotonic())
+        self.spares: list[tuple[socket.socket, Board]] = []  # channels its warm-up may clone it into
+        self.clone = False  # whether it is another zygote's clone (its slot is one more than ``parallel``)
 
     def send(self, message: Mapping[str, JSON]) -> None:
         send(self.sock, message)
@@ -188,9 +193,16 @@ class _Zygote:
         """The process doing the work the limits apply to: the zygote while it warms up, then the job's."""
         return self.pid if self.warming else self.job_pid
 
+    def close_spares(self) -> None:
+        for spare, _ in self.spares:
+            with contextlib.suppress(OSError):
+                spare.close()
+        self.spares = []
+
     def kill(self) -> None:
         self.alive = False
         kill_tree(self.pid)
+        self.close_spares()
         with contextlib.suppress(OSError):
             self.sock.close()
         with contextlib.suppress(ChildProcessError):
@@ -200,7 +212,7 @@ class _Zygote:
 class Supervisor:
     """Runs jobs in supervised processes forked from warm zygotes, one or more per key (a target).
 
-    Up to ``parallel`` jobs run at once: :meth:`submit` queues a job and returns at once, :meth:`wait` returns its
+    Up to ``parallel`` jobs run at once (plus one per clone a zygote's warm-up made): :meth:`submit` queues a job and returns at once, :meth:`wait` returns its
     outcome, and every running job has its limits enforced whichever one is being waited for. A key gets a second
     zygote only when its first is busy and a slot is free, so a run of one target uses every slot while a run that
     moves from target to target keeps one zygote per target.
@@ -375,6 +387,10 @@ class Supervisor:
     def _working(self) -> list[_Zygote]:
         return [zygote for group in self._zygotes.values() for zygote in group if zygote.ticket is not None]
 
+    def lanes(self) -> int:
+        """How many jobs may run at once now: ``parallel``, plus one per live clone (:mod:`.zygote`)."""
+        return self.parallel + sum(1 for group in self._zygotes.values() for zygote in group if zygote.clone)
+
     def _running(self, ticket: Ticket) -> _Zygote | None:
         return next((zygote for zygote in self._working() if zygote.ticket is ticket), None)
 
@@ -385,7 +401,7 @@ class Supervisor:
     def _dispatch(self) -> None:
         """Start queued jobs, oldest first, while slots are free."""
         for ticket in list(self._queue):
-            if len(self._working()) >= self.parallel:
+            if len(self._working()) >= self.lanes():
                 return
             self._queue.remove(ticket)
             ticket.started = time.monotonic()
@@ -408,15 +424,34 @@ class Supervisor:
         parent, child = socket.socketpair()
         board = Board()
         cold = self.isolation(key)[0] == "spawn"
+        # What a clone of this zygote needs, made here: the supervisor's ends of its socket and its board.
+        spares = [] if cold else [(*socket.socketpair(), Board()) for _ in range(_CLONES)]
         flush_stdio()
         pid = os.fork()
         if pid == 0:
             parent.close()
-            serve(child, board, warm, cold)
+            for mine, _, _ in spares:
+                mine.close()
+            serve(child, board, warm, cold, [(theirs, spare_board) for _, theirs, spare_board in spares])
         child.close()
+        for _, theirs, _ in spares:
+            theirs.close()
         with contextlib.suppress(OSError):
             os.setpgid(pid, pid)
-        self._zygotes.setdefault(key, []).append(_Zygote(key, warm, pid, parent, board, ticket, cold))
+        zygote = _Zygote(key, warm, pid, parent, board, ticket, cold)
+        zygote.spares = [(mine, spare_board) for mine, _, spare_board in spares]
+        self._zygotes.setdefault(key, []).append(zygote)
+
+    def _adopt(self, zygote: _Zygote, pids: list[int]) -> None:
+        """``zygote``'s warm-up cloned it into ``pids`` (on its spare channels, in order): each is a zygote of its key,
+        warming up, idle until it says it is ready."""
+        group = self._zygotes.setdefault(zygote.key, [])
+        for pid, (sock, board) in zip(pids, zygote.spares):
+            clone = _Zygote(zygote.key, zygote.warm, pid, sock, board, None)
+            clone.clone = True
+            group.append(clone)
+        zygote.spares = zygote.spares[len(pids):]
+        zygote.close_spares()
 
     def _send_job(self, zygote: _Zygote, ticket: Ticket) -> None:
         self._jobs += 1
@@ -472,8 +507,12 @@ class Supervisor:
             return
         for message in messages:
             ticket = zygote.ticket
+            if message["op"] == "cloned":
+                self._adopt(zygote, [int(pid) for pid in message["pids"]])
+                continue
             if message["op"] == "ready":
                 zygote.warming = False
+                zygote.close_spares()
                 unsafe = str(message.get("unsafe") or "")
                 if unsafe and not zygote.cold and self.isolate(zygote.key, unsafe):
                     return  # this zygote is gone; its ticket waits for a cold one

@@ -16,7 +16,7 @@ from conformance._engine import supervisor as supervisor_module
 from conformance._engine.messages import Died, Finished, Hung, Interrupted, OverMemory
 from conformance._engine.processes import Snapshot, current_board, describe_status
 from conformance._engine.supervisor import Supervisor, fork_available
-from conformance._engine.zygote import Job
+from conformance._engine.zygote import Job, clone
 
 pytestmark = pytest.mark.skipif(not fork_available(), reason="process supervision needs fork")
 
@@ -35,6 +35,8 @@ def warm(payload: Mapping[str, Any]) -> None:
         threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
     if payload.get("die"):
         os._exit(7)
+    if payload.get("clone"):  # a warm-up that clones its zygote, as one of a target whose construction waits does
+        clone()
     if payload.get("escape"):  # leave a child in a session of its own, as a target's constructor might
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the grandchild
@@ -277,6 +279,27 @@ def test_a_cancelled_job_is_killed_and_the_slot_reused(tmp_path: Path) -> None:
         killed = int(marker.read_text().split()[1])
         with pytest.raises(ProcessLookupError):  # reaped by its zygote before the slot served the next job
             os.kill(killed, 0)
+    finally:
+        supervisor.close()
+
+
+def test_a_clone_of_a_zygote_is_one_more_zygote_and_one_more_slot(tmp_path: Path) -> None:
+    supervisor = Supervisor(2.0, 0, parallel=1)
+    warm_up = _job("warm", clone=True)
+    try:
+        first = supervisor.submit("t", warm_up, _job("meet", mine=str(tmp_path / "a"), other=str(tmp_path / "b")))
+        second = supervisor.submit("t", warm_up, _job("meet", mine=str(tmp_path / "b"), other=str(tmp_path / "a")))
+        outcomes = [supervisor.wait(first), supervisor.wait(second)]
+        assert supervisor.lanes() == 2
+        zygotes = [outcome.value for outcome in outcomes if isinstance(outcome, Finished)]
+        assert len(zygotes) == 2 and None not in zygotes and zygotes[0] != zygotes[1]  # both ran at once
+        # Each zygote's cleanup after its job spared the other; a job's hang is reported from its own board.
+        hung = supervisor.submit("t", warm_up, _job("sleep_in_call"))
+        beside = supervisor.submit("t", warm_up, _job("add", a=2, b=3))
+        outcome = supervisor.wait(hung)
+        assert isinstance(outcome, Hung) and outcome.board.method == "render" and "sleep_in_call" in outcome.traceback
+        other = supervisor.wait(beside)
+        assert isinstance(other, Finished) and other.value == 5
     finally:
         supervisor.close()
 
