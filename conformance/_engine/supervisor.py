@@ -387,9 +387,12 @@ class Supervisor:
     def _working(self) -> list[_Zygote]:
         return [zygote for group in self._zygotes.values() for zygote in group if zygote.ticket is not None]
 
-    def lanes(self) -> int:
-        """How many jobs may run at once now: ``parallel``, plus one per live clone (:mod:`.zygote`)."""
-        return self.parallel + sum(1 for group in self._zygotes.values() for zygote in group if zygote.clone)
+    def lanes(self, key: str | None = None) -> int:
+        """How many jobs (of ``key``, or of any key) may run at once now: ``parallel``, plus one per live clone of a
+        zygote (of ``key``; :mod:`.zygote`). A clone's slot is its target's: another's jobs, which may compute,
+        do not get more than ``parallel`` slots from it."""
+        groups = self._zygotes.values() if key is None else [self._zygotes.get(key, [])]
+        return self.parallel + sum(1 for group in groups for zygote in group if zygote.clone)
 
     def _running(self, ticket: Ticket) -> _Zygote | None:
         return next((zygote for zygote in self._working() if zygote.ticket is ticket), None)
@@ -401,8 +404,11 @@ class Supervisor:
     def _dispatch(self) -> None:
         """Start queued jobs, oldest first, while slots are free."""
         for ticket in list(self._queue):
-            if len(self._working()) >= self.lanes():
+            working = len(self._working())
+            if working >= self.lanes():
                 return
+            if working >= self.lanes(ticket.key):
+                continue  # what is free is another target's clones' slots
             self._queue.remove(ticket)
             ticket.started = time.monotonic()
             group = self._zygotes.setdefault(ticket.key, [])

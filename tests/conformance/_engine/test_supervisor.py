@@ -304,6 +304,20 @@ def test_a_clone_of_a_zygote_is_one_more_zygote_and_one_more_slot(tmp_path: Path
         supervisor.close()
 
 
+def test_a_clone_adds_a_slot_for_its_own_target_only(tmp_path: Path) -> None:
+    supervisor = Supervisor(2.0, 0, parallel=1)
+    try:
+        assert isinstance(supervisor.run("a", _job("warm", clone=True), _job("add", a=1, b=1)), Finished)
+        assert supervisor.lanes("a") == 2 and supervisor.lanes("b") == 1
+        first = supervisor.submit("b", _job("warm"), _job("meet", mine=str(tmp_path / "a"), other=str(tmp_path / "b")))
+        second = supervisor.submit("b", _job("warm"), _job("meet", mine=str(tmp_path / "b"), other=str(tmp_path / "a")))
+        outcome = supervisor.wait(first)
+        assert isinstance(outcome, Finished) and outcome.value is None  # the second had not started: no meeting
+        assert isinstance(supervisor.wait(second), Finished)
+    finally:
+        supervisor.close()
+
+
 def test_parallel_is_checked() -> None:
     with pytest.raises(ValueError, match="parallel must be >= 1"):
         Supervisor(1, 0, parallel=0)
