@@ -39,7 +39,7 @@ from conformance._engine.describe import is_list_or_tuple, is_mapping, is_tuple
 from conformance._engine.messages import Facts, ItemsJob, TraceJob, TraceResult, WarmJob
 from conformance._engine.observe import run_shared
 from conformance._engine.options import CaseParam, option
-from conformance._engine.processes import BoardGuard, current_board
+from conformance._engine.processes import BoardGuard, current_board, rss
 from conformance._engine.profiles import Costs, Profile, hypothesis_settings, scaled
 from conformance._engine.artifacts import capture, frames_folder
 from conformance._engine.session import get_session
@@ -58,6 +58,7 @@ _HEADLESS_ENV = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME
 # A probe whose construction used less CPU than this share of its wall time waits rather than computes: its zygote
 # is cloned (zygote.clone), as are the job slots of the target.
 _WAITING_SHARE = 0.25
+_CLONE_BYTES = 512 << 20  # the most resident memory a zygote may hold after its probe for it to be cloned
 
 # The config and items of the run, set in the supervisor before any fork, so zygotes and job processes find them.
 _CONTEXT: dict[str, Any] = {}
@@ -118,12 +119,13 @@ def warm_target(payload: Mapping[str, JSON]) -> JSON:
     probe = state.probe(close=job.facts.close_probe, keep=keep)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     if keep and probe is not None and shelf.costly() is not None:
-        if cpu < _WAITING_SHARE * wall and fds and _fds() == fds:
+        small = rss(os.getpid()) <= _CLONE_BYTES
+        if cpu < _WAITING_SHARE * wall and fds and _fds() == fds and small:
             # Its construction waits (a sleep, reading its assets) rather than computes: a clone of this zygote
             # builds its own shelf at the same time as this one, and its jobs, mostly waiting in constructions too,
             # run beside this zygote's without taking CPU from them. Only when the probed instance, which the
             # clone's jobs share with this zygote's, holds no open file (a connection to a server, say) that jobs
-            # running at once would both use.
+            # running at once would both use; and only for a target small enough that another shelf of it fits.
             clone()
         _stock(state, probe)
     _warm_hypothesis(session.profile)
