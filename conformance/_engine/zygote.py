@@ -147,6 +147,7 @@ def clone() -> bool:
             spare.close()
         return False
     sock, board = _CHANNEL[0]
+    zygote = os.getpid()
     pids: list[int] = []
     for index, (spare, spare_board) in enumerate(spares):
         flush_stdio()
@@ -157,6 +158,8 @@ def clone() -> bool:
                 other.close()
             os.setpgid(0, 0)
             die_with_parent()
+            if os.getppid() != zygote:  # it died before the line above: nothing would ever end this clone
+                os._exit(0)
             prctl(PR_SET_CHILD_SUBREAPER, 1)  # not inherited across fork
             board.adopt(spare_board)  # the guard and the job processes write on the clone's own board from now on
             board.reset(os.getpid())
