@@ -172,7 +172,7 @@ class _Zygote:
         self.sent = False  # whether the current ticket's job request has been sent
         self.watch = _Watch(ticket.started if ticket is not None else time.monotonic())
         self.spares: list[tuple[socket.socket, Board]] = []  # channels its warm-up may clone it into
-        self.clone = False  # whether it is another zygote's clone (its slot is one more than ``parallel``)
+        self.parent: _Zygote | None = None  # the zygote it is a clone of (its slot is one more than ``parallel``)
 
     def send(self, message: Mapping[str, JSON]) -> None:
         send(self.sock, message)
@@ -212,8 +212,9 @@ class _Zygote:
 class Supervisor:
     """Runs jobs in supervised processes forked from warm zygotes, one or more per key (a target).
 
-    Up to ``parallel`` jobs run at once (plus one per clone a zygote's warm-up made): :meth:`submit` queues a job and returns at once, :meth:`wait` returns its
-    outcome, and every running job has its limits enforced whichever one is being waited for. A key gets a second
+    Up to ``parallel`` jobs run at once (plus one per clone a zygote's warm-up made): :meth:`submit` queues a job and
+    returns at once, :meth:`wait` returns its outcome, and every running job has its limits enforced whichever one is
+    being waited for. A key gets a second
     zygote only when its first is busy and a slot is free, so a run of one target uses every slot while a run that
     moves from target to target keeps one zygote per target.
 
@@ -347,8 +348,11 @@ class Supervisor:
 
     def discard(self, key: str) -> None:
         """Kill ``key``'s zygotes (the next job starts a new one); a job running on one ends as :class:`Died`."""
-        for zygote in list(self._zygotes.get(key, ())):
-            ticket = zygote.ticket
+        zygotes = list(self._zygotes.get(key, ()))
+        tickets = [zygote.ticket for zygote in zygotes]
+        for zygote in zygotes:
+            zygote.ticket = None  # settled below, not queued again when its parent zygote goes first
+        for zygote, ticket in zip(zygotes, tickets):
             self._drop(zygote)
             if ticket is not None:
                 self._settle(ticket, Died("SIGKILL", zygote.board.read(), self._since(ticket)))
@@ -392,7 +396,7 @@ class Supervisor:
         zygote (of ``key``; :mod:`.zygote`). A clone's slot is its target's: another's jobs, which may compute,
         do not get more than ``parallel`` slots from it."""
         groups = self._zygotes.values() if key is None else [self._zygotes.get(key, [])]
-        return self.parallel + sum(1 for group in groups for zygote in group if zygote.clone)
+        return self.parallel + sum(1 for group in groups for zygote in group if zygote.parent is not None)
 
     def _running(self, ticket: Ticket) -> _Zygote | None:
         return next((zygote for zygote in self._working() if zygote.ticket is ticket), None)
@@ -454,7 +458,7 @@ class Supervisor:
         group = self._zygotes.setdefault(zygote.key, [])
         for pid, (sock, board) in zip(pids, zygote.spares):
             clone = _Zygote(zygote.key, zygote.warm, pid, sock, board, None)
-            clone.clone = True
+            clone.parent = zygote
             group.append(clone)
         zygote.spares = zygote.spares[len(pids):]
         zygote.close_spares()
@@ -482,6 +486,12 @@ class Supervisor:
         group = self._zygotes.get(zygote.key, [])
         if zygote in group:
             group.remove(zygote)
+        for clone in [other for other in group if other.parent is zygote]:
+            # Killed with it (its descendant), through no fault of its own: what it ran or warmed up for runs again.
+            ticket, clone.ticket = clone.ticket, None
+            self._drop(clone)
+            if ticket is not None and ticket.outcome is None and not ticket.cancelled:
+                self._queue.insert(0, ticket)
 
     def _settle(self, ticket: Ticket, outcome: Outcome) -> None:
         if isinstance(outcome, Finished):

@@ -36,7 +36,14 @@ def warm(payload: Mapping[str, Any]) -> None:
     if payload.get("die"):
         os._exit(7)
     if payload.get("clone"):  # a warm-up that clones its zygote, as one of a target whose construction waits does
-        clone()
+        cloned = clone()
+        marker = Path(str(payload.get("hang_once", "")))
+        if payload.get("hang_once") and not cloned and not marker.exists():  # the zygote (not its clone) hangs, once
+            marker.write_text("")
+            board = current_board()
+            assert board is not None
+            board.begin("env.__init__()", "construct", "", 0.0)
+            time.sleep(60)
     if payload.get("escape"):  # leave a child in a session of its own, as a target's constructor might
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the grandchild
@@ -314,6 +321,28 @@ def test_a_clone_adds_a_slot_for_its_own_target_only(tmp_path: Path) -> None:
         outcome = supervisor.wait(first)
         assert isinstance(outcome, Finished) and outcome.value is None  # the second had not started: no meeting
         assert isinstance(supervisor.wait(second), Finished)
+    finally:
+        supervisor.close()
+
+
+def slow_pid(payload: Mapping[str, Any]) -> Any:
+    time.sleep(float(payload["seconds"]))
+    return os.getpid()
+
+
+def test_a_clone_killed_with_its_zygote_runs_its_job_again(tmp_path: Path) -> None:
+    supervisor = Supervisor(1.0, 0, parallel=1)
+    warm_up = _job("warm", clone=True, hang_once=str(tmp_path / "hung"))
+    try:
+        hung = supervisor.submit("t", warm_up, _job("add", a=1, b=1))
+        deadline = time.monotonic() + 10
+        while supervisor.lanes("t") < 2 and time.monotonic() < deadline:
+            supervisor._step(0.05)
+        beside = supervisor.submit("t", warm_up, _job("slow_pid", seconds=3))  # on the clone, while its zygote hangs
+        first = supervisor.wait(hung)
+        assert isinstance(first, Hung) and first.stage == "warm"
+        outcome = supervisor.wait(beside)
+        assert isinstance(outcome, Finished), outcome  # not Died: the clone's death was its zygote's, not the job's
     finally:
         supervisor.close()
 
