@@ -4,7 +4,8 @@ observers' verdicts). :class:`~conformance._engine.runner.ItemRunner` asks for t
 
 A zygote's warm-up of a target costly to construct also builds its shelf: untouched instances every job forked from
 it inherits (:mod:`conformance._engine.shelf`); the cost probe of such a target takes the construction's cost from
-the zygote's probe instead of constructing again.
+the zygote's probe instead of constructing again. When that probe's construction waited rather than computed, the
+warm-up first clones its zygote (:func:`~conformance._engine.zygote.clone`), and the clone builds a shelf of its own.
 
 These functions run in processes forked from the supervisor after :func:`share` made the run's config and items
 known; they find the run's :class:`~conformance._engine.session.ConformanceSession` there, and learn what the
@@ -38,11 +39,11 @@ from conformance._engine.describe import is_list_or_tuple, is_mapping, is_tuple
 from conformance._engine.messages import Facts, ItemsJob, TraceJob, TraceResult, WarmJob
 from conformance._engine.observe import run_shared
 from conformance._engine.options import CaseParam, option
-from conformance._engine.processes import BoardGuard, current_board
+from conformance._engine.processes import BoardGuard, current_board, rss
 from conformance._engine.profiles import Costs, Profile, hypothesis_settings, scaled
 from conformance._engine.artifacts import capture, frames_folder
 from conformance._engine.session import get_session
-from conformance._engine.zygote import JSON, emit, warm_zygote
+from conformance._engine.zygote import JSON, clone, emit, warm_zygote
 from conformance._kit.pristine import restore as restore_process_state
 from conformance._kit.strategies import sampler
 
@@ -53,6 +54,11 @@ if TYPE_CHECKING:
 __all__ = ["run_items", "run_trace", "settle_imports", "share", "warm_supervisor", "warm_target"]
 
 _HEADLESS_ENV = {"SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+
+# A probe whose construction used less CPU than this share of its wall time waits rather than computes: its zygote
+# is cloned (zygote.clone), as are the job slots of the target.
+_WAITING_SHARE = 0.25
+_CLONE_BYTES = 512 << 20  # the most resident memory a zygote may hold after its probe for it to be cloned
 
 # The config and items of the run, set in the supervisor before any fork, so zygotes and job processes find them.
 _CONTEXT: dict[str, Any] = {}
@@ -109,13 +115,31 @@ def warm_target(payload: Mapping[str, JSON]) -> JSON:
     job = WarmJob.from_wire(payload)
     state = _apply(session, job.target, job.facts)
     keep = warm_zygote()
+    fds, cpu, wall = _fds(), time.process_time(), time.perf_counter()
     probe = state.probe(close=job.facts.close_probe, keep=keep)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     if keep and probe is not None and shelf.costly() is not None:
+        small = rss(os.getpid()) <= _CLONE_BYTES
+        if cpu < _WAITING_SHARE * wall and fds and _fds() == fds and small:
+            # Its construction waits (a sleep, reading its assets) rather than computes: a clone of this zygote
+            # builds its own shelf at the same time as this one, and its jobs, mostly waiting in constructions too,
+            # run beside this zygote's without taking CPU from them. Only when the probed instance, which the
+            # clone's jobs share with this zygote's, holds no open file (a connection to a server, say) that jobs
+            # running at once would both use; and only for a target small enough that another shelf of it fits.
+            clone()
         _stock(state, probe)
     _warm_hypothesis(session.profile)
     # Everything built so far is shared by every job: keep the collector from walking (and so copying) it in each.
     gc.freeze()
     return None
+
+
+def _fds() -> set[str]:
+    """This process's open file descriptors (empty where that cannot be read)."""
+    try:
+        return set(os.listdir("/proc/self/fd"))
+    except OSError:
+        return set()
 
 
 def _stock(state: TargetState, probe: Probe) -> None:

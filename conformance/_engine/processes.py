@@ -33,7 +33,7 @@ import signal
 import struct
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -143,8 +143,10 @@ def kill_group(pgid: int) -> None:
         os.killpg(pgid, signal.SIGKILL)
 
 
-def _signal_descendants(pid: int) -> None:
+def _signal_descendants(pid: int, spare: Collection[int] = ()) -> None:
     for child in children(pid):
+        if child in spare:
+            continue
         # Frozen first, so it cannot fork another escapee (a session of its own) while its children are listed.
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(child, signal.SIGSTOP)
@@ -169,13 +171,14 @@ def kill_tree(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
-def kill_descendants(pid: int) -> None:
-    """Kill every process below this one (``pid``), and the process groups they lead, and reap them.
+def kill_descendants(pid: int, spare: Collection[int] = ()) -> None:
+    """Kill every process below this one (``pid``), and the process groups they lead, and reap them; the children
+    in ``spare`` (a zygote's clones) and what is below them are left alone.
 
     Killed processes die asynchronously, and the orphans among them are adopted by this process (a subreaper) as
-    they die: reap until no child is left, for at most :data:`_REAP_SECONDS`.
+    they die: reap until no child but the spared ones is left, for at most :data:`_REAP_SECONDS`.
     """
-    _signal_descendants(pid)
+    _signal_descendants(pid, spare)
     deadline = time.monotonic() + _REAP_SECONDS
     while True:
         try:
@@ -183,9 +186,11 @@ def kill_descendants(pid: int) -> None:
         except ChildProcessError:
             return  # no child left
         if reaped == 0:
+            if spare and not set(children(pid)) - set(spare):
+                return  # only spared children left (alive, or dead and waiting to be reaped at the next pass)
             if time.monotonic() > deadline:
                 return
-            _signal_descendants(pid)  # adopted since the last pass
+            _signal_descendants(pid, spare)  # adopted since the last pass
             time.sleep(0.002)
 
 
@@ -305,6 +310,11 @@ class Board:
         self._cache: dict[tuple[str, int], bytes] = {}
 
     # --- the writer (the supervised process) -------------------------------------------------------------------
+
+    def adopt(self, other: Board) -> None:
+        """Write on ``other``'s shared memory from now on (a zygote's clone takes over a board of its own); every
+        reference to this board (its guard, :func:`current_board`) follows."""
+        self._memory = other._memory  # noqa: SLF001 - the same class
 
     def install(self) -> None:
         """Make this the board of the current process (:func:`current_board`); called once, after the fork."""

@@ -387,7 +387,7 @@ class ItemRunner:
             unfinished = {id(entry.ticket) for entry in self._ahead.values() if entry.ticket.outcome is None}
             if current.outcome is None:
                 unfinished.add(id(current))
-            if len(unfinished) >= 2 * self.supervisor.parallel:
+            if len(unfinished) >= 2 * self.supervisor.lanes():
                 return
             facts = self.facts.get(param.target.id)
             if later in self._ahead or facts is None or not self._needs_job(param, facts):

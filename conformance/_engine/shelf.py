@@ -14,7 +14,9 @@ is checked exactly as before:
   shelf (:func:`untouched`) for free, once per job: an untouched instance is indistinguishable from a fresh one, so
   the reproducer's ``env = make(...)`` still says what happened. A shelf is not kept when building it started a
   thread or a child process (copies in many processes would share them), nor past :data:`SHELF_MIB` of memory.
-  Under spawn isolation no zygote holds the target, so there is no shelf.
+  Under spawn isolation no zygote holds the target, so there is no shelf. A zygote cloned after its probe (a target
+  whose construction waits rather than computes: :func:`~conformance._engine.zygote.clone`) and its clone each
+  build a shelf of their own, at the same time.
 * **Recycling.** An instance a rule is done with (it did not close it, no call on it raised or hung, the rule never
   took the raw object) goes to a bin instead of being closed (:func:`recycle`). A later construction whose first
   call is ``reset(seed=<int>)`` takes a recycled instance of the same construction kwargs (:func:`recycled`)

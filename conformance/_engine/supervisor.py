@@ -15,7 +15,9 @@ Three kinds of process take part, and only the last two ever run target code:
   by the zygote, a child subreaper on Linux, which kills them when the job ends.
 
 Several jobs may run at once (``parallel``; a target then gets a second zygote), each under its own limits: the
-supervisor submits jobs and waits for the one it needs while enforcing the limits of all. A job killed for hanging
+supervisor submits jobs and waits for the one it needs while enforcing the limits of all. A zygote's warm-up may clone
+it (:func:`conformance._engine.zygote.clone`: a target whose constructions wait rather than compute); each clone is
+one more zygote of the target, and one more job slot, since its jobs mostly wait too. A job killed for hanging
 is first asked for its Python stacks (``faulthandler`` on ``SIGUSR2``), so the report says where it was stuck.
 
 Messages between the supervisor and a zygote are JSON lines on a socket pair; results travel as JSON files (the
@@ -67,6 +69,7 @@ _CPU_TICKS = 0.05
 _WARM_IDLE = 60.0
 _GIB = 1 << 30
 _STACKS_WAIT = 0.3
+_CLONES = 1  # spare channels each warm zygote gets, so its warm-up may clone it once
 
 
 def fork_available() -> bool:
@@ -168,6 +171,8 @@ class _Zygote:
         self.preloading = False  # whether the current job's request asked it to import modules first
         self.sent = False  # whether the current ticket's job request has been sent
         self.watch = _Watch(ticket.started if ticket is not None else time.monotonic())
+        self.spares: list[tuple[socket.socket, Board]] = []  # channels its warm-up may clone it into
+        self.parent: _Zygote | None = None  # the zygote it is a clone of (its slot is one more than ``parallel``)
 
     def send(self, message: Mapping[str, JSON]) -> None:
         send(self.sock, message)
@@ -188,9 +193,16 @@ class _Zygote:
         """The process doing the work the limits apply to: the zygote while it warms up, then the job's."""
         return self.pid if self.warming else self.job_pid
 
+    def close_spares(self) -> None:
+        for spare, _ in self.spares:
+            with contextlib.suppress(OSError):
+                spare.close()
+        self.spares = []
+
     def kill(self) -> None:
         self.alive = False
         kill_tree(self.pid)
+        self.close_spares()
         with contextlib.suppress(OSError):
             self.sock.close()
         with contextlib.suppress(ChildProcessError):
@@ -200,8 +212,9 @@ class _Zygote:
 class Supervisor:
     """Runs jobs in supervised processes forked from warm zygotes, one or more per key (a target).
 
-    Up to ``parallel`` jobs run at once: :meth:`submit` queues a job and returns at once, :meth:`wait` returns its
-    outcome, and every running job has its limits enforced whichever one is being waited for. A key gets a second
+    Up to ``parallel`` jobs run at once (plus one per clone a zygote's warm-up made): :meth:`submit` queues a job and
+    returns at once, :meth:`wait` returns its outcome, and every running job has its limits enforced whichever one is
+    being waited for. A key gets a second
     zygote only when its first is busy and a slot is free, so a run of one target uses every slot while a run that
     moves from target to target keeps one zygote per target.
 
@@ -335,8 +348,11 @@ class Supervisor:
 
     def discard(self, key: str) -> None:
         """Kill ``key``'s zygotes (the next job starts a new one); a job running on one ends as :class:`Died`."""
-        for zygote in list(self._zygotes.get(key, ())):
-            ticket = zygote.ticket
+        zygotes = list(self._zygotes.get(key, ()))
+        tickets = [zygote.ticket for zygote in zygotes]
+        for zygote in zygotes:
+            zygote.ticket = None  # settled below, not queued again when its parent zygote goes first
+        for zygote, ticket in zip(zygotes, tickets):
             self._drop(zygote)
             if ticket is not None:
                 self._settle(ticket, Died("SIGKILL", zygote.board.read(), self._since(ticket)))
@@ -375,6 +391,13 @@ class Supervisor:
     def _working(self) -> list[_Zygote]:
         return [zygote for group in self._zygotes.values() for zygote in group if zygote.ticket is not None]
 
+    def lanes(self, key: str | None = None) -> int:
+        """How many jobs (of ``key``, or of any key) may run at once now: ``parallel``, plus one per live clone of a
+        zygote (of ``key``; :mod:`.zygote`). A clone's slot is its target's: another's jobs, which may compute,
+        do not get more than ``parallel`` slots from it."""
+        groups = self._zygotes.values() if key is None else [self._zygotes.get(key, [])]
+        return self.parallel + sum(1 for group in groups for zygote in group if zygote.parent is not None)
+
     def _running(self, ticket: Ticket) -> _Zygote | None:
         return next((zygote for zygote in self._working() if zygote.ticket is ticket), None)
 
@@ -385,8 +408,11 @@ class Supervisor:
     def _dispatch(self) -> None:
         """Start queued jobs, oldest first, while slots are free."""
         for ticket in list(self._queue):
-            if len(self._working()) >= self.parallel:
+            working = len(self._working())
+            if working >= self.lanes():
                 return
+            if working >= self.lanes(ticket.key):
+                continue  # what is free is another target's clones' slots
             self._queue.remove(ticket)
             ticket.started = time.monotonic()
             group = self._zygotes.setdefault(ticket.key, [])
@@ -408,15 +434,34 @@ class Supervisor:
         parent, child = socket.socketpair()
         board = Board()
         cold = self.isolation(key)[0] == "spawn"
+        # What a clone of this zygote needs, made here: the supervisor's ends of its socket and its board.
+        spares = [] if cold else [(*socket.socketpair(), Board()) for _ in range(_CLONES)]
         flush_stdio()
         pid = os.fork()
         if pid == 0:
             parent.close()
-            serve(child, board, warm, cold)
+            for mine, _, _ in spares:
+                mine.close()
+            serve(child, board, warm, cold, [(theirs, spare_board) for _, theirs, spare_board in spares])
         child.close()
+        for _, theirs, _ in spares:
+            theirs.close()
         with contextlib.suppress(OSError):
             os.setpgid(pid, pid)
-        self._zygotes.setdefault(key, []).append(_Zygote(key, warm, pid, parent, board, ticket, cold))
+        zygote = _Zygote(key, warm, pid, parent, board, ticket, cold)
+        zygote.spares = [(mine, spare_board) for mine, _, spare_board in spares]
+        self._zygotes.setdefault(key, []).append(zygote)
+
+    def _adopt(self, zygote: _Zygote, pids: list[int]) -> None:
+        """``zygote``'s warm-up cloned it into ``pids`` (on its spare channels, in order): each is a zygote of its key,
+        warming up, idle until it says it is ready."""
+        group = self._zygotes.setdefault(zygote.key, [])
+        for pid, (sock, board) in zip(pids, zygote.spares):
+            clone = _Zygote(zygote.key, zygote.warm, pid, sock, board, None)
+            clone.parent = zygote
+            group.append(clone)
+        zygote.spares = zygote.spares[len(pids):]
+        zygote.close_spares()
 
     def _send_job(self, zygote: _Zygote, ticket: Ticket) -> None:
         self._jobs += 1
@@ -441,6 +486,12 @@ class Supervisor:
         group = self._zygotes.get(zygote.key, [])
         if zygote in group:
             group.remove(zygote)
+        for clone in [other for other in group if other.parent is zygote]:
+            # Killed with it (its descendant), through no fault of its own: what it ran or warmed up for runs again.
+            ticket, clone.ticket = clone.ticket, None
+            self._drop(clone)
+            if ticket is not None and ticket.outcome is None and not ticket.cancelled:
+                self._queue.insert(0, ticket)
 
     def _settle(self, ticket: Ticket, outcome: Outcome) -> None:
         if isinstance(outcome, Finished):
@@ -472,8 +523,12 @@ class Supervisor:
             return
         for message in messages:
             ticket = zygote.ticket
+            if message["op"] == "cloned":
+                self._adopt(zygote, [int(pid) for pid in message["pids"]])
+                continue
             if message["op"] == "ready":
                 zygote.warming = False
+                zygote.close_spares()
                 unsafe = str(message.get("unsafe") or "")
                 if unsafe and not zygote.cold and self.isolate(zygote.key, unsafe):
                     return  # this zygote is gone; its ticket waits for a cold one

@@ -11,6 +11,12 @@ those asked for at a hang (:data:`STACKS_SIGNAL`), go to a ``.crash`` file. :fun
 What a warm zygote holds when it forks, every job inherits copy-on-write: the imported target, its probe, and for a
 target costly to construct, the shelf of untouched instances its warm-up built (:mod:`conformance._engine.shelf`;
 :func:`warm_zygote` tells the warm-up it runs in such a zygote, not in a job of a cold one).
+
+A zygote runs one job at a time, so a job that waits (in a slow constructor that sleeps or reads files) holds its
+zygote's lane as long as one that computes. A warm-up may :func:`clone` its zygote once it has probed the target:
+each clone (a child of the zygote, with a socket and a board of its own the supervisor made before the zygote was
+forked) finishes the warm-up itself, from the probe on, and serves jobs as one more zygote of the target. It costs
+no import and no probe, only the rest of the warm-up, done at the same time as the zygote's own.
 """
 
 from __future__ import annotations
@@ -31,7 +37,14 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from conformance._engine.processes import Board
-from conformance._engine.processes import PR_SET_CHILD_SUBREAPER, die_with_parent, kill_descendants, kill_group, prctl
+from conformance._engine.processes import (
+    PR_SET_CHILD_SUBREAPER,
+    children,
+    die_with_parent,
+    kill_descendants,
+    kill_group,
+    prctl,
+)
 from conformance._kit.pristine import restore as restore_process_state
 
 __all__ = [
@@ -40,6 +53,7 @@ __all__ = [
     "Job",
     "JobFunction",
     "Leftovers",
+    "clone",
     "collect",
     "emit",
     "flush_stdio",
@@ -102,6 +116,11 @@ def _write_result(path: str, value: JSON) -> None:
 
 _PARTS: list[str] = []  # in a job process: where its result goes, then one entry per part handed over
 _WARM: list[int] = []  # the pid of a zygote that warms up itself and forks its jobs from that warm state
+# In a zygote: its socket and board (a clone takes over spare ones), the spares it may still clone into, and the pids
+# of its clones (children of its own that the cleanup after each job must spare).
+_CHANNEL: list[tuple[socket.socket, Board]] = []
+_SPARES: list[tuple[socket.socket, Board]] = []
+_CLONES: set[int] = set()
 
 
 def in_job() -> bool:
@@ -113,6 +132,46 @@ def warm_zygote() -> bool:
     """Whether this process is a zygote that warms up for its target and forks its jobs from there (what it builds
     while warming up, every job inherits)."""
     return _WARM == [os.getpid()]
+
+
+def clone() -> bool:
+    """From a warm zygote's warm-up: fork one more zygote per spare channel the supervisor gave it, here, so that
+    each continues the warm-up from this point and then serves jobs of its own. Returns in the zygote and in every
+    clone; whether this process is a clone. Nothing is cloned outside a warm zygote, without spares, or with a
+    thread besides the main one alive (a fork would copy whatever lock it holds) or a child process (the clone's jobs
+    and the zygote's would share it)."""
+    spares = list(_SPARES)
+    _SPARES.clear()
+    if not warm_zygote() or not spares or not _CHANNEL or _threads() > 1 or children(os.getpid()):
+        for spare, _ in spares:
+            spare.close()
+        return False
+    sock, board = _CHANNEL[0]
+    zygote = os.getpid()
+    pids: list[int] = []
+    for index, (spare, spare_board) in enumerate(spares):
+        flush_stdio()
+        pid = os.fork()
+        if pid == 0:
+            sock.close()
+            for other, _ in spares[index + 1:]:
+                other.close()
+            os.setpgid(0, 0)
+            die_with_parent()
+            if os.getppid() != zygote:  # it died before the line above: nothing would ever end this clone
+                os._exit(0)
+            prctl(PR_SET_CHILD_SUBREAPER, 1)  # not inherited across fork
+            board.adopt(spare_board)  # the guard and the job processes write on the clone's own board from now on
+            board.reset(os.getpid())
+            _CHANNEL[:] = [(spare, board)]
+            _WARM[:] = [os.getpid()]
+            _CLONES.clear()
+            return True
+        spare.close()
+        _CLONES.add(pid)
+        pids.append(pid)
+    send(sock, {"op": "cloned", "pids": pids})
+    return False
 
 
 def emit(value: JSON) -> None:
@@ -258,12 +317,16 @@ def fork_hazard(modules_before: set[str], threads_before: int) -> str:
     return ""
 
 
-def serve(sock: socket.socket, board: Board, warm: Job, cold: bool = False) -> None:
+def serve(
+    sock: socket.socket, board: Board, warm: Job, cold: bool = False,
+    spares: list[tuple[socket.socket, Board]] | None = None,
+) -> None:
     """The zygote: warm up, then fork one job process per request until told to exit or orphaned.
 
     A *cold* zygote never warms up itself: each job process it forks runs the warm-up first (imports the target and
     probes it anew), so no job inherits the threads or library state of a target that is unsafe to fork. A warm
-    zygote says, when it is ready, whether warming up made it unsafe to fork (:func:`fork_hazard`).
+    zygote says, when it is ready, whether warming up made it unsafe to fork (:func:`fork_hazard`). ``spares``: the
+    channels (this end of a socket pair, a board) its warm-up may :func:`clone` it into.
     """
     code = 0
     try:
@@ -275,9 +338,15 @@ def serve(sock: socket.socket, board: Board, warm: Job, cold: bool = False) -> N
         board.install()
         board.reset(os.getpid())
         modules, threads = set(sys.modules), _threads()
+        _CHANNEL[:] = [(sock, board)]
+        _SPARES[:] = [] if cold else list(spares or ())
         if not cold:
             _WARM[:] = [os.getpid()]
             _resolve(warm.function)(warm.payload)
+        for spare, _ in _SPARES:  # never cloned into
+            spare.close()
+        _SPARES.clear()
+        sock, board = _CHANNEL[0]  # a clone's own, from here on
         send(sock, {"op": "ready", "unsafe": "" if cold else fork_hazard(modules, threads)})
         reader = sock.makefile("rb")
         for line in reader:
@@ -298,7 +367,7 @@ def serve(sock: socket.socket, board: Board, warm: Job, cold: bool = False) -> N
             send(sock, {"op": "started", "pid": pid})
             _, status, usage = os.wait4(pid, 0)
             kill_group(pid)  # whatever the job left in its group
-            kill_descendants(os.getpid())  # and whatever escaped it, adopted by this subreaper
+            kill_descendants(os.getpid(), spare=_CLONES)  # and whatever escaped it, adopted by this subreaper
             # The board keeps what the job left on it: the supervisor reads the call in progress at its death.
             peak_mib = usage.ru_maxrss / 1024 if sys.platform.startswith("linux") else usage.ru_maxrss / 2**20
             send(sock, {"op": "exited", "pid": pid, "status": status, "peak_mib": peak_mib})

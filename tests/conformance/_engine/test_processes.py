@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import os
+import signal
 import time
 
 import pytest
 
-from conformance._engine.processes import Board, BoardGuard, current_board, tracked
+from conformance._engine.processes import Board, BoardGuard, current_board, kill_descendants, tracked
 
 # --- The progress board --------------------------------------------------------------------------------------------
 
@@ -82,3 +83,47 @@ def test_tracked_calls_go_to_the_installed_board_only() -> None:
     assert tracked("f()", lambda: 41) + 1 == 42  # no board in this process: a plain call
     if current_board() is not None:  # pragma: no cover - the tests run unsupervised
         pytest.skip("this process already reports on a board")
+
+
+def test_an_adopted_board_is_written_where_its_reader_reads() -> None:
+    mine, spare = Board(), Board()
+    mine.adopt(spare)  # a zygote's clone takes over the board the supervisor made for it
+    mine.reset(os.getpid())
+    mine.begin("env.reset()", "reset", "")
+    assert spare.read().active and spare.read().method == "reset"
+    assert not Board().read().active
+
+
+def test_kill_descendants_spares_the_children_it_is_told_to() -> None:
+    read, write = os.pipe()
+    helper = os.fork()
+    if helper == 0:  # pragma: no cover - a zygote with a clone and a leftover child
+        os.close(read)
+        code = 1
+        try:
+            kept, doomed = (_sleeper() for _ in range(2))
+            kill_descendants(os.getpid(), spare={kept})
+            alive = os.waitpid(kept, os.WNOHANG) == (0, 0)
+            try:
+                os.kill(doomed, 0)
+                gone = False
+            except ProcessLookupError:
+                gone = True
+            os.write(write, f"{alive} {gone}".encode())
+            os.kill(kept, signal.SIGKILL)
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        answer = pipe.read().decode()
+    os.waitpid(helper, 0)
+    assert answer == "True True"  # the spared child lives on; the other was killed and reaped
+
+
+def _sleeper() -> int:
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child
+        time.sleep(60)
+        os._exit(0)
+    return pid

@@ -16,7 +16,7 @@ from conformance._engine import supervisor as supervisor_module
 from conformance._engine.messages import Died, Finished, Hung, Interrupted, OverMemory
 from conformance._engine.processes import Snapshot, current_board, describe_status
 from conformance._engine.supervisor import Supervisor, fork_available
-from conformance._engine.zygote import Job
+from conformance._engine.zygote import Job, clone
 
 pytestmark = pytest.mark.skipif(not fork_available(), reason="process supervision needs fork")
 
@@ -35,6 +35,15 @@ def warm(payload: Mapping[str, Any]) -> None:
         threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
     if payload.get("die"):
         os._exit(7)
+    if payload.get("clone"):  # a warm-up that clones its zygote, as one of a target whose construction waits does
+        cloned = clone()
+        marker = Path(str(payload.get("hang_once", "")))
+        if payload.get("hang_once") and not cloned and not marker.exists():  # the zygote (not its clone) hangs, once
+            marker.write_text("")
+            board = current_board()
+            assert board is not None
+            board.begin("env.__init__()", "construct", "", 0.0)
+            time.sleep(60)
     if payload.get("escape"):  # leave a child in a session of its own, as a target's constructor might
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the grandchild
@@ -277,6 +286,63 @@ def test_a_cancelled_job_is_killed_and_the_slot_reused(tmp_path: Path) -> None:
         killed = int(marker.read_text().split()[1])
         with pytest.raises(ProcessLookupError):  # reaped by its zygote before the slot served the next job
             os.kill(killed, 0)
+    finally:
+        supervisor.close()
+
+
+def test_a_clone_of_a_zygote_is_one_more_zygote_and_one_more_slot(tmp_path: Path) -> None:
+    supervisor = Supervisor(2.0, 0, parallel=1)
+    warm_up = _job("warm", clone=True)
+    try:
+        first = supervisor.submit("t", warm_up, _job("meet", mine=str(tmp_path / "a"), other=str(tmp_path / "b")))
+        second = supervisor.submit("t", warm_up, _job("meet", mine=str(tmp_path / "b"), other=str(tmp_path / "a")))
+        outcomes = [supervisor.wait(first), supervisor.wait(second)]
+        assert supervisor.lanes() == 2
+        zygotes = [outcome.value for outcome in outcomes if isinstance(outcome, Finished)]
+        assert len(zygotes) == 2 and None not in zygotes and zygotes[0] != zygotes[1]  # both ran at once
+        # Each zygote's cleanup after its job spared the other; a job's hang is reported from its own board.
+        hung = supervisor.submit("t", warm_up, _job("sleep_in_call"))
+        beside = supervisor.submit("t", warm_up, _job("add", a=2, b=3))
+        outcome = supervisor.wait(hung)
+        assert isinstance(outcome, Hung) and outcome.board.method == "render" and "sleep_in_call" in outcome.traceback
+        other = supervisor.wait(beside)
+        assert isinstance(other, Finished) and other.value == 5
+    finally:
+        supervisor.close()
+
+
+def test_a_clone_adds_a_slot_for_its_own_target_only(tmp_path: Path) -> None:
+    supervisor = Supervisor(2.0, 0, parallel=1)
+    try:
+        assert isinstance(supervisor.run("a", _job("warm", clone=True), _job("add", a=1, b=1)), Finished)
+        assert supervisor.lanes("a") == 2 and supervisor.lanes("b") == 1
+        first = supervisor.submit("b", _job("warm"), _job("meet", mine=str(tmp_path / "a"), other=str(tmp_path / "b")))
+        second = supervisor.submit("b", _job("warm"), _job("meet", mine=str(tmp_path / "b"), other=str(tmp_path / "a")))
+        outcome = supervisor.wait(first)
+        assert isinstance(outcome, Finished) and outcome.value is None  # the second had not started: no meeting
+        assert isinstance(supervisor.wait(second), Finished)
+    finally:
+        supervisor.close()
+
+
+def slow_pid(payload: Mapping[str, Any]) -> Any:
+    time.sleep(float(payload["seconds"]))
+    return os.getpid()
+
+
+def test_a_clone_killed_with_its_zygote_runs_its_job_again(tmp_path: Path) -> None:
+    supervisor = Supervisor(1.0, 0, parallel=1)
+    warm_up = _job("warm", clone=True, hang_once=str(tmp_path / "hung"))
+    try:
+        hung = supervisor.submit("t", warm_up, _job("add", a=1, b=1))
+        deadline = time.monotonic() + 10
+        while supervisor.lanes("t") < 2 and time.monotonic() < deadline:
+            supervisor._step(0.05)
+        beside = supervisor.submit("t", warm_up, _job("slow_pid", seconds=3))  # on the clone, while its zygote hangs
+        first = supervisor.wait(hung)
+        assert isinstance(first, Hung) and first.stage == "warm"
+        outcome = supervisor.wait(beside)
+        assert isinstance(outcome, Finished), outcome  # not Died: the clone's death was its zygote's, not the job's
     finally:
         supervisor.close()
 
