@@ -77,6 +77,11 @@ class LiveReport:
         self._last = 0.0
         self._cost = 0.0
 
+    def begin(self, meta: Mapping[str, Any]) -> None:
+        """Write the report of a run that has finished nothing yet: a run killed before its first item (a target
+        whose warm-up outlasts the job's time limit) leaves that, not the report of an earlier run at this path."""
+        self._write(meta)
+
     def update(self, result: RuleResult, meta: Mapping[str, Any]) -> None:
         """Record ``result`` (replacing the earlier record of its node id) and rewrite the report if it is time."""
         self._results[result.nodeid] = result
@@ -84,13 +89,16 @@ class LiveReport:
         now = time.monotonic()
         if self._cost > self._CHEAP and now - self._last < self._SHARE * self._cost:
             return
+        self._write(meta)
+        self._last = time.monotonic()
+        self._cost = self._last - now
+
+    def _write(self, meta: Mapping[str, Any]) -> None:
         summary = Report(tuple(self._results.values()), run={**meta, "incomplete": True}).summary()
         text = (f'{{"schema": {SCHEMA}, "results": [\n' + ",\n".join(self._rows.values())
                 + f'\n], "summary": {json.dumps(summary)}}}\n')
         with contextlib.suppress(OSError):  # the final report says so if the path cannot be written
             replace_file(self.path, text)
-        self._last = time.monotonic()
-        self._cost = self._last - now
 
 
 def replace_file(path: str | Path, text: str) -> Path:

@@ -179,6 +179,7 @@ class Reporter:
         path = option(config, "report")
         if path and not self._worker():
             self.live = LiveReport(path)
+            self.live.begin(self._meta())
             self._catch_sigterm()
 
     def _catch_sigterm(self) -> None:

@@ -29,6 +29,15 @@ def test_report_schema(tmp_path: Path) -> None:
     assert Report(()).summary()["total"] == 0
 
 
+def test_a_run_killed_before_its_first_item_leaves_an_empty_incomplete_report(tmp_path: Path) -> None:
+    path = tmp_path / "report.json"
+    path.write_text('{"results": [{"rule": "ENV-001", "outcome": "passed"}]}')  # an earlier run's report
+    LiveReport(path).begin({"profile": "quick"})
+    report = json.loads(path.read_text())
+    assert report["results"] == [] and report["summary"]["total"] == 0
+    assert report["summary"]["run"] == {"profile": "quick", "incomplete": True}
+
+
 def test_the_live_report_is_valid_after_every_item_and_marked_incomplete(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
