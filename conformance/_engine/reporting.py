@@ -179,7 +179,6 @@ class Reporter:
         path = option(config, "report")
         if path and not self._worker():
             self.live = LiveReport(path)
-            self.live.begin(self._meta())
             self._catch_sigterm()
 
     def _catch_sigterm(self) -> None:
@@ -239,12 +238,20 @@ class Reporter:
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         self.progress.expect(item.nodeid for item in session.items)
+        self._begin([item.nodeid for item in session.items])
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
         """(pytest-xdist, on the controller) Every worker collects the same items: count them once."""
         del node
         self.progress.expect(ids)
+        self._begin(ids)
+
+    def _begin(self, nodeids: list[str]) -> None:
+        """Put the run's report on disk before its first item ends (a session with no conformance item writes
+        none: the plugin stays inert there)."""
+        if self.live is not None and not self.records and any(rule_and_target(nodeid) for nodeid in nodeids):
+            self.live.begin(self._meta())
 
     def _gather_warnings(self, report: pytest.TestReport) -> None:
         parsed = rule_and_target(report.nodeid)

@@ -402,6 +402,30 @@ def _results_so_far(report: Path) -> int:
         return 0
 
 
+def test_a_run_killed_before_its_first_item_leaves_an_empty_report(tmp_path: Path) -> None:
+    # A target whose warm-up outlasts the job's limit: the report on disk says nothing finished, not what an earlier
+    # run at the same path found.
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    report = tmp_path / "report.json"
+    report.write_text('{"results": [{"outcome": "passed"}], "summary": {}}', encoding="utf-8")
+    child = _start(report, pids, "--env", "tests.meta.broken.unchecked:SlowConstructor", "--env-kwargs",
+                   '{"seconds": 600}', "--conformance-profile", "quick")
+    try:
+        deadline = time.monotonic() + 120
+        while '"incomplete": true' not in report.read_text(encoding="utf-8") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert child.poll() is None, "the run ended before it could be killed"
+        os.killpg(child.pid, signal.SIGKILL)
+        child.wait()
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert data["results"] == [] and data["summary"]["run"]["incomplete"] is True
+
+
 def test_a_run_killed_outright_leaves_a_valid_report_of_what_finished(tmp_path: Path) -> None:
     # What `timeout -s KILL` or a CI job's limit does: no handler runs, only what was written as items finished stays.
     pids = tmp_path / "pids"
