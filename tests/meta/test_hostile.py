@@ -13,8 +13,10 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -402,18 +404,17 @@ def _results_so_far(report: Path) -> int:
         return 0
 
 
-def test_a_run_killed_before_its_first_item_leaves_an_empty_report(tmp_path: Path) -> None:
-    # A target whose warm-up outlasts the job's limit: the report on disk says nothing finished, not what an earlier
-    # run at the same path found.
+def _killed_once(tmp_path: Path, ready: Callable[[Path], bool], seconds: float, *args: str) -> dict[str, Any]:
+    """Start a run of the slow constructor, SIGKILL its process group once ``ready(report)`` (what `timeout -s KILL`
+    or a CI job's limit does: no handler runs), and read the report it left."""
     pids = tmp_path / "pids"
     pids.mkdir()
     report = tmp_path / "report.json"
-    report.write_text('{"results": [{"outcome": "passed"}], "summary": {}}', encoding="utf-8")
-    child = _start(report, pids, "--env", "tests.meta.broken.unchecked:SlowConstructor", "--env-kwargs",
-                   '{"seconds": 600}', "--conformance-profile", "quick")
+    child = _start(report, pids, "--env", "tests.meta.broken.unchecked:SlowConstructor", "--conformance-profile",
+                   "quick", *args)
     try:
-        deadline = time.monotonic() + 120
-        while '"incomplete": true' not in report.read_text(encoding="utf-8") and time.monotonic() < deadline:
+        deadline = time.monotonic() + seconds
+        while not ready(report) and time.monotonic() < deadline and child.poll() is None:
             time.sleep(0.1)
         assert child.poll() is None, "the run ended before it could be killed"
         os.killpg(child.pid, signal.SIGKILL)
@@ -422,29 +423,26 @@ def test_a_run_killed_before_its_first_item_leaves_an_empty_report(tmp_path: Pat
         if child.poll() is None:
             os.killpg(child.pid, signal.SIGKILL)
             child.wait()
-    data = json.loads(report.read_text(encoding="utf-8"))
+    data: dict[str, Any] = json.loads(report.read_text(encoding="utf-8"))  # valid JSON, whatever the moment
+    return data
+
+
+def test_a_run_killed_before_its_first_item_leaves_an_empty_report(tmp_path: Path) -> None:
+    # A target whose warm-up outlasts the job's limit: the report on disk says nothing finished, not what an earlier
+    # run at the same path found.
+    stale = tmp_path / "report.json"
+    stale.write_text('{"results": [{"outcome": "passed"}], "summary": {}}', encoding="utf-8")
+
+    def begun(report: Path) -> bool:
+        return '"incomplete": true' in report.read_text(encoding="utf-8")
+
+    data = _killed_once(tmp_path, begun, 120, "--env-kwargs", '{"seconds": 600}')
     assert data["results"] == [] and data["summary"]["run"]["incomplete"] is True
 
 
 def test_a_run_killed_outright_leaves_a_valid_report_of_what_finished(tmp_path: Path) -> None:
-    # What `timeout -s KILL` or a CI job's limit does: no handler runs, only what was written as items finished stays.
-    pids = tmp_path / "pids"
-    pids.mkdir()
-    report = tmp_path / "report.json"
-    child = _start(report, pids, "--env", "tests.meta.broken.unchecked:SlowConstructor", "--conformance-timeout",
-                   f"{TIMEOUT:g}", "--conformance-profile", "quick")
-    try:
-        deadline = time.monotonic() + 300
-        while _results_so_far(report) < 3 and time.monotonic() < deadline and child.poll() is None:
-            time.sleep(0.1)
-        assert child.poll() is None, "the run ended before it could be killed"
-        os.killpg(child.pid, signal.SIGKILL)
-        child.wait()
-    finally:
-        if child.poll() is None:
-            os.killpg(child.pid, signal.SIGKILL)
-            child.wait()
-    data = json.loads(report.read_text(encoding="utf-8"))  # valid JSON, whatever the moment of the kill
+    data = _killed_once(tmp_path, lambda report: _results_so_far(report) >= 3, 300, "--conformance-timeout",
+                        f"{TIMEOUT:g}")
     assert data["summary"]["run"]["incomplete"] is True
     assert len(data["results"]) >= 3 and data["summary"]["total"] == len(data["results"])
     assert all(r["outcome"] in ("passed", "skipped", "warned") for r in data["results"]), data["results"]
