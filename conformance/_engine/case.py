@@ -51,6 +51,7 @@ from conformance._engine.record import Trace
 from conformance._engine.remote import Remote
 from conformance._engine.state import Probe, TargetState
 from conformance._engine.verdicts import (
+    display_missing,
     display_remedy,
     drawing_through_sdl_dummy,
     from_windowing,
@@ -335,13 +336,7 @@ class Case:
             )
         # Another declared mode that opens a window to draw (pyglet's offscreen frames do) fails here for the same
         # reason: not the env's break on this machine, nor a pass; an error that names the display and the remedy.
-        if (
-            error.mode not in ("", "human")
-            and not error.worked
-            and headless()
-            and not drawing_through_sdl_dummy()
-            and from_windowing(error.error)
-        ):
+        if error.mode not in ("", "human") and not error.worked and display_missing(error.error):
             return Unchecked(not_checked(
                 rule.id, self.target.id, f"{error}, in render mode {error.mode!r} on a machine with no display "
                 f"(DISPLAY/WAYLAND_DISPLAY unset): the env draws that mode through a window; "

@@ -17,13 +17,7 @@ from conformance._engine.describe import describe_exception, is_list_or_tuple, i
 from conformance._engine.messages import ObserverVerdict
 from conformance._engine.shelf import costly, key_of, mark_costly, recycle
 from conformance._engine.targets import Target
-from conformance._engine.verdicts import (
-    display_remedy,
-    drawing_through_sdl_dummy,
-    from_windowing,
-    headless,
-    no_return,
-)
+from conformance._engine.verdicts import display_missing, display_remedy, no_return
 from conformance._engine.watchdog import CallTimeout, Guard
 
 __all__ = ["Layer", "Probe", "TargetState", "declared_render_modes"]
@@ -192,7 +186,7 @@ class TargetState:
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - reported once, by the construction check
             self.construct_error = f"{label} raised {describe_exception(exc)}"
             self.construct_traceback = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-            if headless() and not drawing_through_sdl_dummy() and from_windowing(exc):
+            if display_missing(exc):
                 self.construct_needs_display = display_remedy(exc)
             return None
         try:

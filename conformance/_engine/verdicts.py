@@ -33,6 +33,7 @@ __all__ = [
     "RULE_ID",
     "Verdict",
     "describe_ending",
+    "display_missing",
     "display_remedy",
     "drawing_through_sdl_dummy",
     "from_windowing",
@@ -152,6 +153,12 @@ def from_windowing(error: BaseException) -> bool:
     naming a display in its message or class name: pyglet's ``NoSuchDisplayException('Cannot connect to "None"')``)."""
     text = f"{error} {type(error).__name__}".lower()
     return any(word in text for word in _WINDOWING_WORDS) or bool(_toolkit(error))
+
+
+def display_missing(error: BaseException) -> bool:
+    """Whether ``error`` is a windowing layer's on a machine with no display to open a window on (and not drawing
+    through SDL's dummy driver): the machine's limit, not the target's break."""
+    return headless() and not drawing_through_sdl_dummy() and from_windowing(error)
 
 
 # Toolkits that draw offscreen when told to, and how: a machine with no display can still check their frames.
