@@ -3,18 +3,22 @@
 Each catalog (:mod:`tests.meta.broken.catalog` for envs, :mod:`tests.meta.broken_vector.catalog` for vector envs,
 :mod:`tests.meta.broken_func.catalog` for functional envs, :mod:`tests.meta.broken_registry.catalog` for
 registries) is a tuple of :class:`Broken`: the rule a target must violate, how the suite names the target, and the
-rules it may violate as a consequence. The hostile targets of :mod:`tests.meta.broken.hostile` are not broken for one rule: they attack
-the suite itself, and their catalog says what the suite must report instead.
+rules it may violate as a consequence. The hostile targets of :mod:`tests.meta.broken.hostile` are not broken for
+one rule: they attack the suite itself, and their catalog says what the suite must report instead.
 """
 
 from __future__ import annotations
 
+import fnmatch
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 __all__ = ["OPTIONS", "Broken"]
 
 OPTIONS = ("--env", "--env-id", "--vector-env", "--func-env", "--registry")
 """The suite options a broken target is named by."""
+
+_PROBLEMS = ("failed", "warned", "error")
 
 
 @dataclass(frozen=True)
@@ -59,6 +63,16 @@ class Broken:
     def target_id(self) -> str:
         """The target's id in the suite's report."""
         return f"{self.registry}/{self.spec}" if self.registry else self.spec
+
+    def unexpected(self, outcomes: Mapping[str, str]) -> dict[str, str]:
+        """The rules of ``outcomes`` (rule → outcome on this target) that failed, warned or errored though they are
+        neither the rule it breaks nor its collateral: what it broke besides."""
+        allowed = (self.rule, *self.collateral)
+        return {
+            rule: outcome
+            for rule, outcome in outcomes.items()
+            if outcome in _PROBLEMS and not any(fnmatch.fnmatchcase(rule, pattern) for pattern in allowed)
+        }
 
     @property
     def test_id(self) -> str:

@@ -12,7 +12,6 @@ One child run of the suite (quick profile) selects, with ``-k``:
 
 from __future__ import annotations
 
-import fnmatch
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,6 @@ from tests.meta._run import SuiteRun, has_xdist, run_suite
 from tests.meta.broken.catalog import BROKEN, CORRECT
 from tests.meta.catalog import Broken
 
-_PROBLEMS = ("failed", "warned", "error")
 # One representative each for SPACE and WRAP, a render drawing from the env's generator (RENDER-014), and root causes
 # whose consequences reach across rules: a non-reproducible env fails only SEED-001..005 (the root-cause gate); an
 # observation outside the space through wrappers, ENV-006 only, once; a constructor rejecting a render mode, or
@@ -108,15 +106,6 @@ def test_every_failure_ends_in_an_assertion(suite: SuiteRun) -> None:
     assert not stale(records), "these rules now end in an assertion: remove them from UNASSERTED"
 
 
-def _unexpected(run: SuiteRun, broken: Broken) -> dict[str, str]:
-    allowed = (broken.rule, *broken.collateral)
-    return {
-        rule: outcome
-        for rule, outcome in run.outcomes(broken.target_id).items()
-        if outcome in _PROBLEMS and not any(fnmatch.fnmatchcase(rule, pattern) for pattern in allowed)
-    }
-
-
 @pytest.mark.parametrize("spec", CORRECT)
 def test_correct_envs_pass_everything(suite: SuiteRun, spec: str) -> None:
     outcomes = suite.outcomes(spec)
@@ -128,7 +117,7 @@ def test_correct_envs_pass_everything(suite: SuiteRun, spec: str) -> None:
 @pytest.mark.parametrize("broken", _SAMPLE, ids=[b.test_id for b in _SAMPLE])
 def test_representative_broken_envs_break_nothing_else(suite: SuiteRun, broken: Broken) -> None:
     assert len(suite.outcomes(broken.target_id)) > 50  # every item of this target ran
-    assert not _unexpected(suite, broken)
+    assert not broken.unexpected(suite.outcomes(broken.target_id))
 
 
 @pytest.mark.parametrize("broken", _GUARDED, ids=[b.test_id for b in _GUARDED])
@@ -136,12 +125,13 @@ def test_root_causes_stay_with_their_rule(suite: SuiteRun, broken: Broken) -> No
     outcomes = suite.outcomes(broken.target_id)
     guards = _GUARDS[broken.name]
     assert set(guards) <= set(outcomes), outcomes  # the guarded items ran
-    assert not _unexpected(suite, broken)
+    assert not broken.unexpected(suite.outcomes(broken.target_id))
 
 
 @pytest.mark.slow
 def test_every_broken_env_breaks_nothing_else(tmp_path: Path) -> None:
     args = ["--conformance-profile", "quick", *_targets(list(BROKEN)), *_parallel()]
     run = run_suite(args, tmp_path / "report.json", timeout=max(600.0, _SECONDS_PER_TARGET * len(BROKEN)))
-    unexpected = {broken.target_id: found for broken in BROKEN if (found := _unexpected(run, broken))}
+    unexpected = {broken.target_id: found for broken in BROKEN
+                  if (found := broken.unexpected(run.outcomes(broken.target_id)))}
     assert not unexpected, unexpected

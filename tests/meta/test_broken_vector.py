@@ -17,7 +17,6 @@ target, ``CORRECT_SLOW``'s too (nothing may fail).
 
 from __future__ import annotations
 
-import fnmatch
 from pathlib import Path
 
 import pytest
@@ -33,7 +32,6 @@ from tests.meta.broken_vector.catalog import CORRECT_SLOW as VECTOR_CORRECT_SLOW
 from tests.meta.catalog import Broken
 
 BROKEN = VECTOR_BROKEN + FUNC_BROKEN
-_PROBLEMS = ("failed", "warned", "error")
 # One target per concern: a changed sub-env's collateral (VEC-006), the root-cause gate of a non-reproducible target
 # (VEC-008), the copies model (VEC-023), a model rule's collateral on env_fns targets (AUTORESET-009), a functional
 # env (FUNC-002). Every other broken target gets this check under -m slow: the AUTORESET-004 ones and
@@ -117,20 +115,11 @@ def test_correct_targets_pass_everything(suite: SuiteRun, spec: str) -> None:
     assert not problems, problems
 
 
-def _unexpected(run: SuiteRun, broken: Broken) -> dict[str, str]:
-    allowed = (broken.rule, *broken.collateral)
-    return {
-        rule: outcome
-        for rule, outcome in run.outcomes(broken.spec).items()
-        if outcome in _PROBLEMS and not any(fnmatch.fnmatchcase(rule, pattern) for pattern in allowed)
-    }
-
-
 @pytest.mark.parametrize("broken", _SAMPLE, ids=_ids(_SAMPLE))
 def test_representative_broken_targets_break_nothing_else(suite: SuiteRun, broken: Broken) -> None:
     outcomes = suite.outcomes(broken.spec)
     assert len(outcomes) > 12, outcomes  # every item of this target ran
-    unexpected = _unexpected(suite, broken)
+    unexpected = broken.unexpected(suite.outcomes(broken.target_id))
     assert not unexpected, unexpected
 
 
@@ -141,7 +130,8 @@ def test_every_target_breaks_nothing_else(tmp_path: Path) -> None:
     correct = (*VECTOR_CORRECT, *VECTOR_CORRECT_SLOW)
     targets = len({broken.spec for broken in BROKEN}) + len(correct) + len(FUNC_CORRECT)
     run = run_suite(_args(correct), tmp_path / "report.json", timeout=max(600.0, _SECONDS_PER_TARGET * targets))
-    unexpected = {broken.spec: found for broken in BROKEN if (found := _unexpected(run, broken))}
+    unexpected = {broken.spec: found for broken in BROKEN
+                  if (found := broken.unexpected(run.outcomes(broken.target_id)))}
     assert not unexpected, unexpected
     for spec in (*correct, *FUNC_CORRECT):
         outcomes = run.outcomes(spec)
