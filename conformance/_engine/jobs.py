@@ -5,7 +5,8 @@ observers' verdicts). :class:`~conformance._engine.runner.ItemRunner` asks for t
 A zygote's warm-up of a target costly to construct also builds its shelf: untouched instances every job forked from
 it inherits (:mod:`conformance._engine.shelf`); the cost probe of such a target takes the construction's cost from
 the zygote's probe instead of constructing again. When that probe's construction waited rather than computed, the
-warm-up first clones its zygote (:func:`~conformance._engine.zygote.clone`), and the clone builds a shelf of its own.
+warm-up first clones its zygote (:func:`~conformance._engine.zygote.clone`), the clone builds a shelf of its own,
+and each builds its whole shelf at once (:func:`~conformance._engine.shelf.built_at_once`).
 
 These functions run in processes forked from the supervisor after :func:`share` made the run's config and items
 known; they find the run's :class:`~conformance._engine.session.ConformanceSession` there, and learn what the
@@ -21,7 +22,7 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -127,7 +128,9 @@ def warm_target(payload: Mapping[str, JSON]) -> JSON:
             # clone's jobs share with this zygote's, holds no open file (a connection to a server, say) that jobs
             # running at once would both use; and only for a target small enough that another shelf of it fits.
             clone()
-        _stock(state, probe)
+        # A construction that waits builds its whole shelf at once, each instance in a thread of its own: the shelf
+        # is ready after one construction's wait rather than one per instance (which would hold every item back).
+        _stock(state, probe, together=cpu < _WAITING_SHARE * wall)
     _warm_hypothesis(session.profile)
     # Everything built so far is shared by every job: keep the collector from walking (and so copying) it in each.
     gc.freeze()
@@ -142,8 +145,9 @@ def _fds() -> set[str]:
         return set()
 
 
-def _stock(state: TargetState, probe: Probe) -> None:
-    """Build the shelf of a target costly to construct: untouched instances every job inherits (:mod:`.shelf`)."""
+def _stock(state: TargetState, probe: Probe, *, together: bool) -> None:
+    """Build the shelf of a target costly to construct: untouched instances every job inherits (:mod:`.shelf`);
+    ``together``: all at the same time (a target whose construction waits rather than computes)."""
     target = state.target
 
     def construct(kwargs: Mapping[str, Any]) -> Any:
@@ -154,11 +158,20 @@ def _stock(state: TargetState, probe: Probe) -> None:
     def close(env: Any) -> None:
         state.guard.call("env.close()", lambda: getattr(env, "close", lambda: None)(), method="close")
 
+    def at_once(constructions: Sequence[Mapping[str, Any]]) -> list[Any]:
+        # One call on the board for the batch, under the limit the constructions would have had one after another.
+        limit = sum(state.guard.limits.limit("render_construct" if "render_mode" in kwargs else "construct")
+                    for kwargs in constructions)
+        label = f"{len(constructions)} constructions at once: {target.constructor_source()}, ..."
+        return state.guard.call(label, lambda: shelf.built_at_once(constructions, lambda kwargs: target.construct(
+            **kwargs)), method="construct", limit=limit)
+
     # Human mode last, and kept only when it leaves nothing a fork would share (a window, a GL context).
     modes = [mode for mode in probe.render_modes if mode != "human"]
     kinds: list[tuple[Mapping[str, Any], int]] = [({}, shelf.SHELF_DEFAULT)]
     kinds += [({"render_mode": mode}, 1) for mode in modes]
-    shelf.stock(kinds, construct, close, [{"render_mode": "human"}] if "human" in probe.render_modes else [])
+    cautious = [{"render_mode": "human"}] if "human" in probe.render_modes else []
+    shelf.stock(kinds, construct, close, cautious, together=at_once if together else None)
 
 
 def _warm_hypothesis(profile: Profile) -> None:

@@ -16,7 +16,12 @@ is checked exactly as before:
   thread or a child process (copies in many processes would share them), nor past :data:`SHELF_MIB` of memory.
   Under spawn isolation no zygote holds the target, so there is no shelf. A zygote cloned after its probe (a target
   whose construction waits rather than computes: :func:`~conformance._engine.zygote.clone`) and its clone each
-  build a shelf of their own, at the same time.
+  build a shelf of their own, at the same time. Such a zygote also builds its whole shelf at once, one thread a
+  construction (:func:`built_at_once`), so its shelf is ready after one construction's wait instead of one wait per
+  instance, which holds back every item of the target. The constructor then runs in several threads at once: one
+  that waits (a sleep, a file, a download) spends nearly all its time outside Python, so the threads rarely meet in
+  its code; one that computes never gets threads (they would only take turns, and meet all the time). The same
+  tests as for a shelf built in turn then decide what is kept.
 * **Recycling.** An instance a rule is done with (it did not close it, no call on it raised or hung, the rule never
   took the raw object) goes to a bin instead of being closed (:func:`recycle`). A later construction whose first
   call is ``reset(seed=<int>)`` takes a recycled instance of the same construction kwargs (:func:`recycled`)
@@ -41,7 +46,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 __all__ = [
@@ -50,6 +55,8 @@ __all__ = [
     "FRESH_RULES",
     "SHELF_DEFAULT",
     "SHELF_MIB",
+    "Together",
+    "built_at_once",
     "costly",
     "holding",
     "key_of",
@@ -159,6 +166,14 @@ def _threads() -> int:
         return threading.active_count()
 
 
+def _settle(threads: int, seconds: float = 1.0) -> None:
+    """Wait up to ``seconds`` for this process to be back to ``threads`` threads: a joined thread has handed over its
+    result, but the system may list it for a moment more while it exits."""
+    deadline = time.monotonic() + seconds
+    while _threads() > threads and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
 def _children() -> int:
     """How many child processes this process has (``0`` where that cannot be read)."""
     count = 0
@@ -178,9 +193,14 @@ def _rss_mib() -> float:
     return 0.0
 
 
+Together = Callable[[Sequence[Mapping[str, Any]]], list[Any]]
+"""Builds every construction of a list at the same time and returns, in order, each one's instance or the
+``Exception`` it raised (:func:`stock`'s ``together``)."""
+
+
 def stock(
     kinds: Iterable[tuple[Mapping[str, Any], int]], construct: Callable[[Mapping[str, Any]], Any],
-    close: Callable[[Any], None], cautious: Iterable[Mapping[str, Any]] = (),
+    close: Callable[[Any], None], cautious: Iterable[Mapping[str, Any]] = (), together: Together | None = None,
 ) -> int:
     """In a warm zygote: build ``count`` untouched instances of each construction ``kwargs`` of ``kinds``, with
     ``construct`` (which runs under the guard and raises what the target raised). A construction that raises
@@ -190,7 +210,13 @@ def stock(
     ``cautious`` (``human`` mode), kept only when building it left nothing a fork would share: no new thread,
     child process or open file descriptor (a GL device), no fork-unsafe library initialised
     (:func:`~conformance._engine.zygote.fork_hazard`); otherwise it is closed at once, and that kind is
-    constructed in the items. Returns how many instances the shelf holds."""
+    constructed in the items. Returns how many instances the shelf holds.
+
+    With ``together`` (a target whose construction waits rather than computes), every instance is built at the
+    same time instead (:func:`_stock_together`): the shelf is ready after about one construction's wait, not after
+    one wait per instance."""
+    if together is not None:
+        return _stock_together(kinds, close, cautious, together)
     threads, children, memory = _threads(), _children(), _rss_mib()
     built: list[Any] = []
     full = False
@@ -215,18 +241,9 @@ def stock(
                 break
             built.append(obj)
             _SHELF.setdefault(key, []).append(obj)
-    if _threads() > threads or _children() > children:
-        # Copies of a thread's or a child's peer in every job would share (and fight over) one thread or process.
-        for obj in built:
-            with contextlib.suppress(Exception):
-                close(obj)
-        _SHELF.clear()
+    if _shared_peers(threads, children, built, close):
         return 0
-    if _STEADY and min(_STEADY) < COSTLY_SECONDS:
-        # Only the probe's cold construction was slow (imports, caches): the target is cheap to construct, and
-        # its items construct as any cheap target's do.
-        release(close)
-        _COSTLY.clear()
+    if _cheap(close):
         return 0
     for kwargs in cautious:
         obj = _traceless(kwargs, construct, close)
@@ -235,6 +252,100 @@ def stock(
             built.append(obj)
             _SHELF.setdefault(key, []).append(obj)
     return len(built)
+
+
+def _shared_peers(threads: int, children: int, built: list[Any], close: Callable[[Any], None]) -> bool:
+    """Whether building the shelf started a thread or a child process: then ``built`` is closed and the shelf
+    emptied, since the copies of a thread's or a child's peer in every job would share (and fight over) one thread
+    or process."""
+    if _threads() <= threads and _children() <= children:
+        return False
+    for obj in built:
+        with contextlib.suppress(Exception):
+            close(obj)
+    _SHELF.clear()
+    return True
+
+
+def _cheap(close: Callable[[Any], None]) -> bool:
+    """Whether only the probe's cold construction was slow (imports, caches): then the target is cheap to construct,
+    its items construct as any cheap target's do, and the shelf is released."""
+    if _STEADY and min(_STEADY) < COSTLY_SECONDS:
+        release(close)
+        _COSTLY.clear()
+        return True
+    return False
+
+
+def built_at_once(constructions: Sequence[Mapping[str, Any]], build: Callable[[Mapping[str, Any]], Any]) -> list[Any]:
+    """Each of ``constructions`` built by ``build``, all at the same time, in a thread each (the threads are joined
+    before this returns); in order, each one's instance or the ``Exception`` its construction raised."""
+    results: list[Any] = [None] * len(constructions)
+
+    def one(index: int) -> None:
+        try:
+            results[index] = build(constructions[index])
+        except Exception as error:  # noqa: BLE001 - handed back: stock drops the shelf for it
+            results[index] = error
+
+    threads = [threading.Thread(target=one, args=(index,), name=f"conformance-shelf-{index}", daemon=True)
+               for index in range(len(constructions))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return results
+
+
+def _stock_together(
+    kinds: Iterable[tuple[Mapping[str, Any], int]], close: Callable[[Any], None],
+    cautious: Iterable[Mapping[str, Any]], together: Together,
+) -> int:
+    """:func:`stock` with every construction built at the same time by ``together``. The same instances are kept,
+    with the same tests applied to the batch as a whole: any construction raising drops the shelf; a thread or child
+    process left behind drops it; past :data:`SHELF_MIB`, instances are closed from the last (an equal share of
+    the growth counted for each); the ``cautious`` ones are kept only when the batch left no new open file, no
+    fork-unsafe library and no display to open a window on (a trace one of them may have left cannot be told apart
+    from the others')."""
+    from conformance._engine.zygote import fork_hazard  # the zygote's own test of a process unsafe to fork
+
+    wanted = [dict(kwargs) for kwargs, count in kinds if key_of(kwargs) is not None for _ in range(count)]
+    careful = [dict(kwargs) for kwargs in cautious if key_of(kwargs) is not None]
+    fds = _fds()
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or not fds:
+        careful = []  # a window could open, or no /proc tells what building them left behind (see _traceless)
+    threads, children, memory, modules = _threads(), _children(), _rss_mib(), set(sys.modules)
+    started = time.perf_counter()
+    results = together([*wanted, *careful])
+    seconds = time.perf_counter() - started
+    built = [obj for obj in results if not isinstance(obj, Exception)]
+    if len(built) < len(results):  # beside the live ones, one raised (see stock)
+        for obj in built:
+            with contextlib.suppress(Exception):
+                close(obj)
+        release(close)
+        return 0
+    _STEADY.append(seconds)  # each one's wait: what a construction costs once the first has paid for imports
+    _settle(threads)
+    if _shared_peers(threads, children, built, close):
+        return 0
+    if _cheap(close):
+        for obj in built:  # _cheap released what is on the shelf, and nothing from this batch is yet
+            with contextlib.suppress(Exception):
+                close(obj)
+        return 0
+    traced = bool(_fds() - fds) or bool(fork_hazard(modules, threads))
+    grown = _rss_mib() - memory
+    fits = len(built) if grown <= SHELF_MIB else int(SHELF_MIB / (grown / len(built)))
+    kept = 0
+    for index, (kwargs, obj) in enumerate(zip([*wanted, *careful], built, strict=True)):
+        if index >= fits or (index >= len(wanted) and traced):
+            with contextlib.suppress(Exception):
+                close(obj)
+            continue
+        _SHELF.setdefault(key_of(kwargs) or "", []).append(obj)
+        kept += 1
+    return kept
 
 
 def _fds() -> set[str]:

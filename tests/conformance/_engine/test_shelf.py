@@ -191,3 +191,113 @@ def test_no_human_instance_is_built_where_a_display_is(monkeypatch: pytest.Monke
 
     assert shelf.stock([({}, 1)], construct, _close, [{"render_mode": "human"}]) == 1
     assert [env.kwargs for env in built] == [{}]
+
+
+# --- built at once (a target whose construction waits) -------------------------------------------------------------
+
+
+def _at_once(construct: Any) -> shelf.Together:
+    """:func:`shelf.built_at_once` over ``construct``: what the zygote's warm-up hands to ``stock``."""
+    return lambda constructions: shelf.built_at_once(constructions, construct)
+
+
+def test_constructions_built_at_once_wait_side_by_side() -> None:
+    def construct(kwargs: Mapping[str, Any]) -> _Env:
+        time.sleep(0.2)
+        return _Env(**kwargs)
+
+    started = time.perf_counter()
+    results = shelf.built_at_once([{}, {"render_mode": "ansi"}, {}, {}, {}], construct)
+    assert time.perf_counter() - started < 0.2 * 3  # five waits, overlapped
+    assert [env.kwargs for env in results] == [{}, {"render_mode": "ansi"}, {}, {}, {}]
+
+
+def test_a_construction_built_at_once_that_raises_is_handed_back() -> None:
+    def construct(kwargs: Mapping[str, Any]) -> _Env:
+        if kwargs:
+            raise ValueError("refused")
+        return _Env()
+
+    first, second = shelf.built_at_once([{}, {"render_mode": "human"}], construct)
+    assert isinstance(first, _Env) and isinstance(second, ValueError)
+
+
+@pytest.mark.usefixtures("_headless")
+def test_a_shelf_built_at_once_holds_what_one_built_in_turn_holds() -> None:
+    built: list[_Env] = []
+
+    def construct(kwargs: Mapping[str, Any]) -> _Env:
+        built.append(_Env(**kwargs))
+        return built[-1]
+
+    kinds = [({}, 2), ({"render_mode": "rgb_array"}, 1)]
+    human = {"render_mode": "human"}
+    assert shelf.stock(kinds, construct, _close, [human], together=_at_once(construct)) == 4
+    for kwargs, count in [*kinds, (human, 1)]:
+        served = [shelf.untouched(shelf.key_of(kwargs)) for _ in range(count)]
+        assert all(isinstance(env, _Env) and env.kwargs == kwargs and not env.closed for env in served)
+        assert not shelf.stocked(shelf.key_of(kwargs))
+    assert shelf.steady() is not None
+
+
+def test_a_shelf_built_at_once_where_one_construction_raises_is_dropped() -> None:
+    probed = _Env()
+    shelf.recycle(shelf.key_of({}), probed, _close)
+    built: list[_Env] = []
+
+    def construct(kwargs: Mapping[str, Any]) -> _Env:
+        if kwargs:
+            raise RuntimeError("one live instance per process")
+        built.append(_Env(**kwargs))
+        return built[-1]
+
+    assert shelf.stock([({}, 2), ({"render_mode": "ansi"}, 1)], construct, _close, together=_at_once(construct)) == 0
+    assert not shelf.holding() and probed.closed and all(env.closed for env in built)
+
+
+def test_a_shelf_built_at_once_that_left_a_thread_is_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shelf, "COSTLY_SECONDS", 0.0)  # dropped for the thread, not for being cheap
+    stop = threading.Event()
+    built: list[_Env] = []
+
+    def construct(kwargs: Mapping[str, Any]) -> _Env:
+        threading.Thread(target=stop.wait, daemon=True).start()
+        built.append(_Env(**kwargs))
+        return built[-1]
+
+    try:
+        assert shelf.stock([({}, 2)], construct, _close, together=_at_once(construct)) == 0
+        assert not shelf.holding() and all(env.closed for env in built)
+    finally:
+        stop.set()
+        time.sleep(0.01)
+
+
+@pytest.mark.usefixtures("_headless")
+def test_a_shelf_built_at_once_that_left_a_file_open_keeps_no_human_instance() -> None:
+    built: list[_Windowed] = []
+
+    def construct(kwargs: Mapping[str, Any]) -> _Windowed:
+        built.append(_Windowed(**kwargs))
+        return built[-1]
+
+    human = {"render_mode": "human"}
+    assert shelf.stock([({}, 1)], construct, _close, [human], together=_at_once(construct)) == 1
+    windowed = next(env for env in built if env.kwargs)
+    assert windowed.closed and windowed.fd == -1 and not shelf.stocked(shelf.key_of(human))
+    assert shelf.stocked(shelf.key_of({}))
+
+
+def test_a_shelf_built_at_once_past_the_memory_cap_keeps_what_fits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(shelf, "COSTLY_SECONDS", 0.0)
+    monkeypatch.setattr(shelf, "SHELF_MIB", 250.0)
+    memory = iter([100.0, 500.0])  # before the batch, after it: 100 MiB an instance, room for two
+    monkeypatch.setattr(shelf, "_rss_mib", lambda: next(memory))
+    built: list[_Env] = []
+
+    def construct(kwargs: Mapping[str, Any]) -> _Env:
+        built.append(_Env(**kwargs))
+        return built[-1]
+
+    assert shelf.stock([({}, 4)], construct, _close, together=_at_once(construct)) == 2
+    assert sum(env.closed for env in built) == 2
