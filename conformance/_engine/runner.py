@@ -16,7 +16,8 @@ other, and hands over each one's serialized reports and warnings as soon as it h
 
 A cheap target's items run in batches of a few per process (the fork and the first touches of a warm process cost
 more than such an item): an ending that is not a return is still the item's in progress (the items before it have
-handed over their results, those after it run again in fresh processes), and each item's peak memory is its own. A
+handed over their results, those after it run again, together, in a new batch), and each item's peak memory is its
+own. A
 target costly to construct runs one item per process when forked (each item gets its zygote's whole shelf of
 untouched instances) and many per process when spawned (they share its recycled instances;
 :mod:`conformance._engine.shelf`).
@@ -340,13 +341,26 @@ class ItemRunner:
         """How item ``nodeid`` ended: from the job started for it earlier (or now, with a batch of the items of its
         target that follow it); run again alone when an earlier item of its batch ended the process first."""
         entry = self._ahead.pop(nodeid, None) or self._submit(nodeid, param, facts)
-        self._start_ahead(nodeid, entry.ticket)
-        refill = functools.partial(self._start_ahead, nodeid, entry.ticket)
-        outcome = _part(self.supervisor.wait(entry.ticket, refill), entry.index)
+        outcome = self._wait(nodeid, entry)
+        if outcome is None and self._early:
+            # An earlier item of its batch ended the process before this one ran (a mode that aborts on this
+            # machine, say): it and the rest of that batch go into a new batch, which pays one start (an import
+            # and a probe, under spawn) for all of them again, not one each.
+            for later, other in list(self._ahead.items()):
+                if other.ticket is entry.ticket:
+                    del self._ahead[later]
+            outcome = self._wait(nodeid, self._submit(nodeid, param, facts))
         if isinstance(outcome, Finished):
             return outcome
         outcome = supervised(self.supervisor, param, facts, Items((nodeid,)), first=outcome)
         return _part(outcome, 0) or outcome
+
+    def _wait(self, nodeid: str, entry: _Ahead) -> Outcome | None:
+        """Item ``nodeid``'s outcome from the job of ``entry`` (queueing the jobs of later items meanwhile); ``None``
+        when an earlier item of the batch ended the process before it ran."""
+        self._start_ahead(nodeid, entry.ticket)
+        refill = functools.partial(self._start_ahead, nodeid, entry.ticket)
+        return _part(self.supervisor.wait(entry.ticket, refill), entry.index)
 
     def _batch_size(self, facts: TargetRun, key: str) -> int:
         trace = facts.trace

@@ -6,6 +6,7 @@ running; Ctrl-C stops a run at once; and neither the suite's imports nor its run
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import re
@@ -144,6 +145,26 @@ def test_a_slow_constructor_is_checked_on_every_rule_as_a_fast_one(tmp_path: Pat
     assert "NOT CHECKED" not in run.output
     assert run.outcomes(slow) == run.outcomes(_WALK)
     assert len(run.outcomes(slow)) > 50 and set(run.outcomes(slow).values()) <= {"passed", "skipped"}
+
+
+_CHEAP_BATCH = 8  # items a job of a cheap target runs (conformance/_engine/runner.py)
+
+
+def test_items_a_crash_kept_from_running_share_their_next_process(tmp_path: Path) -> None:
+    """A cheap target's items run in batches; when an item kills its process (human mode aborts with no display),
+    the items of that batch that never ran go into one new batch, not a process each (under spawn, each process
+    imports and probes the target anew: FrankaKitchen's human-mode items once cost it 32 probes)."""
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    target = "tests.meta.broken.hostile:AbortsInHumanModeNamingProcesses"
+    args = ["--env", target, "--rules", "RENDER-0*,RENDER-1*", "--conformance-profile", "quick"]
+    run = run_suite(args, tmp_path / "report.json", env={PID_DIR: str(pids), "DISPLAY": "", "WAYLAND_DISPLAY": ""})
+    outcomes = run.outcomes(target)
+    crashed = [rule for rule, outcome in outcomes.items() if outcome == "skipped"]
+    assert crashed and "failed" not in outcomes.values(), outcomes
+    # The zygote's probe, the cost probe, the batches, and one more batch after each crash.
+    most = 2 + math.ceil(len(outcomes) / _CHEAP_BATCH) + len(crashed)
+    assert len(list(pids.iterdir())) <= most, (outcomes, run.output[-2000:])
 
 
 def test_a_costly_broken_env_fails_its_rule_as_its_cheap_twin(tmp_path: Path) -> None:

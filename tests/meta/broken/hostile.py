@@ -329,6 +329,15 @@ class AbortsInHumanMode(Walk):
         return super().reset(seed=seed, options=options)
 
 
+class AbortsInHumanModeNamingProcesses(AbortsInHumanMode):
+    """:class:`AbortsInHumanMode` naming each process it is reset in (in ``PID_DIR``): what its items cost in
+    processes, when a crash ends a batch before the batch's later items ran."""
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+        _record_pid(os.getpid())
+        return super().reset(seed=seed, options=options)
+
+
 class RaisesInDel(Walk):
     """A finalizer that raises: noise pytest would report, breaking no rule."""
 
