@@ -295,6 +295,17 @@ _FORK_UNSAFE = {
 }
 
 
+_GL_LIBRARIES = frozenset({"pyglet", "OpenGL", "moderngl", "glfw"})
+
+
+def _fds() -> set[str]:
+    """This process's open file descriptors (empty where that cannot be read)."""
+    try:
+        return set(os.listdir("/proc/self/fd"))
+    except OSError:
+        return set()
+
+
 def _threads() -> int:
     """How many threads this process has, native ones included (those Python's ``threading`` never sees)."""
     try:
@@ -303,10 +314,16 @@ def _threads() -> int:
         return threading.active_count()
 
 
-def fork_hazard(modules_before: set[str], threads_before: int) -> str:
+def fork_hazard(modules_before: set[str], threads_before: int, fds_before: set[str] | None = None) -> str:
     """Why forking this process now is unsafe (``""``: no known reason): threads besides the main one started since
-    ``threads_before`` was counted, or a fork-unsafe library imported since ``modules_before``."""
-    found = [label for name, label in _FORK_UNSAFE.items() if name in sys.modules and name not in modules_before]
+    ``threads_before`` was counted, or a fork-unsafe library imported since ``modules_before``. With ``fds_before``
+    (the open file descriptors then), an OpenGL library counts only once a context may exist: a new thread (a
+    software renderer's workers) or a new open file (a display connection, a GPU device). Imported alone it is only
+    code: MuJoCo's renderers import PyOpenGL and GLFW when an env is made, and make a context at the first render,
+    which a forked job then makes for itself."""
+    opened = fds_before is None or bool(_fds() - fds_before)
+    found = [label for name, label in _FORK_UNSAFE.items()
+             if name in sys.modules and name not in modules_before and (opened or name not in _GL_LIBRARIES)]
     threads = _threads()
     if threads > threads_before:
         extra = f" ({found[0]})" if found else ""
@@ -337,7 +354,7 @@ def serve(
         signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the supervisor's handler stops a run, not a target's process
         board.install()
         board.reset(os.getpid())
-        modules, threads = set(sys.modules), _threads()
+        modules, threads, fds = set(sys.modules), _threads(), _fds()
         _CHANNEL[:] = [(sock, board)]
         _SPARES[:] = [] if cold else list(spares or ())
         if not cold:
@@ -347,7 +364,8 @@ def serve(
             spare.close()
         _SPARES.clear()
         sock, board = _CHANNEL[0]  # a clone's own, from here on
-        send(sock, {"op": "ready", "unsafe": "" if cold else fork_hazard(modules, threads)})
+        # No /proc (no fds listed): an OpenGL library imported counts as a context made.
+        send(sock, {"op": "ready", "unsafe": "" if cold else fork_hazard(modules, threads, fds or None)})
         reader = sock.makefile("rb")
         for line in reader:
             request = json.loads(line)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+import types
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -14,7 +16,7 @@ from hypothesis import strategies as st
 
 from conformance._engine.messages import Died, Finished, Hung, Interrupted
 from conformance._engine.supervisor import Supervisor, fork_available
-from conformance._engine.zygote import Job, collect, emit
+from conformance._engine.zygote import Job, collect, emit, fork_hazard
 
 _JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=5),
@@ -101,3 +103,37 @@ def test_collect_of_a_job_that_left_nothing_or_garbage_is_empty(tmp_path: Path) 
     left = collect(str(result))
     assert (left.data, left.parts, left.stacks) == ({}, (), "")
     assert not result.exists()
+
+
+@pytest.fixture
+def imported(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[set[str]]:
+    """The modules before a (fake) import of the library named by the parameter, which is then imported."""
+    before = set(sys.modules) - {str(request.param)}
+    monkeypatch.setitem(sys.modules, str(request.param), types.ModuleType(str(request.param)))
+    yield before
+
+
+def _open_fds() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.parametrize("imported", ["OpenGL", "glfw", "pyglet", "moderngl"], indirect=True)
+def test_an_opengl_library_imported_alone_is_no_hazard(imported: set[str]) -> None:
+    # MuJoCo's renderers import PyOpenGL and GLFW when an env is made, and make no context before the first render.
+    threads = len(os.listdir("/proc/self/task"))
+    assert fork_hazard(imported, threads, _open_fds()) == ""
+
+
+@pytest.mark.parametrize("imported", ["OpenGL"], indirect=True)
+def test_an_opengl_library_beside_a_new_open_file_is_a_hazard(imported: set[str], tmp_path: Path) -> None:
+    # A display connection or a GPU device opened since: a context may exist, and a fork would share it.
+    threads, fds = len(os.listdir("/proc/self/task")), _open_fds()
+    with (tmp_path / "device").open("w"):
+        assert fork_hazard(imported, threads, fds) == "PyOpenGL initialised in the probe process"
+    assert fork_hazard(imported, threads) == "PyOpenGL initialised in the probe process"  # nothing to compare with
+
+
+@pytest.mark.parametrize("imported", ["jax", "torch"], indirect=True)
+def test_a_library_unsafe_once_imported_is_a_hazard_whatever_the_files(imported: set[str]) -> None:
+    threads = len(os.listdir("/proc/self/task"))
+    assert "initialised in the probe process" in fork_hazard(imported, threads, _open_fds())
