@@ -15,6 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
 from hypothesis import stateful
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine
@@ -33,6 +34,7 @@ from conformance._kit.histories import (
     Program,
     check_program,
     open_instance,
+    run_program,
 )
 from conformance._kit.stateful import (
     begin_program,
@@ -40,11 +42,14 @@ from conformance._kit.stateful import (
     run_machine,
     target_errors,
 )
-from conformance._kit.strategies import Plan, elements, seeds
+from conformance._kit.strategies import Plan, elements, sampler, seeds
 
-# SEED-009: how many live instances a program may interleave (closed ones make room for two more), and the render modes it renders in (cheap ones only).
+# SEED-009: how many live instances a program may interleave (closed ones make room for two more), and the render
+# modes it renders in (cheap ones only).
 _INSTANCES = 3
 _CHEAP_MODES = ("ansi", "rgb_array")
+# The seeds of the scripted program's two instances (any two different seeds).
+_SCRIPT_SEEDS = (11, 22)
 # Programs: how many, and how many calls each (an eighth of the profile's rollout length, at least 30: a defect
 # shows after a few calls in a row - seed one instance, perturb through another, draw from the first).
 _PROGRAMS = 8
@@ -181,6 +186,42 @@ def _interleaving_machine(case: Case) -> type[RuleBasedStateMachine]:
     return Interleaving
 
 
+def _scripted_program(case: Case) -> Program | None:
+    """The program SEED-009 runs before Hypothesis' ones (``None`` without an action space): two instances seeded
+    apart take steps in turn, then each resets without a seed in turn and steps on; both reset with one seed and
+    step in turn; each seeds its action space and samples in turn; a third instance is made, stepped and closed
+    while they step on. State shared between instances (a generator class-wide, module-wide or global, one an
+    unseeded reset hands over, one per seed, a space's; a setting a close restores) shows in it, whichever programs
+    Hypothesis' draws make."""
+    space = case.probe().action_space
+    if space is None:
+        return None
+    first, second = _SCRIPT_SEEDS
+    action = sampler(space)(np.random.default_rng(first))
+
+    def reset(seed: int | None) -> Call:
+        return Call(ENV, "reset", kwargs=() if seed is None else (("seed", seed),))
+
+    step = Call(ENV, "step", (action,))
+    calls = [(0, reset(first)), (1, reset(second)), (0, step), (1, step), (0, step), (1, step),
+             (0, reset(None)), (1, reset(None)), (0, step), (1, step), (0, step), (1, step), (1, reset(None)),
+             (0, step), (1, step)]
+    calls += [(0, reset(first)), (1, reset(first)), (0, step), (1, step), (0, step), (1, step)]
+    calls += [(0, Call("action_space", "seed", (first,))), (1, Call("action_space", "seed", (second,)))]
+    calls += [(index, Call("action_space", "sample")) for index in (0, 1, 0, 1)]
+    calls += [(2, reset(second)), (2, step), (2, Call(ENV, "close")), (0, step), (1, step)]
+    return Program(({}, {}, {}), tuple(calls))
+
+
+def _run_scripted(case: Case) -> None:
+    """Run :func:`_scripted_program` and check it; an env whose episode ends before a scripted step leaves it to
+    Hypothesis' programs."""
+    program = _scripted_program(case)
+    instances = None if program is None else run_program(case, program)
+    if program is not None and instances is not None:
+        check_program(case, program, instances)
+
+
 @checks("SEED-009")
 def test_instances_interleave_independently(conformance_case: Case) -> None:
     case = conformance_case
@@ -188,7 +229,7 @@ def test_instances_interleave_independently(conformance_case: Case) -> None:
     # The check shortens a failing program itself (cheaply: no strategy to re-draw), so Hypothesis need not.
     calls = min(_MAX_CALLS, max(_MIN_CALLS, case.profile.max_steps // 8))
     run_machine(case, _interleaving_machine(case), max_examples=min(case.profile.max_examples, _PROGRAMS),
-                calls=calls, shrink=False)
+                calls=calls, shrink=False, first=lambda: _run_scripted(case))
 
 
 def _renders(env: Handle) -> bool:

@@ -66,6 +66,7 @@ def run_machine(
     max_examples: int | None = None,
     calls: int | None = None,
     shrink: bool = True,
+    first: Callable[[], None] | None = None,
 ) -> None:
     """Run ``machine`` under the item's profile and turn its ending into the item's outcome.
 
@@ -76,6 +77,8 @@ def run_machine(
         calls: Overrides the number of calls per program (:func:`program_length`).
         shrink: Whether Hypothesis shrinks a failing program (a machine whose check shortens what it reports
             itself can do without: shrinking a long program re-runs it hundreds of times).
+        first: A fixed program run before Hypothesis' ones, as an example of its own: the interleavings a defect
+            is known to need, checked whatever programs Hypothesis' derandomized draws happen to make.
     """
     base = hypothesis_settings(case.profile, max_examples=max_examples)
     # Hypothesis 6.15x leaves settings.phases partly unannotated; it is a sequence of Phase.
@@ -83,4 +86,15 @@ def run_machine(
     phases = tuple(given) if shrink else tuple(phase for phase in given if phase is not Phase.shrink)
     steps = program_length(case) if calls is None else calls
     chosen = settings(base, stateful_step_count=steps, phases=phases)
-    case.conclude(lambda: _run_machine(machine, settings=chosen))
+
+    def run() -> None:
+        if first is not None:
+            begin_program(case)
+            try:
+                with target_errors(case):
+                    first()
+            finally:
+                end_program(case)
+        _run_machine(machine, settings=chosen)
+
+    case.conclude(run)
