@@ -26,6 +26,7 @@ from conformance._engine.outcomes import NotCheckable
 from conformance._engine.verdicts import owner_of
 from conformance._kit import rollout
 from conformance._kit.assertions import plans_for
+from conformance._kit.frames import RenderBudget
 from conformance._kit.histories import (
     ENV,
     SPACES,
@@ -83,6 +84,10 @@ def _interleaving_machine(case: Case) -> type[RuleBasedStateMachine]:
         case.not_checkable("the target has no action_space (reported by ENV-001)")
     actions = elements(probe.action_space)
     mode = _cheap_render_mode(case)
+    # A program's render calls are made while the item's render budget lasts (a software-drawn MuJoCo frame takes a
+    # second): what is drawn stays what was drawn, only a render drawn past the budget is not made. A failing
+    # program makes every later one render in full, so Hypothesis' replay finds what the first run found.
+    budget = RenderBudget(case.profile.render_seconds)
 
     class Interleaving(RuleBasedStateMachine):
         """Calls on two or three live instances in any order; each must be what its own history alone gives."""
@@ -164,7 +169,10 @@ def _interleaving_machine(case: Case) -> type[RuleBasedStateMachine]:
             elif kind == "reset":
                 self._reset(data, self._pick(data, live))
             elif kind == "render":
-                self._perform(self._pick(data, rendering), Call(ENV, "render"))
+                instance = self._pick(data, rendering)
+                if budget.allows():
+                    with budget.timed():
+                        self._perform(instance, Call(ENV, "render"))
             elif kind == "open":
                 self._open()
             elif kind == "close":
@@ -176,9 +184,11 @@ def _interleaving_machine(case: Case) -> type[RuleBasedStateMachine]:
 
         def teardown(self) -> None:
             try:
-                if sys.exc_info()[1] is self.context:  # the program ran to its end (a failure ends it earlier)
+                if sys.exc_info()[1] is not self.context:
+                    budget.failed = True  # the program itself raised
+                else:  # it ran to its end (a failure ends it earlier)
                     program = Program(tuple(self.kwargs), tuple(self.calls))
-                    with target_errors(case):
+                    with target_errors(case), budget.example():
                         check_program(case, program, dict(enumerate(self.instances)))
             finally:
                 end_program(case)

@@ -16,6 +16,9 @@ budgeted by what they cost, as steps are by what steps cost (:mod:`conformance._
   once when the renders so far took half the budget (the first render of an instance may create its GL context:
   a cheap target's stride shrinks again as its later frames come cheap).
 
+A rule whose renders are calls of a program rather than frames of a rollout (SEED-009) makes a render call only
+while :meth:`RenderBudget.allows` it, timing each with :meth:`RenderBudget.timed`.
+
 An item's later examples draw nothing once its budget is spent and a frame after a step was drawn
 (:meth:`RenderBudget.spent_out`; a first example of no steps draws only the reset's) -- unless an example failed: then every later one, Hypothesis' shrinking and its final replay included, renders as the first
 did, so a finding is replayed, never lost to the budget.
@@ -92,6 +95,21 @@ class RenderBudget:
         """Whether the budget is spent, a frame at a step was drawn and no example failed (a later example then
         draws nothing)."""
         return self.spent >= self.seconds and self.stepped > 0 and not self.failed
+
+    def allows(self) -> bool:
+        """Whether a render made outside a rollout (a program's render call, :meth:`timed`) is still afforded: the
+        budget is not spent, or an example failed (a replay renders as the first run did)."""
+        return self.spent < self.seconds or self.failed
+
+    @contextmanager
+    def timed(self) -> Generator[None]:
+        """Around a render made outside a rollout: its time counts against the budget."""
+        start = self.clock()
+        try:
+            yield
+        finally:
+            self.spent += self.clock() - start
+            self.renders += 1
 
     @contextmanager
     def example(self) -> Generator[None]:

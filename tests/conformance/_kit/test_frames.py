@@ -122,3 +122,29 @@ def test_no_reading_means_every_step(steps: int) -> None:
     budget = RenderBudget(3.0)
     budget.start(steps)
     assert all(budget.due(position) for position in range(steps + 1))
+
+
+@given(st.lists(st.floats(0.0, 2.0, allow_nan=False), max_size=40), _SECONDS)
+def test_renders_outside_a_rollout_are_made_while_the_budget_lasts(costs: list[float], seconds: float) -> None:
+    # A program's render calls (SEED-009): each is made only while the budget allows, so at most one overruns it.
+    scene = _Scene(costs or [0.0])
+    budget = RenderBudget(seconds, scene.clock)
+    made = 0
+    for _ in costs:
+        if budget.allows():
+            with budget.timed():
+                scene.render()
+            made += 1
+    assert budget.spent == pytest.approx(sum(costs[:made]))
+    assert made == len(costs) or sum(costs[:made - 1]) < seconds <= budget.spent
+
+
+def test_renders_outside_a_rollout_resume_after_a_failure() -> None:
+    scene = _Scene([4.0])
+    budget = RenderBudget(3.0, scene.clock)
+    with budget.timed():
+        scene.render()
+    assert not budget.allows()
+    with pytest.raises(ValueError, match="program"), budget.example():
+        raise ValueError("a program broke its rule")
+    assert budget.allows()
