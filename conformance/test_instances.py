@@ -258,25 +258,34 @@ def test_close_leaves_other_instances_working(conformance_case: Case) -> None:
     case = conformance_case
     mode = _cheap_render_mode(case)
     rendering: list[bool] = []  # decided in the first example (on the worker, where every call is guarded)
+    # The first example always renders; a later one renders only while the item's render budget lasts, deciding at
+    # its start so its two runs (without and with the close) render alike (a software-drawn MuJoCo frame takes a
+    # second, and the first in each instance makes its GL context). After a failure, every later example renders.
+    budget = RenderBudget(case.profile.render_seconds)
+    drawing: list[bool] = [False]  # whether the current example renders
+
+    def render(env: Handle) -> None:
+        if drawing[0]:
+            with budget.timed():
+                env.render()
 
     def calls(env: Handle, plan: Plan, actions: list[Any], middle: Callable[[], None]) -> None:
         # Each kind of call once after the close (render once before it too): a close that releases something
         # shared breaks the next call that needs it, whichever it is.
         half = len(actions) // 2
         rollout.run(env, plan.seed, actions[:half])
-        if rendering[0]:
-            env.render()
+        render(env)
         middle()
         rollout.run(env, None, actions[half:])
-        if rendering[0]:
-            env.render()
+        render(env)
         env.reset(seed=plan.seed)
 
     def first_instance() -> Handle:
         """``env``, made with the cheap render mode when one renders here (decided by the first example)."""
         if not rendering and mode is not None:
             env = case.make("env", render_mode=mode)
-            rendering.append(_renders(env))
+            with budget.timed():  # a render too (after a reset)
+                rendering.append(_renders(env))
             if rendering[0]:
                 return env
             case.close_all()
@@ -286,8 +295,14 @@ def test_close_leaves_other_instances_working(conformance_case: Case) -> None:
         return case.make("env", **({"render_mode": mode} if rendering[0] else {}))
 
     def example(plan: Plan) -> None:
+        with budget.example():
+            checked(plan)
+
+    def checked(plan: Plan) -> None:
         actions = plan.actions()
+        drawing[0] = budget.allows()
         env = first_instance()
+        drawing[0] = drawing[0] and rendering[0]
         # The same calls first with no close at all: what fails there is not this rule's finding (their own rules
         # report it). Then, on the same instance (its seeded reset starts over, SEED-005), with another instance
         # made, reset and closed in the middle. Two constructions in all: a target costly to construct (seconds an
@@ -299,8 +314,7 @@ def test_close_leaves_other_instances_working(conformance_case: Case) -> None:
             raise case.translate(error, case.rule, ()) from error.error
         other = case.make("other", **({"render_mode": mode} if rendering[0] else {}))
         other.reset(seed=plan.seed)
-        if rendering[0]:
-            other.render()
+        render(other)
         calls(env, plan, actions, other.close)
 
     short = plans_for(case, max_steps=min(case.profile.max_steps, _CLOSE_STEPS))

@@ -1,5 +1,6 @@
 """Tests for conformance/test_instances.py: SEED-009's scripted program finds every shared-state defect of the broken
-corpus by itself, whatever programs Hypothesis' derandomized draws make (they change with the module's source)."""
+corpus by itself, whatever programs Hypothesis' derandomized draws make (they change with the module's source); the
+render budgets of SEED-009 and ENV-030 leave no defect unfound when frames are costly."""
 
 from __future__ import annotations
 
@@ -31,3 +32,14 @@ def test_without_the_script_the_machine_still_runs(tmp_path: Path, monkeypatch: 
     run = run_inprocess(["--env", "tests.meta.broken._base:Walk", "--rules", "SEED-009", "--conformance-profile",
                          "quick", "--conformance-isolation", "thread"], tmp_path / "report.json")
     assert run.outcomes("tests.meta.broken._base:Walk").get("SEED-009") == "passed", run.report
+
+
+@pytest.mark.parametrize("profile", ["quick", "default"])
+def test_a_close_that_breaks_costly_frames_is_found_within_the_render_budget(profile: str, tmp_path: Path) -> None:
+    # Frames of 0.4 s: the quick profile's budget (1 s) is spent in ENV-030's first example, which still renders
+    # before and after the other instance's close.
+    target = "tests.meta.broken.deep:ControlCloseDropsSharedCanvasSlowly"
+    run = run_inprocess(["--env", target, "--rules", "ENV-030,SEED-009", "--conformance-profile", profile],
+                        tmp_path / "report.json")
+    outcomes = run.outcomes(target)
+    assert (outcomes["ENV-030"], outcomes["SEED-009"]) == ("failed", "passed"), run.report

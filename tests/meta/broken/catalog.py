@@ -165,6 +165,7 @@ BROKEN: tuple[Broken, ...] = (
     _env("SEED-013", "deep:HopFixedUnseededStream"),
     _env("SEED-013", "deep:ControlUnseededFromEpisodeCount"),
     _env("ENV-030", "deep:GridCloseDropsSharedTable"),
+    _env("ENV-030", "deep:ControlCloseDropsSharedCanvas"),
     _env("SEED-009", "deep:ControlCloseResetsSharedDrag"),
     _env("ENV-031", "deep:ControlEmptyOptionsRaise"),
     _env("SEED-014", "deep:HopEmptyOptionsFixStart"),

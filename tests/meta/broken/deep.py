@@ -10,6 +10,7 @@ a ``close`` that reaches other instances, and ``options={}`` mishandled.
 
 from __future__ import annotations
 
+import time
 from typing import Any, ClassVar
 
 import numpy as np
@@ -18,6 +19,8 @@ from numpy.typing import NDArray
 from tests.meta.broken._shapes import Control, Grid, Hop
 
 __all__ = [
+    "ControlCloseDropsSharedCanvas",
+    "ControlCloseDropsSharedCanvasSlowly",
     "ControlCloseResetsSharedDrag",
     "ControlEmptyOptionsRaise",
     "ControlFrameRing",
@@ -238,6 +241,35 @@ class GridCloseDropsSharedTable(Grid):
 
     def close(self) -> None:
         GridCloseDropsSharedTable._table = None
+
+
+class ControlCloseDropsSharedCanvas(Control):
+    """ENV-030: frames are drawn on a canvas shared by the class, which ``close`` releases, so other live instances'
+    next ``render`` raises (a new instance makes it again): a renderer's shared context freed by one instance."""
+
+    _canvas: ClassVar[NDArray[np.uint8] | None] = None
+    frame_seconds: ClassVar[float] = 0.0  # what a frame costs
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        if ControlCloseDropsSharedCanvas._canvas is None:
+            ControlCloseDropsSharedCanvas._canvas = np.zeros((1, 1, 3), dtype=np.uint8)
+
+    def _draw(self) -> NDArray[np.uint8]:
+        if ControlCloseDropsSharedCanvas._canvas is None:
+            raise RuntimeError("ControlCloseDropsSharedCanvas: the canvas was released")
+        time.sleep(self.frame_seconds)
+        return super()._draw()
+
+    def close(self) -> None:
+        ControlCloseDropsSharedCanvas._canvas = None
+
+
+class ControlCloseDropsSharedCanvasSlowly(ControlCloseDropsSharedCanvas):
+    """:class:`ControlCloseDropsSharedCanvas` with frames as costly as a software-drawn MuJoCo scene's (the quick
+    profile's render budget is spent in ENV-030's first example, and a later example does not render)."""
+
+    frame_seconds: ClassVar[float] = 0.4
 
 
 class ControlCloseResetsSharedDrag(Control):
