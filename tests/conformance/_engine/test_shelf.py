@@ -42,8 +42,8 @@ def test_keys_are_the_kwargs_as_json_or_none() -> None:
     assert shelf.key_of({"x": float("nan")}) is None
 
 
-def test_only_a_construction_of_a_quarter_second_or_more_is_costly() -> None:
-    shelf.mark_costly(0.01)
+def test_only_a_construction_of_a_tenth_of_a_second_or_more_is_costly() -> None:
+    shelf.mark_costly(0.05)
     assert shelf.costly() is None
     shelf.mark_costly(20.0)
     assert shelf.costly() == 20.0

@@ -26,8 +26,8 @@ __all__ = [
     "CostlySingleInstance",
 ]
 
-SECONDS = 0.4
-"""How long each construction takes (the shelf applies from 0.25 s)."""
+SECONDS = 0.15
+"""How long each construction takes (the shelf applies from 0.1 s)."""
 
 _PACKAGE = "tests.meta.broken.costly"
 
