@@ -15,17 +15,14 @@ Issue 23's targets for ``--seconds 20`` on a 2-core machine: the default profile
 Where a quick run's ~250 s went before zygotes were cloned (2026-11-28, both profiles alike: a costly target gets one
 example per item): ~12 s to start; each of the two zygotes builds its probe and its shelf, 8 constructions one after
 the other (160 s), before it serves an item; then 8 constructions inside items (ENV-030 two, RENDER-002 two,
-RENDER-001, RENDER-003, RENDER-014, SEED-012's fresh interpreter): 160 slot-seconds on 2 slots (~80 s; the items'
-other work is a few seconds).
+RENDER-001, RENDER-003, RENDER-014, SEED-012's fresh interpreter): 160 slot-seconds on 2 slots (~80 s).
 
-Since a zygote whose probe's construction waits (CPU under a quarter of its wall time) is cloned after the probe
-(``conformance/_engine/zygote.py``), the run has four zygotes and four slots: 30 warm-up constructions in 4
-processes, the same 160 s, then the items' 8 on 4 slots, bound by the two that build two instances in a row
-(ENV-030, RENDER-002: 40 s): ~210 s. That is this design's floor, 12 + 20 (probe) + 7 x 20 (shelf) + 2 x 20: the
-render rules (RENDER-001, -002, -004, ...) each use an instance in every declared mode (5 here) and the default
-construction, all in their one process, and a process's instances are built one after another (its own, or its
-ancestors' before the fork), so no item of them starts before 12 + 20 + 5 x 20 = 132 s even with a shelf of modes
-only. Issue 23's quick goal (120 s) needs those rules to check each mode in a process of its own.
+Cloning the zygotes whose probe's construction waits gave four processes and four slots, but each still built its
+shelf one instance after another (~210 s: the render rules use an instance in every declared mode, all in their one
+process, so none started before 12 + 20 + 5 x 20 = 132 s). Such a zygote now builds its whole shelf at once, a
+thread a construction (``conformance/_engine/shelf.py``): its items start after one construction's wait (12 + 20 +
+20 s), and the run is bound by the items that build two instances in a row (ENV-030, RENDER-002): ~85 s under either
+profile.
 """
 
 from __future__ import annotations
