@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from conformance._engine.case import Case, checks
 from conformance._engine.describe import describe_exception, is_tuple, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
+from conformance._engine.outcomes import Unchecked
 from conformance._engine.record import snapshot
 from conformance._engine.state import Layer, declared_render_modes
 from conformance._kit import rollout
@@ -143,6 +144,18 @@ def _drive_layers(case: Case, check_obs: bool) -> None:
 
             try:
                 rollout.run(handle, plan.seed, plan.actions(), on_record=on_record)
+            except TargetError as error:
+                if layer.depth and error.method == "reset" and error.call.startswith(f"{handle.var}."):
+                    # The target's own reset is ENV-004's; an inner layer's failing when driven on its own says only
+                    # that the layers outside it prepare it (Meta-World's task), so this layer cannot be checked.
+                    # Not a verdict on the rule, and no "not applicable" either: an error naming the layer.
+                    raise Unchecked(
+                        f"{case.rule.id} not checked on {case.target.id}: {name} cannot be reset on its own "
+                        f"({error}); the layers outside it prepare it, so its "
+                        f"{'observations' if check_obs else 'actions'} were not checked. To check them, point --env "
+                        "at a factory that returns that layer ready to reset"
+                    ) from error.error
+                raise
             finally:
                 if tap is not None:
                     tap.close()

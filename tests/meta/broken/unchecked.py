@@ -14,9 +14,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from tests.meta.broken._base import Walk
+from tests.meta.broken._base import Walk, WalkWrapper
 
-__all__ = ["TIMEOUT", "UNCHECKED", "Unchecked"]
+__all__ = ["TIMEOUT", "UNCHECKED", "Unchecked", "inner_layer_needs_its_wrapper"]
 
 TIMEOUT = 1.0
 """The ``--conformance-timeout`` the meta-test runs these targets with (seconds)."""
@@ -126,6 +126,36 @@ class SingleInstance(Walk):
             self._open = False
             SingleInstance.live -= 1
         super().close()
+
+
+# --- an inner layer its outer wrapper prepares ------------------------------------------------------------------
+
+
+class _NeedsATask(Walk):
+    """An env that cannot reset before a task is set (Meta-World's envs assert one is)."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        self.task: int | None = None
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+        if self.task is None:
+            raise RuntimeError("_NeedsATask: no task set")
+        return super().reset(seed=seed, options=options)
+
+
+class _SetsTheTask(WalkWrapper):
+    """Sets the innermost env's task at each reset, as Meta-World's task wrapper does."""
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+        self.unwrapped.task = 0
+        return super().reset(seed=seed, options=options)
+
+
+def inner_layer_needs_its_wrapper(render_mode: str | None = None) -> Any:
+    """A correct wrapped target whose inner env resets only once its wrapper set a task: the WRAP rules that drive
+    each layer on its own cannot check that layer, and say so (an error naming it, no other rule's remedy)."""
+    return _SetsTheTask(WalkWrapper(_NeedsATask(render_mode)))
 
 
 @dataclass(frozen=True)

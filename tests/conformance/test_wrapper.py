@@ -1,0 +1,22 @@
+"""Tests for conformance/test_wrapper.py: a layer the rules drive on their own that cannot be reset alone (its outer
+wrapper prepares it, as Meta-World's task wrapper does) is reported not checked, naming that layer, and no other
+rule is named for it (the target's own reset works: ENV-004 passes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.meta._run import run_inprocess
+
+_TARGET = "tests.meta.broken.unchecked:inner_layer_needs_its_wrapper"
+
+
+def test_a_layer_its_wrapper_prepares_is_not_checked_and_named(tmp_path: Path) -> None:
+    run = run_inprocess(["--env", _TARGET, "--rules", "ENV-004,WRAP-001,WRAP-002", "--conformance-profile", "quick",
+                         "--conformance-isolation", "thread"], tmp_path / "report.json")
+    outcomes = run.outcomes(_TARGET)
+    assert [outcomes[rule] for rule in ("ENV-004", "WRAP-001", "WRAP-002")] == ["passed", "error", "error"], outcomes
+    for rule in ("WRAP-001", "WRAP-002"):
+        message = run.result(_TARGET, rule)["message"]
+        assert "cannot be reset on its own" in message and "_NeedsATask: no task set" in message, message
+        assert "ENV-004" not in message, message
