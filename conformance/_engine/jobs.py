@@ -40,7 +40,7 @@ from conformance._engine.describe import is_list_or_tuple, is_mapping, is_tuple
 from conformance._engine.messages import Facts, ItemsJob, TraceJob, TraceResult, WarmJob
 from conformance._engine.observe import run_shared
 from conformance._engine.options import CaseParam, option
-from conformance._engine.processes import BoardGuard, current_board, rss
+from conformance._engine.processes import BoardGuard, current_board, open_fds, rss
 from conformance._engine.profiles import Costs, Profile, hypothesis_settings, scaled
 from conformance._engine.artifacts import capture, frames_folder
 from conformance._engine.session import get_session
@@ -116,12 +116,12 @@ def warm_target(payload: Mapping[str, JSON]) -> JSON:
     job = WarmJob.from_wire(payload)
     state = _apply(session, job.target, job.facts)
     keep = warm_zygote()
-    fds, cpu, wall = _fds(), time.process_time(), time.perf_counter()
+    fds, cpu, wall = open_fds(), time.process_time(), time.perf_counter()
     probe = state.probe(close=job.facts.close_probe, keep=keep)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     if keep and probe is not None and shelf.costly() is not None:
         small = rss(os.getpid()) <= _CLONE_BYTES
-        if cpu < _WAITING_SHARE * wall and fds and _fds() == fds and small:
+        if cpu < _WAITING_SHARE * wall and fds and open_fds() == fds and small:
             # Its construction waits (a sleep, reading its assets) rather than computes: a clone of this zygote
             # builds its own shelf at the same time as this one, and its jobs, mostly waiting in constructions too,
             # run beside this zygote's without taking CPU from them. Only when the probed instance, which the
@@ -135,14 +135,6 @@ def warm_target(payload: Mapping[str, JSON]) -> JSON:
     # Everything built so far is shared by every job: keep the collector from walking (and so copying) it in each.
     gc.freeze()
     return None
-
-
-def _fds() -> set[str]:
-    """This process's open file descriptors (empty where that cannot be read)."""
-    try:
-        return set(os.listdir("/proc/self/fd"))
-    except OSError:
-        return set()
 
 
 def _stock(state: TargetState, probe: Probe, *, together: bool) -> None:

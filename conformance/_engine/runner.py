@@ -17,8 +17,7 @@ other, and hands over each one's serialized reports and warnings as soon as it h
 A cheap target's items run in batches of a few per process (the fork and the first touches of a warm process cost
 more than such an item): an ending that is not a return is still the item's in progress (the items before it have
 handed over their results, those after it run again, together, in a new batch), and each item's peak memory is its
-own. A
-target costly to construct runs one item per process when forked (each item gets its zygote's whole shelf of
+own. A target costly to construct runs one item per process when forked (each item gets its zygote's whole shelf of
 untouched instances) and many per process when spawned (they share its recycled instances;
 :mod:`conformance._engine.shelf`).
 """

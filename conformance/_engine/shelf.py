@@ -49,6 +49,8 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
+from conformance._engine.processes import open_fds
+
 __all__ = [
     "COSTLY_SECONDS",
     "CONSTRUCTING_RULES",
@@ -313,7 +315,7 @@ def _stock_together(
 
     wanted = [dict(kwargs) for kwargs, count in kinds if key_of(kwargs) is not None for _ in range(count)]
     careful = [dict(kwargs) for kwargs in cautious if key_of(kwargs) is not None]
-    fds = _fds()
+    fds = open_fds()
     if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or not fds:
         careful = []  # a window could open, or no /proc tells what building them left behind (see _traceless)
     threads, children, memory, modules = _threads(), _children(), _rss_mib(), set(sys.modules)
@@ -336,7 +338,7 @@ def _stock_together(
             with contextlib.suppress(Exception):
                 close(obj)
         return 0
-    traced = bool(_fds() - fds) or bool(fork_hazard(modules, threads))
+    traced = bool(open_fds() - fds) or bool(fork_hazard(modules, threads))
     grown = _rss_mib() - memory
     fits = len(built) if grown <= SHELF_MIB else int(SHELF_MIB / (grown / len(built)))
     kept = 0
@@ -350,14 +352,6 @@ def _stock_together(
     return kept
 
 
-def _fds() -> set[str]:
-    """This process's open file descriptors (empty where that cannot be read)."""
-    try:
-        return set(os.listdir("/proc/self/fd"))
-    except OSError:
-        return set()
-
-
 def _traceless(
     kwargs: Mapping[str, Any], construct: Callable[[Mapping[str, Any]], Any], close: Callable[[Any], None]
 ) -> Any | None:
@@ -367,7 +361,7 @@ def _traceless(
 
     if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
         return None  # a window could open on a real display, and its library's state would stay after the close
-    fds = _fds()
+    fds = open_fds()
     if not fds:
         return None  # no /proc: a display connection could not be seen
     modules, threads, children = set(sys.modules), _threads(), _children()
@@ -376,7 +370,7 @@ def _traceless(
     except Exception:  # noqa: BLE001 - the items construct it themselves and report what it raises
         return None
     # The listing's own descriptor is gone by the time it returns; what else is new stays open beside the instance.
-    if _fds() - fds or _children() > children or fork_hazard(modules, threads):
+    if open_fds() - fds or _children() > children or fork_hazard(modules, threads):
         with contextlib.suppress(Exception):
             close(obj)
         return None

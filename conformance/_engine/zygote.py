@@ -43,6 +43,7 @@ from conformance._engine.processes import (
     die_with_parent,
     kill_descendants,
     kill_group,
+    open_fds,
     prctl,
 )
 from conformance._kit.pristine import restore as restore_process_state
@@ -298,14 +299,6 @@ _FORK_UNSAFE = {
 _GL_LIBRARIES = frozenset({"pyglet", "OpenGL", "moderngl", "glfw"})
 
 
-def _fds() -> set[str]:
-    """This process's open file descriptors (empty where that cannot be read)."""
-    try:
-        return set(os.listdir("/proc/self/fd"))
-    except OSError:
-        return set()
-
-
 def _threads() -> int:
     """How many threads this process has, native ones included (those Python's ``threading`` never sees)."""
     try:
@@ -321,7 +314,7 @@ def fork_hazard(modules_before: set[str], threads_before: int, fds_before: set[s
     software renderer's workers) or a new open file (a display connection, a GPU device). Imported alone it is only
     code: MuJoCo's renderers import PyOpenGL and GLFW when an env is made, and make a context at the first render,
     which a forked job then makes for itself."""
-    opened = fds_before is None or bool(_fds() - fds_before)
+    opened = fds_before is None or bool(open_fds() - fds_before)
     found = [label for name, label in _FORK_UNSAFE.items()
              if name in sys.modules and name not in modules_before and (opened or name not in _GL_LIBRARIES)]
     threads = _threads()
@@ -354,7 +347,7 @@ def serve(
         signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the supervisor's handler stops a run, not a target's process
         board.install()
         board.reset(os.getpid())
-        modules, threads, fds = set(sys.modules), _threads(), _fds()
+        modules, threads, fds = set(sys.modules), _threads(), open_fds()
         _CHANNEL[:] = [(sock, board)]
         _SPARES[:] = [] if cold else list(spares or ())
         if not cold:
