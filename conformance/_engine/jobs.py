@@ -160,7 +160,7 @@ def _stock(state: TargetState, probe: Probe, *, together: bool) -> None:
 
     # Human mode last, and kept only when it leaves nothing a fork would share (a window, a GL context).
     modes = [mode for mode in probe.render_modes if mode != "human"]
-    kinds: list[tuple[Mapping[str, Any], int]] = [({}, shelf.SHELF_DEFAULT)]
+    kinds: list[tuple[Mapping[str, Any], int]] = [({}, shelf.SHELF_AT_ONCE if together else shelf.SHELF_DEFAULT)]
     kinds += [({"render_mode": mode}, 1) for mode in modes]
     cautious = [{"render_mode": "human"}] if "human" in probe.render_modes else []
     shelf.stock(kinds, construct, close, cautious, together=at_once if together else None)

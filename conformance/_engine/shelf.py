@@ -55,6 +55,7 @@ __all__ = [
     "COSTLY_SECONDS",
     "CONSTRUCTING_RULES",
     "FRESH_RULES",
+    "SHELF_AT_ONCE",
     "SHELF_DEFAULT",
     "SHELF_MIB",
     "Together",
@@ -80,6 +81,10 @@ SHELF_DEFAULT = 2
 """Untouched default constructions a warm zygote of a costly target keeps (besides its probed instance, which goes to
 the bin): most rules need one or two fresh instances at a time. Each costs one construction per zygote, and saves
 one in every job that would otherwise make it."""
+SHELF_AT_ONCE = 8
+"""Untouched default constructions a shelf built at once keeps (:func:`built_at_once`): the waits overlap, so more
+cost no more time, and the rules that replay several instances alone (SEED-009 makes three and replays each on a
+fresh one) need more than :data:`SHELF_DEFAULT`."""
 SHELF_MIB = 1024.0
 """The most memory a shelf may take (an instance that pushes past it is closed, and the shelf stops growing)."""
 FRESH_RULES = frozenset({"SEED-001", "SEED-005", "VEC-008", "VEC-009"})
