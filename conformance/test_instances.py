@@ -227,8 +227,10 @@ def _run_scripted(case: Case) -> None:
     """Run :func:`_scripted_program` and check it; an env whose episode ends before a scripted step leaves it to
     Hypothesis' programs."""
     program = _scripted_program(case)
-    instances = None if program is None else run_program(case, program)
-    if program is not None and instances is not None:
+    if program is None:
+        return
+    instances = run_program(case, program)
+    if instances is not None:
         check_program(case, program, instances)
 
 

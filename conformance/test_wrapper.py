@@ -20,6 +20,7 @@ from conformance._engine.handles import Handle, TargetError
 from conformance._engine.outcomes import Unchecked
 from conformance._engine.record import snapshot
 from conformance._engine.state import Layer, declared_render_modes
+from conformance._engine.verdicts import not_checked
 from conformance._kit import rollout
 from conformance._kit.assertions import contains, read, space_label
 from conformance._kit.construction import ConstructionWatch
@@ -149,12 +150,12 @@ def _drive_layers(case: Case, check_obs: bool) -> None:
                     # The target's own reset is ENV-004's; an inner layer's failing when driven on its own says only
                     # that the layers outside it prepare it (Meta-World's task), so this layer cannot be checked.
                     # Not a verdict on the rule, and no "not applicable" either: an error naming the layer.
-                    raise Unchecked(
-                        f"{case.rule.id} not checked on {case.target.id}: {name} cannot be reset on its own "
-                        f"({error}); the layers outside it prepare it, so its "
+                    raise Unchecked(not_checked(
+                        case.rule.id, case.target.id,
+                        f"{name} cannot be reset on its own ({error}); the layers outside it prepare it, so its "
                         f"{'observations' if check_obs else 'actions'} were not checked. To check them, point --env "
-                        "at a factory that returns that layer ready to reset"
-                    ) from error.error
+                        "at a factory that returns that layer ready to reset",
+                    )) from error.error
                 raise
             finally:
                 if tap is not None:
