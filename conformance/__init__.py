@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from conformance import rule_warnings
 from conformance.check import check_env
-from conformance.results import ConformanceError, Report, RuleResult
+from conformance.results import ConformanceError, Evidence, Report, RuleResult
 from conformance.rule_warnings import ConformanceWarning
 
-__all__ = ["ConformanceError", "ConformanceWarning", "Report", "RuleResult", "check_env"]
+__all__ = ["ConformanceError", "ConformanceWarning", "Evidence", "Report", "RuleResult", "check_env"]
 
 
 def __getattr__(name: str) -> object:

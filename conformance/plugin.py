@@ -39,7 +39,7 @@ from conformance._engine.outcomes import RuleFailure, Unchecked
 from conformance._engine.project import Baseline, BaselineError, ProjectTableError, find_pyproject, read_table
 from conformance._engine.report import PROPERTY, record_of
 from conformance._engine.reporting import BASELINE_KEY, RUNNER_KEY, Reporter, orphan_record, target_group
-from conformance.results import CONSTRUCT, Outcome, RuleResult, rule_level
+from conformance.results import CONSTRUCT, Evidence, Outcome, RuleResult, rule_level
 
 # Imported when pytest loads the plugin, before any target can be: it records the process-wide state (warning
 # filters, logging, print options, signals) that each item starts from, whatever a target changes.
@@ -85,7 +85,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     """Register the marker; validate the conformance options only when one of them was given."""
     config.addinivalue_line(
-        "markers", f"{MARKER}(rule_id, kinds=('env',), owns=()): the gymspec rule a conformance test checks"
+        "markers", f"{MARKER}(rule_id, kinds=('env',), owns=(), floor=Floor()): the gymspec rule a conformance test "
+        "checks, and the least evidence it needs"
     )
     table = _project_table(config)
     config.stash[PROJECT_KEY] = table
@@ -168,9 +169,10 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     rule_id = str(marker.args[0])
     kinds = tuple(marker.kwargs.get("kinds", ("env",)))
     owns = tuple(marker.kwargs.get("owns", ()))
+    floor = marker.kwargs.get("floor")
     # A target that cannot exist (an id a sweep could not import) has only its construction check, which skips.
     chosen = [target for target in session.targets if target.kind in kinds and target.unavailable is None]
-    params = [CaseParam(rule_id, target, owns) for target in chosen]
+    params = [CaseParam(rule_id, target, owns, floor) for target in chosen]
     metafunc.parametrize("conformance_case", params, ids=[f"{rule_id}-{t.id}" for t in chosen], indirect=True)
 
 
@@ -291,17 +293,24 @@ def _record(
         if isinstance(error, Unchecked):
             message = str(error)
         elif isinstance(error, RuleFailure):
-            message, reproducer = error.message(), error.reproducer
+            message, reproducer = error.message() + _observed(case), error.reproducer
         elif call.excinfo is not None:
             message = call.excinfo.exconly()
     else:
         violations: list[RuleFailure] = list(getattr(case, "violations", []))
         outcome = "warned" if violations and report.when == "call" else "passed"
         if violations:
-            message, reproducer = violations[0].message(), violations[0].reproducer
+            message, reproducer = violations[0].message() + _observed(case), violations[0].reproducer
+    tally = getattr(case, "tally", None)
     return RuleResult(rule, param.target.id, rule_level(rule), outcome, message, reproducer, item.nodeid,
-                      examples=getattr(case, "examples", 0), steps=getattr(case, "steps", 0),
+                      evidence=tally.evidence() if tally is not None else Evidence(),
                       seconds=round(report.duration, 4))
+
+
+def _observed(case: Any) -> str:
+    """The line a finding's message ends with: what the item observed before (and while) it found it."""
+    tally = getattr(case, "tally", None)
+    return f"\n  observed: {tally.evidence().describe()}" if tally is not None else ""
 
 
 @pytest.hookimpl(wrapper=True)
@@ -312,7 +321,9 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     if param is None:
         return report
     if call.excinfo is not None and isinstance(call.excinfo.value, RuleFailure) and report.failed:
-        report.longrepr = call.excinfo.value.render()
+        failure = call.excinfo.value
+        report.longrepr = failure.message() + _observed(item.stash.get(CASE_KEY, None)) + failure.render()[
+            len(failure.message()):]
     elif call.excinfo is not None and isinstance(call.excinfo.value, Unchecked) and report.failed:
         report.longrepr = str(call.excinfo.value)
     report.user_properties = [*report.user_properties, (PROPERTY, _record(item, param, report, call).to_dict())]

@@ -18,7 +18,7 @@ import dataclasses
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, Protocol, TypeAlias, get_args
+from typing import Any, Literal, Protocol, TypeAlias, cast, get_args
 
 from gymspec.rules import RULES
 
@@ -27,6 +27,7 @@ __all__ = [
     "OUTCOMES",
     "SCHEMA",
     "ConformanceError",
+    "Evidence",
     "Outcome",
     "RaiseOn",
     "Report",
@@ -48,8 +49,9 @@ CONSTRUCT = "CONSTRUCT"
 
 OUTCOMES: tuple[Outcome, ...] = get_args(Outcome)
 """Every outcome, in the order reports show them."""
-SCHEMA = 1
-"""The version of the JSON report's schema (``"schema"`` of every report)."""
+SCHEMA = 2
+"""The version of the JSON report's schema (``"schema"`` of every report): 2 records each item's ``evidence``
+(schema 1, which had only ``examples`` and ``steps``, is still read)."""
 
 _RAISE_ON: tuple[RaiseOn, ...] = get_args(RaiseOn)
 SEVERITY: dict[Outcome, int] = {"passed": 0, "skipped": 1, "accepted": 2, "warned": 3, "failed": 4, "error": 5}
@@ -57,6 +59,145 @@ SEVERITY: dict[Outcome, int] = {"passed": 0, "skipped": 1, "accepted": 2, "warne
 _AREA_ORDER = ("CONSTRUCT", "SPACE", "ENV", "SEED", "RENDER", "WRAP", "VEC", "AUTORESET", "FUNC", "REG")
 _DETAILS = 12
 _DETAILED_ERRORS = 5
+
+
+_EVIDENCE_WORDS: tuple[tuple[str, str, str], ...] = (
+    # (field, singular, plural): the order in which Evidence.describe() names what an item saw
+    ("steps", "step", "steps"),
+    ("ends", "episode end", "episode ends"),
+    ("autoresets", "autoreset", "autoresets"),
+    ("seeded_resets", "seeded reset", "seeded resets"),
+    ("unseeded_resets", "unseeded reset", "unseeded resets"),
+    ("renders", "frame", "frames"),
+    ("constructions", "construction", "constructions"),
+    ("examples", "example", "examples"),
+)
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What one item observed: the calls its check made and what they returned, counted.
+
+    A pass is worth what it observed: "passed on 412 steps, 9 episode ends, 15 examples". Every count is of calls
+    that returned (a call that raised or hung counts nowhere); instances are the target's, layers and spaces seen
+    through them included.
+
+    Attributes:
+        examples: Hypothesis examples (or programs) the check ran.
+        constructions: Instances of the target it constructed (or read from the probe).
+        instances: The most instances that took calls within one example (several instances interleaved).
+        processes: Processes the observations came from beyond the item's own (a fresh interpreter, a second
+            instance in a process of its own).
+        steps: ``step`` calls (a vector env's count once per call; a functional env's ``transition`` calls).
+        ends: Episode ends: steps that returned ``terminated`` or ``truncated`` (a vector env's: one per sub-env
+            that ended; a functional env's: ``terminal`` calls that returned true).
+        terminated: Episode ends with ``terminated`` true.
+        truncated: Episode ends with ``truncated`` true.
+        both: Episode ends with both flags true.
+        longest: The most steps one episode (one sub-env's) ran without ending: an episode-end rule whose floor
+            was not met after episodes this long saw episodes that do not end, rather than too few steps.
+        seeded_resets: ``reset`` calls given an int seed (or a list of seeds).
+        unseeded_resets: ``reset`` calls without one.
+        autoresets: Sub-env episode ends that a later step of the same vector env (or a partial reset) went past:
+            the sub-env was reset by its env (or by the caller, under ``"Disabled"``).
+        autoreset_envs: How many distinct sub-envs were seen past such an end.
+        after_autoreset: Sub-env steps taken after their sub-env's first autoreset.
+        renders: ``render`` calls that returned, per render mode (``""``: an instance made without one).
+        renders_after_step: Of those, the frames drawn after the episode had taken a step (not only after reset).
+        judged: What the check itself counts as judged, by name (``"episodes at the declared limit"``), where the
+            calls alone do not say it (a rule about one moment of an episode).
+    """
+
+    examples: int = 0
+    constructions: int = 0
+    instances: int = 0
+    processes: int = 0
+    steps: int = 0
+    ends: int = 0
+    terminated: int = 0
+    truncated: int = 0
+    both: int = 0
+    longest: int = 0
+    seeded_resets: int = 0
+    unseeded_resets: int = 0
+    autoresets: int = 0
+    autoreset_envs: int = 0
+    after_autoreset: int = 0
+    renders: Mapping[str, int] = field(default_factory=dict[str, int])
+    renders_after_step: int = 0
+    judged: Mapping[str, int] = field(default_factory=dict[str, int])
+
+    def count(self, name: str) -> int:
+        """The count called ``name``: a field, ``"renders"`` (every mode), ``"renders:<mode>"`` or a judged name."""
+        if name == "renders":
+            return sum(self.renders.values())
+        if name.startswith("renders:"):
+            return self.renders.get(name.partition(":")[2], 0)
+        if name in _INT_FIELDS:
+            value: int = getattr(self, name)
+            return value
+        return self.judged.get(name, 0)
+
+    def describe(self) -> str:
+        """What it saw, the non-zero counts in a fixed order: ``"412 steps, 9 episode ends, 15 examples"``."""
+        parts: list[str] = []
+        for name, one, many in _EVIDENCE_WORDS:
+            seen = self.count(name)
+            if seen:
+                parts.append(f"{seen} {one if seen == 1 else many}")
+        parts += [f"{seen} {name}" for name, seen in sorted(self.judged.items()) if seen]
+        return ", ".join(parts) or "no calls"
+
+    def merged(self, other: Evidence) -> Evidence:
+        """Both observations of one item (its phases): each count the larger."""
+        ints = {name: max(getattr(self, name), getattr(other, name)) for name in _INT_FIELDS}
+        return Evidence(**ints, renders=_larger(self.renders, other.renders), judged=_larger(self.judged, other.judged))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as the JSON report stores it (zero counts and empty mappings left out)."""
+        data: dict[str, Any] = {name: getattr(self, name) for name in _INT_FIELDS if getattr(self, name)}
+        if self.renders:
+            data["renders"] = dict(self.renders)
+        if self.judged:
+            data["judged"] = dict(self.judged)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Evidence:
+        """Read :meth:`to_dict`'s form (unknown keys are ignored: a newer suite's report stays readable).
+
+        Raises:
+            ValueError: If a count is not an int, or a mapping not a mapping of str to int.
+        """
+        ints: dict[str, int] = {}
+        for name in _INT_FIELDS:
+            value = data.get(name, 0)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"Evidence {name} must be an int, got {value!r}")
+            ints[name] = value
+        return cls(**ints, renders=_counts_of(data, "renders"), judged=_counts_of(data, "judged"))
+
+
+_INT_FIELDS: tuple[str, ...] = tuple(
+    item.name for item in dataclasses.fields(Evidence) if item.name not in ("renders", "judged")
+)
+
+
+def _larger(a: Mapping[str, int], b: Mapping[str, int]) -> dict[str, int]:
+    return {key: max(a.get(key, 0), b.get(key, 0)) for key in sorted({*a, *b})}
+
+
+def _counts_of(data: Mapping[str, Any], name: str) -> dict[str, int]:
+    value: object = data.get(name, {})
+    counts: dict[str, int] = {}
+    if isinstance(value, Mapping):
+        for key, count in cast("Mapping[object, object]", value).items():
+            if isinstance(key, str) and isinstance(count, int) and not isinstance(count, bool):
+                counts[key] = count
+                continue
+            raise ValueError(f"Evidence {name} must be a mapping of str to int, got {value!r}")
+        return counts
+    raise ValueError(f"Evidence {name} must be a mapping of str to int, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -74,8 +215,9 @@ class RuleResult:
         message: Why it failed, warned or skipped: the rule, what was expected and what happened.
         reproducer: A script that replays the violation (empty unless failed or warned).
         nodeid: The pytest node id of the item (``pytest --pyargs conformance "<nodeid>"`` reruns it alone).
-        examples: How many Hypothesis examples it ran.
-        steps: How many ``step`` calls those examples made.
+        evidence: What it observed (:class:`Evidence`): steps, episode ends, resets, autoresets, frames,
+            constructions, examples. A rule passes only on the evidence its statement needs (its floor); an item that
+            ended with less is an error, never a pass.
         seconds: Its wall time.
         peak_mib: The largest resident memory of its process, in MiB (0 when it did not run in one of its own).
         isolation: How its process started when that was not the default fork, and why (``"spawn — 5 threads in
@@ -89,11 +231,20 @@ class RuleResult:
     message: str = ""
     reproducer: str = ""
     nodeid: str = ""
-    examples: int = 0
-    steps: int = 0
+    evidence: Evidence = field(default_factory=Evidence)
     seconds: float = 0.0
     peak_mib: float = 0.0
     isolation: str = ""
+
+    @property
+    def examples(self) -> int:
+        """How many Hypothesis examples it ran (``evidence.examples``)."""
+        return self.evidence.examples
+
+    @property
+    def steps(self) -> int:
+        """How many ``step`` calls those examples made (``evidence.steps``)."""
+        return self.evidence.steps
 
     @property
     def area(self) -> str:
@@ -123,6 +274,7 @@ class RuleResult:
             ValueError: If the record has no rule, target or level, or an unknown outcome.
         """
         outcome = record.get("outcome")
+        evidence = record.get("evidence")
         if outcome not in OUTCOMES:
             raise ValueError(f"RuleResult outcome must be one of {list(OUTCOMES)}, got {outcome!r}")
         missing = [key for key in ("rule", "target", "level") if not isinstance(record.get(key), str)]
@@ -136,8 +288,9 @@ class RuleResult:
             message=str(record.get("message", "")),
             reproducer=str(record.get("reproducer", "")),
             nodeid=str(record.get("nodeid", "")),
-            examples=int(record.get("examples", 0)),
-            steps=int(record.get("steps", 0)),
+            # Schema 1 recorded only the examples and steps, beside the other fields.
+            evidence=Evidence.from_dict(cast("Mapping[str, Any]", evidence)) if isinstance(evidence, Mapping) else Evidence(
+                examples=int(record.get("examples", 0)), steps=int(record.get("steps", 0))),
             seconds=float(record.get("seconds", 0.0)),
             peak_mib=float(record.get("peak_mib", 0.0)),
             isolation=str(record.get("isolation", "")),
@@ -145,7 +298,9 @@ class RuleResult:
 
     def to_dict(self) -> dict[str, Any]:
         """The record as a JSON report stores it (and as it travels between processes)."""
-        return asdict(self)
+        data = asdict(self)
+        data["evidence"] = self.evidence.to_dict()
+        return data
 
     def merge(self, other: RuleResult) -> RuleResult:
         """One record of two phases of one item (setup, call, teardown): the worse outcome with its message, the
@@ -153,8 +308,7 @@ class RuleResult:
         worse = other if SEVERITY[other.outcome] > SEVERITY[self.outcome] else self
         return dataclasses.replace(
             worse,
-            examples=max(self.examples, other.examples),
-            steps=max(self.steps, other.steps),
+            evidence=self.evidence.merged(other.evidence),
             seconds=self.seconds + other.seconds,
             peak_mib=max(self.peak_mib, other.peak_mib),
             isolation=worse.isolation or self.isolation or other.isolation,
@@ -173,6 +327,9 @@ class RuleResult:
         summary = self.summary
         if not summary.startswith(self.rule):
             summary = f"{self.rule} ({self.level}) [{self.target}] {summary}".rstrip()
+        if self.outcome in ("passed", "warned"):
+            # A pass is worth what it observed.
+            summary += f" (on {self.evidence.describe()})"
         return f"{self.outcome.upper():7} {summary}"
 
 
@@ -398,9 +555,9 @@ class Report:
         Raises:
             ValueError: If ``data`` is not a schema-1 report.
         """
-        if data.get("schema") != SCHEMA or not isinstance(data.get("results"), list):
+        if data.get("schema") not in (1, SCHEMA) or not isinstance(data.get("results"), list):
             raise ValueError(
-                f"Report data must be a schema-{SCHEMA} conformance report with a results list, "
+                f"Report data must be a schema-1 or schema-{SCHEMA} conformance report with a results list, "
                 f"got keys {sorted(data)!r} and schema {data.get('schema')!r}"
             )
         summary = data.get("summary", {})
@@ -418,14 +575,14 @@ class Report:
     # --- display ---------------------------------------------------------------------------------------------
 
     def table(self) -> list[str]:
-        """One aligned row per target, sorted by id (the header row first): its outcome counts, the examples and
-        steps its items ran, their seconds and the largest memory of their processes."""
+        """One aligned row per target, sorted by id (the header row first): its outcome counts, the examples, steps
+        and episode ends its items observed, their seconds and the largest memory of their processes."""
         by_target: dict[str, list[RuleResult]] = {}
         for result in self.results:
             by_target.setdefault(result.target, []).append(result)
         # The accepted column only where a baseline accepted something: most runs have none.
         outcomes = OUTCOMES if self.accepted else OUTCOMES[:-1]
-        table = [["target", *outcomes, "examples", "steps", "seconds", "peak MiB"]]
+        table = [["target", *outcomes, "examples", "steps", "ends", "seconds", "peak MiB"]]
         for target in sorted(by_target):
             items = by_target[target]
             counts = _counts(items)
@@ -434,6 +591,7 @@ class Report:
                 *(str(counts[outcome]) for outcome in outcomes),
                 str(sum(r.examples for r in items)),
                 str(sum(r.steps for r in items)),
+                str(sum(r.evidence.ends for r in items)),
                 f"{sum(r.seconds for r in items):.1f}",
                 f"{max(r.peak_mib for r in items):.0f}",
             ])
@@ -498,11 +656,11 @@ _SUMMARY_KEYS: dict[str, str] = {
 }
 
 
-def _field_docs() -> dict[str, str]:
-    """RuleResult's attribute descriptions, from its docstring's ``Attributes:`` section."""
+def _field_docs(cls: type[Any]) -> dict[str, str]:
+    """A record class's attribute descriptions, from its docstring's ``Attributes:`` section."""
     docs: dict[str, str] = {}
     name = ""
-    section = (RuleResult.__doc__ or "").split("Attributes:", 1)[-1]
+    section = (cls.__doc__ or "").split("Attributes:", 1)[-1]
     for line in section.splitlines():
         stripped = line.strip()
         head, sep, text = stripped.partition(": ")
@@ -512,6 +670,22 @@ def _field_docs() -> dict[str, str]:
         elif name and stripped:
             docs[name] += " " + stripped
     return docs
+
+
+_KINDS = {
+    "Outcome": "string (one of " + ", ".join(f"`{o}`" for o in OUTCOMES) + ")",
+    "str": "string",
+    "int": "integer",
+    "float": "number",
+    "Evidence": "object (below)",
+    "Mapping[str, int]": "object of string to integer",
+}
+
+
+def _field_rows(cls: type[Any]) -> list[str]:
+    docs = _field_docs(cls)
+    return [f"| `{item.name}` | {_KINDS.get(str(item.type), str(item.type))} | {' '.join(docs.get(item.name, '').split())} |"
+            for item in dataclasses.fields(cls)]
 
 
 def schema_markdown() -> str:
@@ -533,11 +707,11 @@ def schema_markdown() -> str:
         "| key | type | meaning |",
         "|---|---|---|",
     ]
-    docs = _field_docs()
-    for item in dataclasses.fields(RuleResult):
-        kind = {"Outcome": "string (one of " + ", ".join(f"`{o}`" for o in OUTCOMES) + ")"}.get(
-            str(item.type), {"str": "string", "int": "integer", "float": "number"}.get(str(item.type), str(item.type)))
-        lines.append(f"| `{item.name}` | {kind} | {' '.join(docs.get(item.name, '').split())} |")
+    lines += _field_rows(RuleResult)
+    lines += ["", "## `evidence` (`conformance.Evidence`)", "",
+              "What the item observed; counts that are zero, and empty mappings, are left out.", "",
+              "| key | type | meaning |", "|---|---|---|"]
+    lines += _field_rows(Evidence)
     lines += ["", "## `summary`", "", "| key | meaning |", "|---|---|"]
     lines += [f"| `{key}` | {text} |" for key, text in _SUMMARY_KEYS.items()]
     return "\n".join(lines) + "\n"

@@ -15,6 +15,7 @@ PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pyt
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 import numpy as np
@@ -26,6 +27,9 @@ from conformance._engine.case import Case, checks
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.record import snapshot, source
+from conformance._engine.evidence import Floor
+from conformance._kit.rollout import drive
+from conformance._kit.floors import FACT, RESET, ROLLOUT, SUB_ENV_ENDS
 from conformance._kit.assertions import (
     CallResult,
     expect_same_results,
@@ -40,7 +44,7 @@ from conformance._kit.batching import SplitError, replace_rows, row_source, spli
 from conformance._kit.expectations import expect_equal, expect_raises, expect_true
 from conformance._kit.own_model import refusal
 from conformance._kit.rollout import first_difference
-from conformance._kit.stateful import begin_program, end_program, run_machine
+from conformance._kit.stateful import begin_program, end_program, program_length, run_machine
 from conformance._kit.strategies import Plan, elements, sampler
 from conformance._kit.vector_checks import (
     VecFacts,
@@ -105,7 +109,7 @@ def _exact_seen(case: Case, models: list[VectorModel]) -> None:
         case.not_checkable(f"{models[-1].why_not_exact()}; only exact predictions observe this rule")
 
 
-@checks("AUTORESET-001", kinds=_VECTOR)
+@checks("AUTORESET-001", floor=FACT, kinds=_VECTOR)
 def test_declared_mode_is_known(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -151,7 +155,7 @@ def _model_rule(case: Case, *modes: AutoresetMode, exact: bool = True) -> None:
     case.explore(example, plans_for(case), then=(lambda: _exact_seen(case, models)) if exact else None)
 
 
-@checks("AUTORESET-002", kinds=_VECTOR)
+@checks("AUTORESET-002", floor=SUB_ENV_ENDS, kinds=_VECTOR)
 def test_final_step_is_real(conformance_case: Case) -> None:
     # Under "SameStep" the model checks structurally too (final_obs is not the new episode's first observation), so
     # a vector env written directly, without env_fns, is checked there.
@@ -173,7 +177,7 @@ def _resetting_rows(records: list[VecRecord], n: int) -> dict[int, list[int]]:
     return rows
 
 
-@checks("AUTORESET-003", kinds=_VECTOR)
+@checks("AUTORESET-003", floor=SUB_ENV_ENDS, kinds=_VECTOR)
 def test_next_step_resets_after_end(conformance_case: Case) -> None:
     case = conformance_case
     require_mode(case, _NEXT)
@@ -219,22 +223,22 @@ def test_next_step_resets_after_end(conformance_case: Case) -> None:
     case.explore(example, plans_for(case))
 
 
-@checks("AUTORESET-004", kinds=_VECTOR)
+@checks("AUTORESET-004", floor=SUB_ENV_ENDS, kinds=_VECTOR)
 def test_next_step_steps_the_others(conformance_case: Case) -> None:
     _model_rule(conformance_case, _NEXT)
 
 
-@checks("AUTORESET-005", kinds=_VECTOR)
+@checks("AUTORESET-005", floor=SUB_ENV_ENDS, kinds=_VECTOR)
 def test_same_step_resets_within_step(conformance_case: Case) -> None:
     _model_rule(conformance_case, _SAME)
 
 
-@checks("AUTORESET-006", kinds=_VECTOR)
+@checks("AUTORESET-006", floor=SUB_ENV_ENDS, kinds=_VECTOR)
 def test_same_step_final_obs(conformance_case: Case) -> None:
     _model_rule(conformance_case, _SAME, exact=False)
 
 
-@checks("AUTORESET-007", kinds=_VECTOR)
+@checks("AUTORESET-007", floor=SUB_ENV_ENDS, kinds=_VECTOR)
 def test_same_step_final_info(conformance_case: Case) -> None:
     _model_rule(conformance_case, _SAME, exact=False)
 
@@ -249,7 +253,10 @@ def _reset_prediction(case: Case, sub: Handle) -> Any:
         return None
 
 
-@checks("AUTORESET-008", kinds=_VECTOR)
+_STEPPED_AGAIN = "ended sub-envs stepped again"
+
+
+@checks("AUTORESET-008", floor=Floor(judged={_STEPPED_AGAIN: 1}), kinds=_VECTOR)
 def test_disabled_never_resets_by_itself(conformance_case: Case) -> None:
     case = conformance_case
     require_mode(case, _DISABLED)
@@ -280,6 +287,7 @@ def test_disabled_never_resets_by_itself(conformance_case: Case) -> None:
             ended = np.flatnonzero(ended_flags(last[0].terminations, last[0].truncations, facts.n)).tolist()
             predicted = {i: _reset_prediction(case, subs[i]) for i in ended if model.synced[i]}
             actions = sampler(facts.act_space)(np.random.default_rng(plan.tail_seed))
+            case.judged(_STEPPED_AGAIN)
             try:
                 # Unrecorded: the reproducer's assertion makes this step itself (a fixed env may raise there).
                 result = env.call("step", actions, record=False)
@@ -320,7 +328,7 @@ def _check_not_reset(case: Case, facts: VecFacts, result: tuple[Any, ...], predi
                       actual=f"observation {summarize(rows[i])} (what a reset gives), reward 0.0")
 
 
-@checks("AUTORESET-009", kinds=_VECTOR)
+@checks("AUTORESET-009", floor=Floor(steps=30, autoresets=2), kinds=_VECTOR)
 def test_disabled_partial_reset(conformance_case: Case) -> None:
     case = conformance_case
     require_mode(case, _DISABLED)
@@ -332,24 +340,27 @@ def test_disabled_partial_reset(conformance_case: Case) -> None:
         with model_envs(case, env, facts) as subs:
             model = new_model(facts, subs)
             obs, info = unpack_reset(env.reset(seed=plan.seed))
-            _check(case, model.reset(plan.seed, snapshot(obs), snapshot(info), "the reset at position 0"), plan)
-            for position, actions in enumerate(plan.actions(), start=1):
+            batches = plan.actions()
+            _check(case, model.reset(plan.seed, snapshot(obs), snapshot(info), "the reset at position 0"), plan,
+                   batches)
+            for position, actions in enumerate(batches, start=1):
                 step = unpack_step(env.step(actions))
                 _check(case, model.step(actions, facts.single_act, snapshot(step), f"the step at position {position}"),
-                       plan)
+                       plan, batches)
                 mask = ended_flags(step[2], step[3], facts.n) | (rng.random(facts.n) < _EXTRA_RESET_RATE)
                 if mask.any():
                     obs, info = unpack_reset(env.reset(options={"reset_mask": mask.copy()}))
                     _check(case, model.partial(mask, snapshot(obs), snapshot(info),
-                                               f"the partial reset after position {position}"), plan)
+                                               f"the partial reset after position {position}"), plan, batches)
+                drive(env, batches, position)
 
     case.explore(example, plans_for(case))
 
 
-def _check(case: Case, problems: list[Problem], plan: Plan) -> None:
+def _check(case: Case, problems: list[Problem], plan: Plan, actions: list[Any]) -> None:
     for problem in problems:
         if case.rule.id in problem.rules:
-            _disagreement(case, plan, plan.actions(), problem)
+            _disagreement(case, plan, actions, problem)
 
 
 def _malformed_masks(n: int) -> st.SearchStrategy[Any]:
@@ -364,7 +375,7 @@ def _malformed_masks(n: int) -> st.SearchStrategy[Any]:
     )
 
 
-@checks("AUTORESET-010", kinds=_VECTOR)
+@checks("AUTORESET-010", floor=RESET, kinds=_VECTOR)
 def test_malformed_reset_mask_rejected(conformance_case: Case) -> None:
     case = conformance_case
     n = static_facts(case).n
@@ -396,7 +407,7 @@ def test_malformed_reset_mask_rejected(conformance_case: Case) -> None:
     case.explore(example, _malformed_masks(n), max_examples=min(case.profile.max_examples, 10))
 
 
-@checks("AUTORESET-011", kinds=_VECTOR)
+@checks("AUTORESET-011", floor=RESET, kinds=_VECTOR)
 def test_options_not_mutated(conformance_case: Case) -> None:
     case = conformance_case
     n = static_facts(case).n
@@ -518,7 +529,38 @@ def _machine(case: Case, facts: VecFacts) -> type[RuleBasedStateMachine]:
     return AutoresetMachine
 
 
-@checks("AUTORESET-012", kinds=_VECTOR, owns=("reset", "step"))
+@checks("AUTORESET-012", floor=ROLLOUT, kinds=_VECTOR, owns=("reset", "step"))
 def test_agrees_with_model_in_any_interleaving(conformance_case: Case) -> None:
     case = conformance_case
-    run_machine(case, _machine(case, static_facts(case)))
+    facts = static_facts(case)
+    machine = _machine(case, facts)
+    run_machine(case, machine, first=_scripted(case, machine, facts))
+
+
+_RESET_EVERY = 25  # the scripted program's full resets: one every this many calls
+
+
+def _scripted(case: Case, machine: type[RuleBasedStateMachine], facts: VecFacts) -> Callable[[], None]:
+    """The program run before Hypothesis' ones: a seeded reset, then the program's length of steps (every ended
+    sub-env reset by a partial reset first under ``"Disabled"``), with a full unseeded reset now and then; never fewer
+    steps than the rule's floor. Hypothesis' first program is its simplest, which may take no step at all."""
+    # Every _RESET_EVERY-th call is a reset, and a partial reset may precede a step: room for the floor's steps.
+    calls = max(program_length(case), 2 * case.floor.steps)
+
+    def program() -> None:
+        run: Any = machine()
+        draw, rng = sampler(facts.act_space), np.random.default_rng(0)
+        try:
+            run.first_reset(0)
+            for call in range(1, calls + 1):
+                ended = np.asarray(run.model.ended, dtype=bool)
+                if call % _RESET_EVERY == 0:
+                    run.full_reset(None)
+                elif facts.mode is _DISABLED and ended.any():
+                    run.partial_reset(ended)
+                else:
+                    run.step(draw(rng))
+        finally:
+            run.teardown()
+
+    return program

@@ -16,6 +16,8 @@ from conformance._engine.describe import describe_exception, is_tuple, summarize
 from conformance._engine.handles import TargetError
 from conformance._engine.observe import View, Watch, observer, watcher
 from conformance._engine.record import source
+from conformance._engine.evidence import Floor
+from conformance._kit.floors import CONSTRUCTION, FACT, INSTANCES, RESET, ROLLOUT
 from conformance._kit import rollout
 from conformance._kit.aliasing import HistoryWatch, InfoHistoryWatch
 from conformance._kit.assertions import (
@@ -40,7 +42,7 @@ _KIT = "from conformance._kit.assertions import {}"
 _METHODS = ("seed", "sample", "contains")
 
 
-@checks("ENV-001")
+@checks("ENV-001", floor=FACT)
 def test_spaces_satisfy_space_protocol(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -128,10 +130,10 @@ class _SpacesStayFixed(Watch):
                 )
 
 
-test_spaces_stay_fixed = watcher("ENV-002", _SpacesStayFixed, name="test_spaces_stay_fixed")
+test_spaces_stay_fixed = watcher("ENV-002", _SpacesStayFixed, floor=ROLLOUT, name="test_spaces_stay_fixed")
 
 
-@checks("ENV-003")
+@checks("ENV-003", floor=FACT)
 def test_metadata_is_mapping_with_str_keys(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -187,7 +189,7 @@ _SIGNATURE_PROBLEM = (
 )
 
 
-@checks("ENV-004", owns=("reset",))
+@checks("ENV-004", floor=Floor(seeded_resets=2, unseeded_resets=2), owns=("reset",))
 def test_reset_accepts_seed_and_options(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -207,7 +209,7 @@ def test_reset_accepts_seed_and_options(conformance_case: Case) -> None:
     case.explore(example, seeds(), max_examples=min(case.profile.max_examples, 5))
 
 
-@observer("ENV-005", on="reset", raw=True)
+@observer("ENV-005", floor=RESET, on="reset", raw=True)
 def test_reset_returns_pair(view: View, result: tuple[int, str, Any]) -> None:
     index, _, value = result
     if not is_tuple(value) or len(value) != 2:
@@ -236,7 +238,7 @@ def _expect_in_space(view: View, record: Record) -> None:
     )
 
 
-@observer("ENV-006", on="reset")
+@observer("ENV-006", floor=RESET, on="reset")
 def test_reset_observation_in_space(view: View, record: Record) -> None:
     space = view.space("observation_space")
     ok, note = contains(view.case, space, record.obs, "obs")
@@ -246,7 +248,7 @@ def test_reset_observation_in_space(view: View, record: Record) -> None:
                   expected=f"an element of {space_label(space)}", actual=summarize(record.obs))
 
 
-@observer("ENV-007", on="reset")
+@observer("ENV-007", floor=RESET, on="reset")
 def test_reset_info_is_dict(view: View, record: Record) -> None:
     if not isinstance(record.info, dict):
         _expect_result(view, record.index, "isinstance(result[-1], dict)", f"the {record.where()} returned a "
@@ -254,7 +256,7 @@ def test_reset_info_is_dict(view: View, record: Record) -> None:
         view.fail(f"the {record.where()} returned a non-dict info", expected="a dict", actual=summarize(record.info))
 
 
-@observer("ENV-008", on="step", raw=True)
+@observer("ENV-008", floor=ROLLOUT, on="step", raw=True)
 def test_step_returns_five_tuple(view: View, result: tuple[int, str, Any]) -> None:
     index, _, value = result
     if not is_tuple(value) or len(value) != 5:
@@ -264,7 +266,7 @@ def test_step_returns_five_tuple(view: View, result: tuple[int, str, Any]) -> No
                   expected="a 5-tuple (observation, reward, terminated, truncated, info)", actual=summarize(value))
 
 
-@observer("ENV-009")
+@observer("ENV-009", floor=ROLLOUT)
 def test_step_observation_in_space(view: View, record: Record) -> None:
     space = view.space("observation_space")
     ok, note = contains(view.case, space, record.obs, "obs")
@@ -274,7 +276,7 @@ def test_step_observation_in_space(view: View, record: Record) -> None:
                   expected=f"an element of {space_label(space)}", actual=summarize(record.obs))
 
 
-@observer("ENV-010")
+@observer("ENV-010", floor=ROLLOUT)
 def test_observation_dtype_and_shape(view: View, record: Record) -> None:
     space = view.space("observation_space")
     problem = dtype_shape_problem(space, record.obs)
@@ -286,7 +288,7 @@ def test_observation_dtype_and_shape(view: View, record: Record) -> None:
         view.fail(f"the {record.where()}: {problem}", expected=space_label(space), actual=summarize(record.obs))
 
 
-@observer("ENV-011")
+@observer("ENV-011", floor=ROLLOUT)
 def test_reward_is_real_scalar(view: View, record: Record) -> None:
     if not is_real_scalar(record.reward):
         _expect_result(view, record.index, "is_real_scalar(result[1])", f"the {record.where()} returned a reward "
@@ -296,7 +298,7 @@ def test_reward_is_real_scalar(view: View, record: Record) -> None:
                   actual=summarize(record.reward))
 
 
-@observer("ENV-012")
+@observer("ENV-012", floor=ROLLOUT)
 def test_reward_is_finite(view: View, record: Record) -> None:
     if not is_finite(record.reward):
         _expect_result(view, record.index, "is_finite(result[1])", f"the {record.where()} returned a non-finite "
@@ -315,17 +317,17 @@ def _flag(view: View, record: Record, name: str) -> None:
                   expected="bool or numpy.bool_", actual=summarize(value))
 
 
-@observer("ENV-013")
+@observer("ENV-013", floor=ROLLOUT)
 def test_terminated_is_bool(view: View, record: Record) -> None:
     _flag(view, record, "terminated")
 
 
-@observer("ENV-014")
+@observer("ENV-014", floor=ROLLOUT)
 def test_truncated_is_bool(view: View, record: Record) -> None:
     _flag(view, record, "truncated")
 
 
-@observer("ENV-015")
+@observer("ENV-015", floor=ROLLOUT)
 def test_step_info_is_dict(view: View, record: Record) -> None:
     if not isinstance(record.info, dict):
         _expect_result(view, record.index, "isinstance(result[-1], dict)", f"the {record.where()} returned a "
@@ -333,16 +335,16 @@ def test_step_info_is_dict(view: View, record: Record) -> None:
         view.fail(f"the {record.where()} returned a non-dict info", expected="a dict", actual=summarize(record.info))
 
 
-@observer("ENV-016", owns=("step",))
+@observer("ENV-016", floor=ROLLOUT, owns=("step",))
 def test_step_accepts_every_action(view: View, record: Record) -> None:
     """A step that raises is the violation; the translation of the exception reports it."""
 
 
-test_observations_not_mutated_later = watcher("ENV-017", HistoryWatch, name="test_observations_not_mutated_later")
-test_infos_not_mutated_later = watcher("ENV-018", InfoHistoryWatch, name="test_infos_not_mutated_later")
+test_observations_not_mutated_later = watcher("ENV-017", HistoryWatch, floor=ROLLOUT, name="test_observations_not_mutated_later")
+test_infos_not_mutated_later = watcher("ENV-018", InfoHistoryWatch, floor=ROLLOUT, name="test_infos_not_mutated_later")
 
 
-@checks("ENV-019")
+@checks("ENV-019", floor=CONSTRUCTION)
 def test_step_before_reset_raises(conformance_case: Case) -> None:
     case = conformance_case
     space = case.probe().action_space
@@ -362,7 +364,7 @@ def test_step_before_reset_raises(conformance_case: Case) -> None:
     case.explore(example, elements(space), max_examples=min(case.profile.max_examples, 3))
 
 
-@checks("ENV-020", owns=("close",))
+@checks("ENV-020", floor=Floor(constructions=2, steps=10), owns=("close",))
 def test_close_is_idempotent(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -380,7 +382,7 @@ def test_close_is_idempotent(conformance_case: Case) -> None:
     case.explore(example, short, max_examples=min(case.profile.max_examples, 3))
 
 
-@checks("ENV-021")
+@checks("ENV-021", floor=INSTANCES)
 def test_instances_live_side_by_side(conformance_case: Case) -> None:
     case = conformance_case
     space = case.probe().action_space

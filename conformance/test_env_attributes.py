@@ -15,6 +15,8 @@ from conformance._engine.case import Case, checks
 from conformance._engine.describe import describe_exception, summarize
 from conformance._engine.handles import Handle
 from conformance._engine.record import source
+from conformance._engine.evidence import Floor
+from conformance._kit.floors import FACT
 from conformance._kit.assertions import is_mapping, read
 from conformance._kit.declarations import Undeclared, declared_attribute
 from conformance._kit.expectations import expect_equal
@@ -73,7 +75,7 @@ def _expect_metadata(case: Case, env: Handle, cls: type | None, value: Any, prob
     expect_equal(case, held, literal, problem, exact=False)
 
 
-@checks("ENV-025")
+@checks("ENV-025", floor=Floor(constructions=2))
 def test_class_metadata_unchanged(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -127,7 +129,7 @@ def _samples(case: Case, env: Handle, name: str, seed: int) -> list[Any]:
                            "SPACE rules)")
 
 
-@checks("ENV-026")
+@checks("ENV-026", floor=FACT)
 def test_spaces_are_the_same_objects(conformance_case: Case) -> None:
     case = conformance_case
 

@@ -17,6 +17,8 @@ from conformance._engine.handles import Handle, TargetError
 from conformance._engine.observe import View, Watch, watcher
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import returned, snapshot, source
+from conformance._engine.evidence import Floor
+from conformance._kit.floors import EPISODES, ROLLOUT
 from conformance._kit import rollout
 from conformance._kit.assertions import plans_for
 from conformance._kit.expectations import expect_equal, expect_true, expect_unequal
@@ -24,9 +26,6 @@ from conformance._kit.rollout import Record
 from conformance._kit.strategies import Plan
 from conformance.equality import difference, value_difference
 
-# ENV-022 runs one episode up to the declared limit when it is at most this many rollouts of the profile long
-# (REG-004 reasons the same way): a limit of 1000 steps is one long episode under the default profile.
-_LIMIT_ROLLOUTS = 5
 # ENV-023's patterns: how many terminal steps, all with both flags true, and how many episodes reaching the limit,
 # all terminated there, make the pattern (a correct env may coincide once or twice, never on every one).
 _TERMINAL_ENDS = 3
@@ -52,27 +51,32 @@ def _declared_limit(case: Case, env: Handle) -> int | None:
     return None
 
 
-@checks("ENV-022")
+_AT_LIMIT = "episodes at the declared limit"
+
+
+@checks("ENV-022", floor=Floor(judged={_AT_LIMIT: 1}))
 def test_declared_limit_is_truncation(conformance_case: Case) -> None:
     case = conformance_case
     case.require(case.target.env_id is None, "the target is made from a registered id: REG-004 checks that the "
                                              "registry truncates at the spec's limit")
-    longest = _LIMIT_ROLLOUTS * case.profile.max_steps
 
     def example(plan: Plan) -> None:
         env = case.make()
         limit = _declared_limit(case, env)
-        if limit is None or limit > longest:
-            case.require(False, "the env declares no step limit (spec.max_episode_steps)" if limit is None else
-                         f"the declared limit ({limit} steps) is longer than the check's budget ({longest} steps)")
-            return
+        case.require(limit is not None, "the env declares no step limit (spec.max_episode_steps)")
+        reach = limit or 0
         actions = plan.actions()
-        if len(actions) < limit:
+        if len(actions) == case.profile.max_steps and len(actions) < reach:
+            # The full example (Hypothesis' first) runs one episode to the limit, however long.
+            actions.more(reach - len(actions))
+        if len(actions) < reach:
             return  # a rollout shorter than the limit cannot reach it
-        records = rollout.run(env, plan.seed, actions[:limit], max_episodes=1)
+        records = rollout.run(env, plan.seed, actions[:reach], max_episodes=1)
         last = records[-1]
-        if last.kind != "step" or last.index != limit:
-            return  # the episode ended before the limit: nothing to see in this example
+        if last.kind != "step" or last.index != reach:
+            case.exhausted(f"an episode ended before the declared limit of {limit} steps")
+            return  # nothing to see in this example
+        case.judged(_AT_LIMIT)
         if _flag(last.truncated) is not True:
             expect_true(case, f"bool({returned(env.var)}[-1][3])", f"the {limit}-th step reached "
                         f"spec.max_episode_steps={limit} without truncated True (terminated, truncated)",
@@ -138,7 +142,7 @@ class _FlagMeanings(Watch):
                            actual=f"terminated True on all {len(at_limit)} steps at the limit")
 
 
-test_flags_keep_their_meanings = watcher("ENV-023", _FlagMeanings, name="test_flags_keep_their_meanings")
+test_flags_keep_their_meanings = watcher("ENV-023", _FlagMeanings, floor=EPISODES, name="test_flags_keep_their_meanings")
 
 
 def _moved(records: list[Record]) -> bool:
@@ -147,7 +151,10 @@ def _moved(records: list[Record]) -> bool:
     return any(value_difference(first, record.obs_copy) is not None for record in records[1:])
 
 
-@checks("ENV-024")
+_REPLAYED = "terminal steps replayed"
+
+
+@checks("ENV-024", floor=Floor(judged={_REPLAYED: 1}))
 def test_no_reset_inside_step(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -157,6 +164,8 @@ def test_no_reset_inside_step(conformance_case: Case) -> None:
         env = case.make("first")
         records = rollout.run(env, plan.seed, actions, max_episodes=1)
         last = records[-1]
+        if last.kind == "step" and _flag(last.truncated) and not _flag(last.terminated):
+            case.exhausted("an episode ended truncated, not terminated")
         if last.kind != "step" or _flag(last.terminated) is not True or not _moved(records):
             return  # no terminating step in this example, or observations that cannot tell a start from an end
         length = last.index
@@ -175,6 +184,7 @@ def test_no_reset_inside_step(conformance_case: Case) -> None:
         if value_difference(end, last.obs_copy) is not None or _flag(terminated) is not True:
             case.not_checkable("the env does not replay its episode (reported by SEED-001/SEED-002)")
         start, _ = rollout.unpack_reset(clone.reset())
+        case.judged(_REPLAYED)
         if value_difference(end, snapshot(start)) is None:
             expect_unequal(case, f"{returned(again.var)}[-1][0]", f"{returned(clone.var)}[-1][0]",
                            f"the observation returned with terminated=True on step {length} is the first one of an "
@@ -188,7 +198,7 @@ def test_no_reset_inside_step(conformance_case: Case) -> None:
     case.explore(example, plans_for(case), max_examples=min(case.profile.max_examples, 5))
 
 
-@checks("ENV-027")
+@checks("ENV-027", floor=ROLLOUT)
 def test_step_keeps_the_action(conformance_case: Case) -> None:
     case = conformance_case
 

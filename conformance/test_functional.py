@@ -23,6 +23,8 @@ from conformance._engine.describe import describe_exception, is_array, is_bool, 
 from conformance._engine.handles import TargetError
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import returned
+from conformance._engine.evidence import Floor
+from conformance._kit.floors import FACT, SAMPLES, TRANSITIONS
 from conformance._kit.arrays import as_numpy
 from conformance._kit.assertions import SPACE_MEMBERS, contains, is_finite, plans_for, read, space_label
 from conformance._kit.expectations import expect_equal, expect_member, expect_no_raise, expect_true, expect_unequal
@@ -38,7 +40,7 @@ _TRANSFORMED = _NAMES[:-1]  # FUNC-011: transition_info may stay untransformed, 
 _RENDERED_STATES = 4
 
 
-@checks("FUNC-001", kinds=_FUNC)
+@checks("FUNC-001", floor=FACT, kinds=_FUNC)
 def test_spaces_satisfy_space_protocol(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -62,7 +64,7 @@ def test_spaces_satisfy_space_protocol(conformance_case: Case) -> None:
     case.once(body)
 
 
-@checks("FUNC-002", kinds=_FUNC)
+@checks("FUNC-002", floor=TRANSITIONS, kinds=_FUNC)
 def test_inputs_not_mutated(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -143,7 +145,7 @@ def _outputs(driver: Driver, rng: Any, state: Any, action: Any, order: list[str]
     return results
 
 
-@checks("FUNC-003", kinds=_FUNC)
+@checks("FUNC-003", floor=TRANSITIONS, kinds=_FUNC)
 def test_deterministic_given_inputs(conformance_case: Case) -> None:
     case = conformance_case
     order = ["transition", "observation", "state_info", "reward", "terminal", "transition_info"]
@@ -179,7 +181,7 @@ def _global_state() -> tuple[Any, Any]:
     return random.getstate(), np.random.get_state()
 
 
-@checks("FUNC-004", kinds=_FUNC)
+@checks("FUNC-004", floor=TRANSITIONS, kinds=_FUNC)
 def test_randomness_only_from_rng(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -251,7 +253,7 @@ def _same_despite_rng(case: Case, name: str, made: list[str], a: Any, b: Any, va
                   actual=f"{len(made)} generator(s) built during the two calls; equal results {summarize(a)}")
 
 
-@checks("FUNC-005", kinds=_FUNC)
+@checks("FUNC-005", floor=TRANSITIONS, kinds=_FUNC)
 def test_adapter_agrees_with_direct_calls(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -343,12 +345,12 @@ def _observation_rule(case: Case, *, initial_only: bool) -> None:
     case.explore(example, plans_for(case, max_steps=0 if initial_only else None))
 
 
-@checks("FUNC-006", kinds=_FUNC)
+@checks("FUNC-006", floor=SAMPLES, kinds=_FUNC)
 def test_initial_observation_in_space(conformance_case: Case) -> None:
     _observation_rule(conformance_case, initial_only=True)
 
 
-@checks("FUNC-007", kinds=_FUNC, owns=("transition", "observation"))
+@checks("FUNC-007", floor=TRANSITIONS, kinds=_FUNC, owns=("transition", "observation"))
 def test_reachable_observations_in_space(conformance_case: Case) -> None:
     _observation_rule(conformance_case, initial_only=False)
 
@@ -394,7 +396,7 @@ def _scalar(value: Any) -> Any:
     return array[()] if array is not None and array.ndim == 0 else value
 
 
-@checks("FUNC-008", kinds=_FUNC, owns=("reward",))
+@checks("FUNC-008", floor=TRANSITIONS, kinds=_FUNC, owns=("reward",))
 def test_reward_is_real_finite_scalar(conformance_case: Case) -> None:
     def check(case: Case, driver: Driver, k: int, step: Any) -> None:
         reward = step.reward
@@ -424,7 +426,7 @@ def test_reward_is_real_finite_scalar(conformance_case: Case) -> None:
     _episode_rule(conformance_case, check, check_batch)
 
 
-@checks("FUNC-009", kinds=_FUNC, owns=("terminal",))
+@checks("FUNC-009", floor=TRANSITIONS, kinds=_FUNC, owns=("terminal",))
 def test_terminal_is_bool_like(conformance_case: Case) -> None:
     def check(case: Case, driver: Driver, k: int, step: Any) -> None:
         flag = step.terminal
@@ -447,7 +449,7 @@ def test_terminal_is_bool_like(conformance_case: Case) -> None:
     _episode_rule(conformance_case, check, check_batch)
 
 
-@checks("FUNC-010", kinds=_FUNC, owns=("state_info", "transition_info"))
+@checks("FUNC-010", floor=TRANSITIONS, kinds=_FUNC, owns=("state_info", "transition_info"))
 def test_infos_are_dicts(conformance_case: Case) -> None:
     def check(case: Case, driver: Driver, k: int, step: Any) -> None:
         for name, args in (("state_info", (step.next_state,)),
@@ -470,7 +472,7 @@ def trace(f):
     return traced'''
 
 
-@checks("FUNC-011", kinds=_FUNC, owns=("transform",))
+@checks("FUNC-011", floor=Floor(steps=1), kinds=_FUNC, owns=("transform",))
 def test_transform_applies_to_every_function(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -514,7 +516,7 @@ def test_transform_applies_to_every_function(conformance_case: Case) -> None:
     case.explore(example, seeds(), max_examples=min(case.profile.max_examples, 3))
 
 
-@checks("FUNC-012", kinds=_FUNC, owns=("render_init", "render_image", "render_close"))
+@checks("FUNC-012", floor=Floor(renders=1), kinds=_FUNC, owns=("render_init", "render_image", "render_close"))
 def test_render_image_frames(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -552,7 +554,7 @@ def test_render_image_frames(conformance_case: Case) -> None:
     case.explore(example, plans_for(case, max_steps=_RENDERED_STATES), max_examples=min(case.profile.max_examples, 3))
 
 
-@checks("FUNC-013", kinds=_FUNC)
+@checks("FUNC-013", floor=Floor(steps=1), kinds=_FUNC)
 def test_fresh_randomness_from_rng(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -592,7 +594,7 @@ def test_fresh_randomness_from_rng(conformance_case: Case) -> None:
     case.explore(example, plans_for(case, max_steps=1), max_examples=min(case.profile.max_examples, 10))
 
 
-@checks("FUNC-014", kinds=_FUNC)
+@checks("FUNC-014", floor=Floor(steps=1), kinds=_FUNC)
 def test_batch_rows_independent(conformance_case: Case) -> None:
     case = conformance_case
     names = ("initial", "transition", "reward", "terminal", "observation")

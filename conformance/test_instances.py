@@ -24,6 +24,7 @@ from conformance._engine.case import Case, checks
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.verdicts import owner_of
+from conformance._engine.evidence import Floor
 from conformance._kit import rollout
 from conformance._kit.assertions import plans_for
 from conformance._kit.frames import RenderBudget
@@ -234,7 +235,7 @@ def _run_scripted(case: Case) -> None:
         check_program(case, program, instances)
 
 
-@checks("SEED-009")
+@checks("SEED-009", floor=Floor(instances=2, steps=30))
 def test_instances_interleave_independently(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -255,7 +256,7 @@ def _renders(env: Handle) -> bool:
     return True
 
 
-@checks("ENV-030", owns=("reset", "step", "render"))
+@checks("ENV-030", floor=Floor(instances=2, steps=10), owns=("reset", "step", "render"))
 def test_close_leaves_other_instances_working(conformance_case: Case) -> None:
     case = conformance_case
     mode = _cheap_render_mode(case)

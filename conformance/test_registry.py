@@ -22,6 +22,8 @@ from conformance._engine.case import Case, checks
 from conformance._engine.describe import describe_exception, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.record import returned, source
+from conformance._engine.evidence import Floor
+from conformance._kit.floors import CONSTRUCTION, FACT, FIRST_EPISODES
 from conformance._kit import rollout, vector_rollout
 from conformance._kit.assertions import expect_same_results, plans_for, read, reproducibility_gate, space_label
 from conformance._kit.batching import SplitError, split
@@ -114,7 +116,7 @@ def _single_kwargs(case: Case) -> dict[str, Any]:
     return {key: value for key, value in case.target.kwargs.items() if key not in _VECTOR_ONLY_KWARGS}
 
 
-@checks("REG-001", kinds=_BOTH)
+@checks("REG-001", floor=FACT, kinds=_BOTH)
 def test_spec_id_is_well_formed(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -140,7 +142,7 @@ def _trajectory(case: Case, env: Handle, plan: Plan, actions: list[Any]) -> Any:
     return rollout.run(env, plan.seed, actions, max_episodes=1)
 
 
-@checks("REG-002", kinds=_BOTH)
+@checks("REG-002", floor=FIRST_EPISODES, kinds=_BOTH)
 def test_remake_from_spec(conformance_case: Case) -> None:
     case = conformance_case
     _require_id(case)
@@ -186,7 +188,7 @@ def test_remake_from_spec(conformance_case: Case) -> None:
     case.explore(example, plans_for(case))
 
 
-@checks("REG-003", kinds=_BOTH)
+@checks("REG-003", floor=CONSTRUCTION, kinds=_BOTH)
 def test_spec_id_is_requested_id(conformance_case: Case) -> None:
     case = conformance_case
     env_id = _require_id(case)
@@ -223,6 +225,7 @@ def _episode_ends_by(case: Case, env: Handle, seed: int, limit: int, what: str) 
     for _ in range(limit):
         _, _, terminated, truncated, _ = rollout.unpack_step(env.step(draw(rng)))
         if rollout.ended(terminated, truncated):
+            case.judged(_HELD)
             return
     # The episode's steps are the latest `limit` results on the env.
     expect_true(case, f"any(result[2] or result[3] for result in {returned(env.var)}[-{limit}:])",
@@ -254,9 +257,13 @@ def _sub_episodes_end_by(case: Case, env: Handle, seed: int, limit: int) -> None
         if facts.mode is AutoresetMode.DISABLED and ended.any():
             env.reset(options={"reset_mask": ended.copy()})
             calls += 1
+    case.judged(_HELD)
 
 
-@checks("REG-004", kinds=_BOTH)
+_HELD = "rollouts held to a step limit"
+
+
+@checks("REG-004", floor=Floor(judged={_HELD: 1}), kinds=_BOTH)
 def test_truncates_at_limit(conformance_case: Case) -> None:
     case = conformance_case
     _require_id(case)
@@ -284,7 +291,7 @@ def test_truncates_at_limit(conformance_case: Case) -> None:
     case.explore(example, seeds(), st.integers(1, 10), max_examples=min(case.profile.max_examples, 3))
 
 
-@checks("REG-005", kinds=_ENV)
+@checks("REG-005", floor=CONSTRUCTION, kinds=_ENV)
 def test_order_enforced(conformance_case: Case) -> None:
     case = conformance_case
     _require_id(case)
@@ -327,7 +334,7 @@ def _unregistered(env_id: str, how: str, salt: int) -> str:
     return f"{prefix}{re.sub(r'[^A-Za-z0-9]', '', name)}ConformanceTypo{salt}{suffix}"
 
 
-@checks("REG-006", kinds=_BOTH)
+@checks("REG-006", floor=FACT, kinds=_BOTH)
 def test_unregistered_ids_raise(conformance_case: Case) -> None:
     case = conformance_case
     env_id = _require_id(case)
@@ -359,7 +366,7 @@ def test_unregistered_ids_raise(conformance_case: Case) -> None:
                 max_examples=min(case.profile.max_examples, 6))
 
 
-@checks("REG-007", kinds=_ENV)
+@checks("REG-007", floor=CONSTRUCTION, kinds=_ENV)
 def test_undeclared_render_mode_rejected_at_make(conformance_case: Case) -> None:
     case = conformance_case
     _require_id(case)
@@ -385,7 +392,7 @@ def test_undeclared_render_mode_rejected_at_make(conformance_case: Case) -> None
     case.once(body)
 
 
-@checks("REG-008", kinds=_BOTH)
+@checks("REG-008", floor=CONSTRUCTION, kinds=_BOTH)
 def test_make_vec_single_spaces(conformance_case: Case) -> None:
     case = conformance_case
     env_id = _require_id(case)
@@ -431,7 +438,7 @@ def _compare_single(case: Case, vec: Handle, single: Handle, requested: int) -> 
 _COUNTS = (1, 3)
 
 
-@checks("REG-009", kinds=_BOTH, owns=("make_vec",))
+@checks("REG-009", floor=Floor(seeded_resets=len(_COUNTS)), kinds=_BOTH, owns=("make_vec",))
 def test_make_vec_honours_num_envs(conformance_case: Case) -> None:
     case = conformance_case
     env_id = _require_id(case)

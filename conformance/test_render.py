@@ -20,8 +20,10 @@ import numpy as np
 from conformance._engine.case import Case, checks
 from conformance._engine.describe import describe_exception, is_array, is_list, is_list_or_tuple, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
-from conformance._engine.profiles import PROFILES
+from conformance._engine.profiles import PROFILES, full_first
 from conformance._engine.record import copied, returned, snapshot
+from conformance._engine.evidence import Floor
+from conformance._kit.floors import CONSTRUCTION, FACT, FRAMES
 from conformance._kit import rollout
 from conformance._kit.aliasing import History, surely_unchanged
 from conformance._kit.assertions import expect_same_results, is_mapping, plans_for, read, reproducibility_gate
@@ -146,7 +148,8 @@ def _deep_steps(case: Case) -> int:
 def _deep_plans(case: Case) -> Any:
     """Plans of exactly :func:`_deep_steps` actions (a shorter one could not reach the depth these checks need)."""
     steps = _deep_steps(case)
-    return plans_for(case, max_steps=steps).map(lambda plan: dataclasses.replace(plan, length=steps))
+    return full_first(plans_for(case, max_steps=steps).map(lambda plan: dataclasses.replace(plan, length=steps)),
+                      (steps,))
 
 
 def _deep_run(env: Handle, plan: Plan, actions: Sequence[Any], *, on_record: rollout.RecordHook | None = None,
@@ -193,12 +196,12 @@ def _frame_rule(case: Case, mode: str) -> None:
 
     # At least one step: a target whose frames are costly may afford a single example, which then still draws a
     # frame after a step, not only the reset's.
-    stepping = plans_for(case, max_steps=_FRAME_STEPS).map(
-        lambda plan: plan if plan.length else dataclasses.replace(plan, length=1))
+    stepping = full_first(plans_for(case, max_steps=_FRAME_STEPS).map(
+        lambda plan: plan if plan.length else dataclasses.replace(plan, length=1)), (_FRAME_STEPS,))
     case.explore(_budgeted(budget, example), stepping, max_examples=examples)
 
 
-@checks("RENDER-001", owns=("render_construct",))
+@checks("RENDER-001", floor=CONSTRUCTION, owns=("render_construct",))
 def test_render_mode_fixed_at_construction(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -269,7 +272,7 @@ def _expect_refused(case: Case, problem: str, accepted: str = "") -> None:
                   accepted=accepted, drop=("env_undeclared",))
 
 
-@checks("RENDER-002")
+@checks("RENDER-002", floor=CONSTRUCTION)
 def test_render_mode_is_declared(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -314,7 +317,7 @@ def test_render_mode_is_declared(conformance_case: Case) -> None:
     case.once(body)
 
 
-@checks("RENDER-003")
+@checks("RENDER-003", floor=CONSTRUCTION)
 def test_undeclared_mode_rejected(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -337,7 +340,7 @@ def test_undeclared_mode_rejected(conformance_case: Case) -> None:
     case.once(body)
 
 
-@checks("RENDER-004", owns=("render", "reset"))
+@checks("RENDER-004", floor=Floor(renders=1), owns=("render", "reset"))
 def test_render_takes_no_arguments(conformance_case: Case) -> None:
     case = conformance_case
     case.require(_modes(case), 'metadata["render_modes"] is empty')
@@ -373,7 +376,7 @@ def _resets_without_a_mode(case: Case) -> bool:
     return True
 
 
-@checks("RENDER-005", owns=("render",))
+@checks("RENDER-005", floor=CONSTRUCTION, owns=("render",))
 def test_render_without_mode_returns_none(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -404,7 +407,7 @@ def test_render_without_mode_returns_none(conformance_case: Case) -> None:
     case.once(body)
 
 
-@checks("RENDER-018")
+@checks("RENDER-018", floor=CONSTRUCTION)
 def test_render_mode_none_by_default(conformance_case: Case) -> None:
     case = conformance_case
     bound = case.target.default_render_mode
@@ -422,22 +425,22 @@ def test_render_mode_none_by_default(conformance_case: Case) -> None:
     case.once(body)
 
 
-@checks("RENDER-006")
+@checks("RENDER-006", floor=FRAMES)
 def test_rgb_array_frames(conformance_case: Case) -> None:
     _frame_rule(conformance_case, "rgb_array")
 
 
-@checks("RENDER-007")
+@checks("RENDER-007", floor=FRAMES)
 def test_ansi_frames(conformance_case: Case) -> None:
     _frame_rule(conformance_case, "ansi")
 
 
-@checks("RENDER-008")
+@checks("RENDER-008", floor=Floor(renders=1))
 def test_human_render_returns_none(conformance_case: Case) -> None:
     _frame_rule(conformance_case, "human")
 
 
-@checks("RENDER-009")
+@checks("RENDER-009", floor=FRAMES)
 def test_depth_array_frames(conformance_case: Case) -> None:
     _frame_rule(conformance_case, "depth_array")
 
@@ -448,14 +451,14 @@ def _list_modes(case: Case) -> list[str]:
     return modes
 
 
-@checks("RENDER-010")
+@checks("RENDER-010", floor=FRAMES)
 def test_list_mode_frames(conformance_case: Case) -> None:
     case = conformance_case
     for mode in _list_modes(case):
         _frame_rule(case, mode)
 
 
-@checks("RENDER-011")
+@checks("RENDER-011", floor=FRAMES)
 def test_list_mode_collects_one_frame_per_call(conformance_case: Case) -> None:
     case = conformance_case
     modes = _list_modes(case)
@@ -498,7 +501,7 @@ def test_list_mode_collects_one_frame_per_call(conformance_case: Case) -> None:
     )
 
 
-@checks("RENDER-012")
+@checks("RENDER-012", floor=Floor(renders=3, renders_after_step=2))
 def test_rgb_array_shape_constant(conformance_case: Case) -> None:
     case = conformance_case
     case.require("rgb_array" in _modes(case), 'no "rgb_array" in metadata["render_modes"]')
@@ -530,7 +533,7 @@ def _array_modes(case: Case) -> list[str]:
     return [mode for mode in _modes(case) if mode.removesuffix("_list") in base]
 
 
-@checks("RENDER-013")
+@checks("RENDER-013", floor=Floor(renders=3, renders_after_step=2))
 def test_frames_not_mutated_later(conformance_case: Case) -> None:
     case = conformance_case
     modes = _array_modes(case)
@@ -562,7 +565,7 @@ def test_frames_not_mutated_later(conformance_case: Case) -> None:
                  max_examples=min(case.profile.max_examples, _DEEP_EXAMPLES))
 
 
-@checks("RENDER-014")
+@checks("RENDER-014", floor=Floor(steps=30, renders_after_step=1))
 def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -597,7 +600,7 @@ def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
                  max_examples=min(case.profile.max_examples, _DEEP_EXAMPLES))
 
 
-@checks("RENDER-015", owns=("close",))
+@checks("RENDER-015", floor=Floor(renders=1), owns=("close",))
 def test_close_after_rendering(conformance_case: Case) -> None:
     case = conformance_case
     case.require(_modes(case), 'metadata["render_modes"] is empty')
@@ -626,7 +629,7 @@ def _metadata(case: Case) -> Any:
     return metadata
 
 
-@checks("RENDER-016")
+@checks("RENDER-016", floor=FACT)
 def test_render_modes_declared(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -642,7 +645,7 @@ def test_render_modes_declared(conformance_case: Case) -> None:
     case.once(body)
 
 
-@checks("RENDER-017")
+@checks("RENDER-017", floor=FACT)
 def test_render_fps_declared(conformance_case: Case) -> None:
     case = conformance_case
     case.require(_modes(case), 'metadata["render_modes"] is empty')

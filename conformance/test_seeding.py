@@ -22,6 +22,8 @@ from conformance._engine.case import Case, checks
 from conformance._engine.describe import is_tuple, summarize
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.record import copied, snapshot
+from conformance._engine.evidence import Floor
+from conformance._kit.floors import FIRST_EPISODES, RESET
 from conformance._kit import rollout
 from conformance._kit.assertions import compare_rollouts, plans_for, read
 from conformance._kit.expectations import expect_equal, expect_true
@@ -51,7 +53,7 @@ def _first_episode(env: Handle, seed: int | None, actions: Sequence[Any], **kwar
     return rollout.run(env, seed, actions, max_episodes=1, **kwargs)
 
 
-@checks("SEED-001")
+@checks("SEED-001", floor=FIRST_EPISODES)
 def test_same_seed_same_episode(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -65,7 +67,7 @@ def test_same_seed_same_episode(conformance_case: Case) -> None:
     case.explore(example, plans_for(case))
 
 
-@checks("SEED-002")
+@checks("SEED-002", floor=FIRST_EPISODES)
 def test_reseeding_replays(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -90,7 +92,7 @@ def _unseeded_resets(env: Handle, seed: int, actions: Sequence[Any]) -> list[Rec
     return records
 
 
-@checks("SEED-003")
+@checks("SEED-003", floor=Floor(steps=10, unseeded_resets=10))
 def test_unseeded_resets_continue_the_generator(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -127,7 +129,7 @@ def _join(groups: list[list[Any]], obs: Any) -> int:
     return 1
 
 
-@checks("SEED-004")
+@checks("SEED-004", floor=Floor(unseeded_resets=2))
 def test_unseeded_resets_do_not_restart(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -140,8 +142,10 @@ def test_unseeded_resets_do_not_restart(conformance_case: Case) -> None:
         # Each loop stops as soon as its verdict is certain (a seeded reset of a costly env reloads it; ALE's does).
         seeded: list[list[Any]] = []
         for i in range(k):
-            if 2 * _join(seeded, _reset_obs(probe, keep, seed=(seed + i) % _SEED_RANGE)) >= k:
-                return  # one start holds half of the seeded starts or more: too little randomness to tell (gymspec.env)
+            # One start holding half of the seeded starts or more: too little randomness to tell (gymspec.env).
+            case.require(2 * _join(seeded, _reset_obs(probe, keep, seed=(seed + i) % _SEED_RANGE)) < k,
+                         f"the initial state is not random enough to tell: {k} seeded resets start from one state "
+                         "half the time or more")
         env = case.make()
         env.reset(seed=seed)
         unseeded: list[list[Any]] = []
@@ -162,7 +166,7 @@ def test_unseeded_resets_do_not_restart(conformance_case: Case) -> None:
     case.explore(example, seeds(), max_examples=min(case.profile.max_examples, _RESTART_EXAMPLES))
 
 
-@checks("SEED-005")
+@checks("SEED-005", floor=FIRST_EPISODES)
 def test_reseeding_after_any_history(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -179,14 +183,14 @@ def test_reseeding_after_any_history(conformance_case: Case) -> None:
     case.explore(example, plans_for(case), plans_for(case))
 
 
-@checks("SEED-006")
+@checks("SEED-006", floor=Floor(constructions=2))
 def test_fresh_instances_seed_from_entropy(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
 
     def body() -> None:
-        if not _initial_state_varies(case, 0):
-            return
+        case.require(_initial_state_varies(case, 0), "the initial state is not random: resets with seeds 0 to 4 "
+                                                     "start from one state")
         # Instance by instance, stopping at the first that starts elsewhere: the verdict is then certain, and a
         # target costly to construct (seconds an instance) builds two instances, not eight.
         observations = [_reset_obs(case.make("env_0"))]
@@ -207,7 +211,7 @@ def test_fresh_instances_seed_from_entropy(conformance_case: Case) -> None:
     case.once(body)
 
 
-@checks("SEED-007", owns=("reset",))
+@checks("SEED-007", floor=RESET, owns=("reset",))
 def test_large_seeds_accepted(conformance_case: Case) -> None:
     case = conformance_case
     large = st.one_of(st.sampled_from([2**32, 2**63, 2**64]), st.integers(2**32, 2**128))
@@ -230,7 +234,7 @@ def _global_state() -> tuple[Any, Any]:
     return random.getstate(), np.random.get_state()
 
 
-@checks("SEED-008")
+@checks("SEED-008", floor=FIRST_EPISODES)
 def test_global_generators_irrelevant(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -262,7 +266,7 @@ def test_global_generators_irrelevant(conformance_case: Case) -> None:
     case.explore(example, plans_for(case))
 
 
-@checks("SEED-010")
+@checks("SEED-010", floor=FIRST_EPISODES)
 def test_space_sampling_does_not_change_dynamics(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -286,7 +290,7 @@ def test_space_sampling_does_not_change_dynamics(conformance_case: Case) -> None
     case.explore(example, plans_for(case))
 
 
-@checks("SEED-011")
+@checks("SEED-011", floor=RESET)
 def test_np_random_seed_reports_the_seed(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -358,7 +362,7 @@ _SALTED_RUNS = (
 )
 
 
-@checks("SEED-012")
+@checks("SEED-012", floor=Floor(processes=1))
 def test_episodes_reproducible_across_hash_salts(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -371,6 +375,7 @@ def test_episodes_reproducible_across_hash_salts(conformance_case: Case) -> None
                                     actions[: len(here) - 1], timeout=_FRESH_SECONDS)
         except FreshProcessError as error:
             case.not_checkable(f"the first episode could not be run in a fresh interpreter: {error}")
+        case.tally.another_process()
         ours, theirs = _as_records(episode.rows, here)
         # The reproducer runs itself under fixed salts (run as a file: python this_script.py) and compares.
         expect_equal(case, f"[runs[0]] * {len(_SALTS) - 1}", "runs[1:]",
@@ -402,7 +407,7 @@ def _random_start(case: Case, seed: int, keep: Freezer) -> tuple[bool, int]:
     return True, len(groups)
 
 
-@checks("SEED-013")
+@checks("SEED-013", floor=Floor(unseeded_resets=20))
 def test_different_seeds_continue_differently(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -436,7 +441,7 @@ def test_different_seeds_continue_differently(conformance_case: Case) -> None:
     case.explore(example, seeds(), max_examples=min(case.profile.max_examples, _RESTART_EXAMPLES))
 
 
-@checks("ENV-031", owns=("reset",))
+@checks("ENV-031", floor=Floor(seeded_resets=1, unseeded_resets=1), owns=("reset",))
 def test_reset_accepts_empty_options(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -455,7 +460,7 @@ def test_reset_accepts_empty_options(conformance_case: Case) -> None:
     case.explore(example, seeds(), max_examples=min(case.profile.max_examples, 3))
 
 
-@checks("SEED-014")
+@checks("SEED-014", floor=FIRST_EPISODES)
 def test_empty_options_mean_no_options(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()

@@ -17,6 +17,7 @@ from conformance._engine.case import Case, checks
 from conformance._engine.describe import describe_exception, is_array, is_bool, is_tuple, summarize, type_name
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.record import returned, source
+from conformance._kit.floors import FACT, SAMPLES
 from conformance._kit.assertions import SPACE_MEMBERS, contains, space_label
 from conformance._kit.expectations import expect_equal, expect_member, expect_no_raise, expect_true, expect_unequal
 from conformance._kit.space_checks import (
@@ -39,7 +40,7 @@ _FOREIGN: tuple[Any, ...] = (
 )  # fmt: skip
 
 
-@checks("SPACE-001")
+@checks("SPACE-001", floor=FACT)
 def test_space_equals_its_copies(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -66,7 +67,7 @@ def test_space_equals_its_copies(conformance_case: Case) -> None:
     per_space(case, check)
 
 
-@checks("SPACE-002")
+@checks("SPACE-002", floor=SAMPLES)
 def test_pickled_space_samples_alike(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -87,7 +88,7 @@ def test_pickled_space_samples_alike(conformance_case: Case) -> None:
     per_space_seeded(case, check)
 
 
-@checks("SPACE-003")
+@checks("SPACE-003", floor=FACT)
 def test_shape_and_dtype_types(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -111,7 +112,7 @@ def test_shape_and_dtype_types(conformance_case: Case) -> None:
     per_space(case, check)
 
 
-@checks("SPACE-004", owns=("seed",))
+@checks("SPACE-004", floor=SAMPLES, owns=("seed",))
 def test_seeded_sampling_is_reproducible(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -129,7 +130,7 @@ def test_seeded_sampling_is_reproducible(conformance_case: Case) -> None:
     per_space_seeded(case, check)
 
 
-@checks("SPACE-005")
+@checks("SPACE-005", floor=SAMPLES)
 def test_space_generators_are_per_instance(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -150,7 +151,7 @@ def test_space_generators_are_per_instance(conformance_case: Case) -> None:
     per_space_seeded(case, check)
 
 
-@checks("SPACE-006")
+@checks("SPACE-006", floor=SAMPLES)
 def test_unseeded_spaces_differ(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -174,7 +175,7 @@ def test_unseeded_spaces_differ(conformance_case: Case) -> None:
     per_space(case, check)
 
 
-@checks("SPACE-007", owns=("sample",))
+@checks("SPACE-007", floor=SAMPLES, owns=("sample",))
 def test_samples_are_contained(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -193,7 +194,7 @@ def test_samples_are_contained(conformance_case: Case) -> None:
     per_space_seeded(case, check)
 
 
-@checks("SPACE-008")
+@checks("SPACE-008", floor=SAMPLES)
 def test_sampling_leaves_global_generators_alone(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -226,7 +227,7 @@ def test_sampling_leaves_global_generators_alone(conformance_case: Case) -> None
     per_space_seeded(case, check)
 
 
-@checks("SPACE-009")
+@checks("SPACE-009", floor=SAMPLES)
 def test_array_samples_match_dtype_and_shape(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -253,7 +254,7 @@ def test_array_samples_match_dtype_and_shape(conformance_case: Case) -> None:
     per_space(case, check)
 
 
-@checks("SPACE-010")
+@checks("SPACE-010", floor=SAMPLES)
 def test_contains_returns_bool_agreeing_with_in(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -280,7 +281,7 @@ def test_contains_returns_bool_agreeing_with_in(conformance_case: Case) -> None:
     per_space(case, check)
 
 
-@checks("SPACE-011")
+@checks("SPACE-011", floor=SAMPLES)
 def test_contains_tolerates_foreign_values(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -298,7 +299,7 @@ def test_contains_tolerates_foreign_values(conformance_case: Case) -> None:
     per_space(case, check)
 
 
-@checks("SPACE-012")
+@checks("SPACE-012", floor=SAMPLES)
 def test_jsonable_round_trip(conformance_case: Case) -> None:
     case = conformance_case
     probe = case.probe()
@@ -334,7 +335,7 @@ def test_jsonable_round_trip(conformance_case: Case) -> None:
     per_space_seeded(case, check, examples=3)
 
 
-@checks("SPACE-013")
+@checks("SPACE-013", floor=FACT)
 def test_box_bounds(conformance_case: Case) -> None:
     case = conformance_case
     require_kind(case, ("box",), "Box-like")
@@ -360,7 +361,7 @@ def test_box_bounds(conformance_case: Case) -> None:
     per_space(case, check, kinds=("box",))
 
 
-@checks("SPACE-014")
+@checks("SPACE-014", floor=FACT)
 def test_box_not_degenerate(conformance_case: Case) -> None:
     case = conformance_case
     require_kind(case, ("box",), "Box-like")
@@ -377,7 +378,7 @@ def test_box_not_degenerate(conformance_case: Case) -> None:
     per_space(case, check, kinds=("box",))
 
 
-@checks("SPACE-015")
+@checks("SPACE-015", floor=FACT)
 def test_discrete_n_and_shape(conformance_case: Case) -> None:
     case = conformance_case
     require_kind(case, ("discrete",), "Discrete-like")
@@ -395,7 +396,7 @@ def test_discrete_n_and_shape(conformance_case: Case) -> None:
     per_space(case, check, kinds=("discrete",))
 
 
-@checks("SPACE-016")
+@checks("SPACE-016", floor=FACT)
 def test_multidiscrete_nvec(conformance_case: Case) -> None:
     case = conformance_case
     require_kind(case, ("multidiscrete",), "MultiDiscrete-like")
@@ -414,7 +415,7 @@ def test_multidiscrete_nvec(conformance_case: Case) -> None:
     per_space(case, check, kinds=("multidiscrete",))
 
 
-@checks("SPACE-017")
+@checks("SPACE-017", floor=FACT)
 def test_multibinary_dimensions(conformance_case: Case) -> None:
     case = conformance_case
     require_kind(case, ("multibinary",), "MultiBinary-like")
@@ -431,7 +432,7 @@ def test_multibinary_dimensions(conformance_case: Case) -> None:
     per_space(case, check, kinds=("multibinary",))
 
 
-@checks("SPACE-018")
+@checks("SPACE-018", floor=FACT)
 def test_composite_subspaces(conformance_case: Case) -> None:
     case = conformance_case
     require_kind(case, ("dict", "tuple", "oneof"), "composite (Dict/Tuple/OneOf-like)")

@@ -21,6 +21,8 @@ from conformance._engine.describe import describe_exception, is_array, is_tuple,
 from conformance._engine.handles import TargetError
 from conformance._engine.observe import View, Watch, observer, watcher
 from conformance._engine.record import copied, returned, snapshot, source
+from conformance._engine.evidence import Floor
+from conformance._kit.floors import CONSTRUCTION, FACT, RESET, ROLLOUT
 from conformance._kit import vector_rollout
 from conformance._kit.assertions import (
     SPACE_MEMBERS,
@@ -66,7 +68,7 @@ _SEEDS = st.integers(0, 2**31)
 _AFTER_RESET = 8
 
 
-@checks("VEC-001", kinds=_VECTOR)
+@checks("VEC-001", floor=FACT, kinds=_VECTOR)
 def test_num_envs_and_spaces(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -99,17 +101,17 @@ def test_num_envs_and_spaces(conformance_case: Case) -> None:
     case.once(body)
 
 
-@checks("VEC-002", kinds=_VECTOR)
+@checks("VEC-002", floor=FACT, kinds=_VECTOR)
 def test_observation_space_is_batched(conformance_case: Case) -> None:
     batched_space_rule(conformance_case, "single_observation_space", "observation_space")
 
 
-@checks("VEC-003", kinds=_VECTOR)
+@checks("VEC-003", floor=FACT, kinds=_VECTOR)
 def test_action_space_is_batched(conformance_case: Case) -> None:
     batched_space_rule(conformance_case, "single_action_space", "action_space")
 
 
-@checks("VEC-004", kinds=_VECTOR)
+@checks("VEC-004", floor=FACT, kinds=_VECTOR)
 def test_autoreset_mode_declared(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -124,7 +126,7 @@ def test_autoreset_mode_declared(conformance_case: Case) -> None:
     case.once(body)
 
 
-@observer("VEC-005", on="any", raw=True, kinds=_VECTOR, owns=("reset",))
+@observer("VEC-005", floor=RESET, on="any", raw=True, kinds=_VECTOR, owns=("reset",))
 def test_reset_returns_observations_and_info(view: View, result: tuple[int, str, Any]) -> None:
     index, kind, value = result
     if kind == "step":
@@ -193,7 +195,7 @@ def _fresh_row(case: Case, facts: VecFacts, seed: Any, i: int) -> Any:
     return split_rows(case, facts, snapshot(obs))[i]
 
 
-@checks("VEC-006", kinds=_VECTOR)
+@checks("VEC-006", floor=RESET, kinds=_VECTOR)
 def test_int_seed_seeds_consecutively(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -213,7 +215,7 @@ def test_int_seed_seeds_consecutively(conformance_case: Case) -> None:
     case.explore(example, _SEEDS, max_examples=min(case.profile.max_examples, 5))
 
 
-@checks("VEC-007", kinds=_VECTOR, owns=("reset",))
+@checks("VEC-007", floor=RESET, kinds=_VECTOR, owns=("reset",))
 def test_seed_lists(conformance_case: Case) -> None:
     case = conformance_case
     deterministic = not case.probe().nondeterministic
@@ -255,7 +257,7 @@ def test_seed_lists(conformance_case: Case) -> None:
                  max_examples=min(case.profile.max_examples, 5))
 
 
-@checks("VEC-008", kinds=_VECTOR)
+@checks("VEC-008", floor=Floor(steps=60), kinds=_VECTOR)
 def test_reproducible(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -270,7 +272,7 @@ def test_reproducible(conformance_case: Case) -> None:
     case.explore(example, plans_for(case))
 
 
-@checks("VEC-009", kinds=_VECTOR)
+@checks("VEC-009", floor=Floor(seeded_resets=2, steps=10), kinds=_VECTOR)
 def test_reset_resets_every_sub_env(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -295,7 +297,7 @@ def test_reset_resets_every_sub_env(conformance_case: Case) -> None:
     case.explore(example, plans_for(case), _SEEDS, st.booleans())
 
 
-@observer("VEC-010", raw=True, kinds=_VECTOR)
+@observer("VEC-010", floor=ROLLOUT, raw=True, kinds=_VECTOR)
 def test_step_returns_five_tuple(view: View, result: tuple[int, str, Any]) -> None:
     index, _, value = result
     if not is_tuple(value) or len(value) != 5:
@@ -306,7 +308,7 @@ def test_step_returns_five_tuple(view: View, result: tuple[int, str, Any]) -> No
                   actual=summarize(value))
 
 
-@observer("VEC-011", kinds=_VECTOR)
+@observer("VEC-011", floor=ROLLOUT, kinds=_VECTOR)
 def test_step_observations_in_space(view: View, record: VecRecord) -> None:
     facts = view.facts
     ok, note = contains(view.case, facts.obs_space, record.obs)
@@ -317,7 +319,7 @@ def test_step_observations_in_space(view: View, record: VecRecord) -> None:
                   expected=f"an element of {space_label(facts.obs_space)}", actual=summarize(record.obs))
 
 
-@observer("VEC-012", kinds=_VECTOR)
+@observer("VEC-012", floor=ROLLOUT, kinds=_VECTOR)
 def test_rewards_array(view: View, record: VecRecord) -> None:
     n, rewards = view.facts.n, record.rewards
     array, due = batch_array(view.facts, rewards)
@@ -331,7 +333,7 @@ def test_rewards_array(view: View, record: VecRecord) -> None:
                   actual=summarize(rewards))
 
 
-@observer("VEC-013", kinds=_VECTOR)
+@observer("VEC-013", floor=ROLLOUT, kinds=_VECTOR)
 def test_flags_arrays(view: View, record: VecRecord) -> None:
     n = view.facts.n
     for name in ("terminations", "truncations"):
@@ -358,17 +360,17 @@ def _info(view: View, record: VecRecord, problem_of: Any) -> None:
                   actual=summarize(record.info_copy))
 
 
-@observer("VEC-014", on="any", kinds=_VECTOR)
+@observer("VEC-014", floor=Floor(steps=30, ends=2), on="any", kinds=_VECTOR)
 def test_info_masks(view: View, record: VecRecord) -> None:
     _info(view, record, mask_problem)
 
 
-@observer("VEC-015", on="any", kinds=_VECTOR)
+@observer("VEC-015", floor=Floor(steps=30, ends=2), on="any", kinds=_VECTOR)
 def test_info_values_batched(view: View, record: VecRecord) -> None:
     _info(view, record, batch_info_problem)
 
 
-@observer("VEC-016", kinds=_VECTOR, owns=("step",))
+@observer("VEC-016", floor=ROLLOUT, kinds=_VECTOR, owns=("step",))
 def test_step_accepts_every_action(view: View, record: VecRecord) -> None:
     """A step that raises is the violation; the translation of the exception reports it (the replayed step raises
     it too: no reproducer assertion to add)."""
@@ -405,11 +407,11 @@ class _ObservationsUnaliased(Watch):
 
 
 test_observations_not_mutated_later = watcher(
-    "VEC-017", _ObservationsUnaliased, name="test_observations_not_mutated_later", kinds=_VECTOR
+    "VEC-017", _ObservationsUnaliased, floor=ROLLOUT, name="test_observations_not_mutated_later", kinds=_VECTOR
 )
 
 
-@checks("VEC-018", kinds=_VECTOR)
+@checks("VEC-018", floor=ROLLOUT, kinds=_VECTOR)
 def test_matches_reference_sync(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -455,7 +457,7 @@ def test_matches_reference_sync(conformance_case: Case) -> None:
     case.explore(example, plans_for(case))
 
 
-@checks("VEC-019", kinds=_VECTOR, owns=("close",))
+@checks("VEC-019", floor=Floor(constructions=1, steps=1), kinds=_VECTOR, owns=("close",))
 def test_close_is_idempotent(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -472,7 +474,7 @@ def test_close_is_idempotent(conformance_case: Case) -> None:
             max_examples=min(case.profile.max_examples, 3))
 
 
-@checks("VEC-020", kinds=_VECTOR)
+@checks("VEC-020", floor=CONSTRUCTION, kinds=_VECTOR)
 def test_calls_after_close_raise(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -514,7 +516,7 @@ _INDEPENDENCE_RESETS = 5
 _RANDOM_STARTS = 3
 
 
-@checks("VEC-021", kinds=_VECTOR)
+@checks("VEC-021", floor=Floor(unseeded_resets=1, steps=10), kinds=_VECTOR)
 def test_unseeded_reset_continues_generators(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
@@ -548,7 +550,7 @@ def test_unseeded_reset_continues_generators(conformance_case: Case) -> None:
     case.explore(example, plans_for(case), max_examples=min(case.profile.max_examples, 3))
 
 
-@checks("VEC-022", kinds=_VECTOR)
+@checks("VEC-022", floor=RESET, kinds=_VECTOR)
 def test_sub_envs_are_independent(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -583,7 +585,7 @@ def test_sub_envs_are_independent(conformance_case: Case) -> None:
     case.once(body)
 
 
-@checks("VEC-023", kinds=_VECTOR)
+@checks("VEC-023", floor=ROLLOUT, kinds=_VECTOR)
 def test_sub_envs_draw_their_own(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()

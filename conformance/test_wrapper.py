@@ -21,10 +21,11 @@ from conformance._engine.outcomes import Unchecked
 from conformance._engine.record import snapshot
 from conformance._engine.state import Layer, declared_render_modes
 from conformance._engine.verdicts import not_checked
+from conformance._kit.floors import CONSTRUCTION, FACT, RESET, ROLLOUT
 from conformance._kit import rollout
 from conformance._kit.assertions import contains, read, space_label
 from conformance._kit.construction import ConstructionWatch
-from conformance._kit.strategies import Plan, plans
+from conformance._kit.strategies import Plan, plan_tuples
 from conformance.equality import difference
 
 _MAX_CHAIN = 1000
@@ -98,7 +99,7 @@ def _layer_plans(case: Case, layers: tuple[Layer, ...]) -> st.SearchStrategy[tup
     usable = [layer for layer in layers if layer.action_space is not None]
     case.require(usable, "no wrapper layer exposes an action_space (ENV-001)")
     steps = max(1, case.profile.max_steps // len(usable))
-    return st.tuples(*(plans(layer.action_space, case.profile, max_steps=steps) for layer in usable))
+    return plan_tuples([layer.action_space for layer in usable], case.profile, max_steps=steps)
 
 
 def _drive_layers(case: Case, check_obs: bool) -> None:
@@ -164,17 +165,17 @@ def _drive_layers(case: Case, check_obs: bool) -> None:
     case.explore(example, _layer_plans(case, layers), max_examples=min(case.profile.max_examples, 8))
 
 
-@checks("WRAP-001")
+@checks("WRAP-001", floor=ROLLOUT)
 def test_wrapper_observations_in_own_space(conformance_case: Case) -> None:
     _drive_layers(conformance_case, check_obs=True)
 
 
-@checks("WRAP-002", owns=("step",))
+@checks("WRAP-002", floor=ROLLOUT, owns=("step",))
 def test_wrapper_accepts_own_actions(conformance_case: Case) -> None:
     _drive_layers(conformance_case, check_obs=False)
 
 
-@checks("WRAP-003")
+@checks("WRAP-003", floor=FACT)
 def test_inner_env_keeps_its_attributes(conformance_case: Case) -> None:
     case = conformance_case
     _layers(case)
@@ -216,7 +217,7 @@ def test_inner_env_keeps_its_attributes(conformance_case: Case) -> None:
     case.once(body)
 
 
-@checks("WRAP-004")
+@checks("WRAP-004", floor=CONSTRUCTION)
 def test_render_mode_passes_through(conformance_case: Case) -> None:
     case = conformance_case
     layers = _layers(case)
@@ -244,7 +245,7 @@ def test_render_mode_passes_through(conformance_case: Case) -> None:
     case.once(body)
 
 
-@checks("WRAP-005")
+@checks("WRAP-005", floor=FACT)
 def test_env_chain_reaches_unwrapped(conformance_case: Case) -> None:
     case = conformance_case
     _layers(case)
@@ -272,7 +273,7 @@ def test_env_chain_reaches_unwrapped(conformance_case: Case) -> None:
     case.once(body)
 
 
-@checks("WRAP-006")
+@checks("WRAP-006", floor=FACT)
 def test_unwrapped_is_innermost(conformance_case: Case) -> None:
     case = conformance_case
 
@@ -325,7 +326,7 @@ def _inner_only_names(env: Any, unwrapped: Any) -> list[str]:
     return names[:_ATTRIBUTES]
 
 
-@checks("WRAP-007")
+@checks("WRAP-007", floor=FACT)
 def test_get_wrapper_attr_finds_inner_attributes(conformance_case: Case) -> None:
     case = conformance_case
     layers = _layers(case)
@@ -358,7 +359,7 @@ def test_get_wrapper_attr_finds_inner_attributes(conformance_case: Case) -> None
     case.once(body)
 
 
-@checks("WRAP-008")
+@checks("WRAP-008", floor=RESET)
 def test_wrapper_shares_np_random(conformance_case: Case) -> None:
     case = conformance_case
     _layers(case)
@@ -392,7 +393,7 @@ _SHADOW = (
 )
 
 
-@checks("WRAP-009")
+@checks("WRAP-009", floor=RESET)
 def test_reset_forwards_seed_and_options(conformance_case: Case) -> None:
     case = conformance_case
     _layers(case)

@@ -263,15 +263,15 @@ def _chart(items: Sequence[RuleResult]) -> str:
 
 
 def _table(items: Sequence[RuleResult]) -> str:
-    rows = ["<tr><th>rule</th><th>level</th><th>outcome</th><th>summary</th><th class=num>examples</th>"
-            "<th class=num>steps</th><th class=num>seconds</th></tr>"]
+    rows = ["<tr><th>rule</th><th>level</th><th>outcome</th><th>summary</th><th>observed</th>"
+            "<th class=num>seconds</th></tr>"]
     for result in sorted(items, key=lambda r: r.rule):
         summary = result.message.splitlines()[0] if result.message else ""
         anchor = f'<a href="#{_e(_anchor(result))}">{_e(result.rule)}</a>' if result.outcome in _FINDINGS \
             else _e(result.rule)
         rows.append(f"<tr><td>{anchor}</td><td>{_e(result.level)}</td><td>{_outcome(result.outcome)}</td>"
-                    f"<td>{_e(summary[:200])}</td><td class=num>{result.examples}</td>"
-                    f"<td class=num>{result.steps}</td><td class=num>{result.seconds:.2f}</td></tr>")
+                    f"<td>{_e(summary[:200])}</td><td>{_e(result.evidence.describe())}</td>"
+                    f"<td class=num>{result.seconds:.2f}</td></tr>")
     return (f"<details><summary>all {len(items)} rules</summary><table>" + "".join(rows) + "</table></details>")
 
 

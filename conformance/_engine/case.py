@@ -38,15 +38,15 @@ from typing import Any, NoReturn, TypeVar
 
 import numpy as np
 import pytest
-from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 
 from conformance._engine import remote, shelf
 from conformance._engine.describe import describe_exception
+from conformance._engine.evidence import Floor, Tally, episode_cap, shortfall
 from conformance._engine.handles import ConstructionFailed, Handle, TargetError
 from conformance._engine.outcomes import NotCheckable, RuleFailure, Unchecked
-from conformance._engine.profiles import Profile, hypothesis_settings
+from conformance._engine.profiles import Profile, first_choices, given_under
 from conformance._engine.record import Trace
 from conformance._engine.remote import Remote
 from conformance._engine.state import Probe, TargetState
@@ -103,10 +103,13 @@ class Case:
         profile: The effort profile.
         watchdog: The guard every call into the target goes through.
         owns: Call kinds whose exceptions are violations of this rule rather than reasons to skip.
+        floor: The least evidence the rule needs to be judged (:mod:`conformance._engine.evidence`): a run that
+            found nothing with less is not checked, never a pass.
     """
 
     def __init__(
-        self, rule: Rule, state: TargetState, profile: Profile, watchdog: Guard, owns: Iterable[str] = ()
+        self, rule: Rule, state: TargetState, profile: Profile, watchdog: Guard, owns: Iterable[str] = (),
+        floor: Floor | None = None,
     ) -> None:
         self.rule = rule
         self.state = state
@@ -120,14 +123,30 @@ class Case:
         self._seed: int | None = None
         self.scratch: dict[str, Any] = {}
         """Per-example memory of the check (cleared by :meth:`new_example`)."""
-        self.examples = 0
+        self.floor = floor if floor is not None else Floor()
+        self.tally = Tally(self.floor, seconds=profile.budget)
+        """What the item's calls observed (its evidence), counted as they return."""
+
+    @property
+    def examples(self) -> int:
         """How many examples the item ran."""
-        self._steps_before = 0
+        return self.tally.examples
 
     @property
     def steps(self) -> int:
         """How many ``step`` calls the item's examples made."""
-        return self._steps_before + self._trace.steps
+        return self.tally.steps
+
+    def exhausted(self, why: str) -> None:
+        """Say that a rollout ran as far as it could without the episode event the rule's floor asks for, because
+        ``why`` ("the episode ended truncated, not terminated"): an item that ends under its floor is then *not
+        observed* (a skip naming ``why``), not unchecked."""
+        self.tally.exhaust(why)
+
+    def judged(self, name: str, count: int = 1) -> None:
+        """Count ``count`` more of what the check judged under ``name`` (a ``judged`` entry of the rule's floor:
+        "terminal steps compared"), where the calls alone do not say it."""
+        self.tally.judged(name, count)
 
     # --- facts about the target ------------------------------------------------------------------------------
 
@@ -179,6 +198,7 @@ class Case:
         """
         expression = self.target.constructor_source(**kwargs)
         self._trace.construct(var, expression)
+        self.tally.constructed()
         mode = kwargs.get("render_mode")
         mode_text = mode if isinstance(mode, str) else ""
         method = "render_construct" if mode is not None else "construct"
@@ -191,7 +211,8 @@ class Case:
         if untouched is not None:
             # The shelf's instances were built beside live ones (the probed instance, kept): a second live
             # construction that already succeeded in this target's process, which is what the rule asks for.
-            handle = Handle(untouched, var, self._trace, self.watchdog, mode=mode_text)
+            handle = Handle(untouched, var, self._trace, self.watchdog, mode=mode_text, tally=self.tally,
+                            instance=True)
             handle.key = key
         elif shelf.costly() is not None and in_job() and shelf.stocked(key) and not second and not watched:
             # Only a construction the shelf or the bin may serve is deferred: one that has no instance of its kind
@@ -209,11 +230,12 @@ class Case:
                 except TargetError as error:
                     raise ConstructionFailed(error) from error.error
 
-            handle = Handle(None, var, self._trace, self.watchdog, mode=mode_text, binder=bind)
+            handle = Handle(None, var, self._trace, self.watchdog, mode=mode_text, binder=bind, tally=self.tally,
+                            instance=True)
             handle.key = key
         else:
             handle = Handle(self._construct(expression, method, mode_text, kwargs), var, self._trace, self.watchdog,
-                            mode=mode_text)
+                            mode=mode_text, tally=self.tally, instance=True)
         self._handles.append(handle)
         return handle
 
@@ -246,10 +268,12 @@ class Case:
             shelf.release(_close)
 
         try:
-            return self.watchdog.call(
+            elsewhere = self.watchdog.call(
                 f"{expression} (in a process of its own)",
                 lambda: remote.start(release, lambda: self.target.construct(**kwargs)), method=method, mode=mode,
             )
+            self.tally.another_process()
+            return elsewhere
         except (Exception, SystemExit):  # noqa: BLE001 - it does not construct alone either: its own failure stands
             return None
 
@@ -262,9 +286,12 @@ class Case:
         """
         probe = self.probe()
         self._trace.construct(var, self.target.constructor_source())
+        self.tally.constructed()
         return probe
 
-    def wrap(self, obj: Any, var: str, expression: str, *, imports: Iterable[str] = ()) -> Handle:
+    def wrap(
+        self, obj: Any, var: str, expression: str, *, imports: Iterable[str] = (), counted: bool = True
+    ) -> Handle:
         """Record ``var = expression`` and return a handle on ``obj`` (a space, an inner layer...).
 
         Args:
@@ -272,11 +299,13 @@ class Case:
             var: Its name in the reproducer.
             expression: Source that rebuilds it from earlier variables.
             imports: Import lines the expression needs (e.g. ``"import copy"``).
+            counted: Whether its calls count as the item's evidence (not those of a model the check builds to
+                predict the target: a vector env's sub-envs driven alone).
         """
         for line in imports:
             self._trace.require(line)
         self._trace.construct(var, expression)
-        return Handle(obj, var, self._trace, self.watchdog)
+        return Handle(obj, var, self._trace, self.watchdog, tally=self.tally if counted else None)
 
     def note(self, line: str, *, imports: Iterable[str] = ()) -> None:
         """Add a literal line (and the imports it needs) to the reproducer."""
@@ -398,8 +427,7 @@ class Case:
 
         Call before each example when driving examples yourself; :meth:`once` and :meth:`explore` already do.
         """
-        self._steps_before += self._trace.steps
-        self.examples += 1
+        self.tally.new_example()
         self._trace = Trace(self.target.imports)
         self._handles = []
         self._seed = None
@@ -468,7 +496,8 @@ class Case:
         Raises:
             RuleFailure: For a MUST-level violation or a hang.
         """
-        self.probe()  # a target that cannot be constructed, or hung, ends the item here
+        probe = self.probe()  # a target that cannot be constructed, or hung, ends the item here
+        self.tally.cap = episode_cap(self.floor, probe.max_episode_steps, self.profile.name)
         saved_random, saved_numpy = random.getstate(), np.random.get_state()
         user_warnings = WarningState()  # the filters the user chose; the target may change them while it runs
         try:
@@ -477,6 +506,7 @@ class Case:
                     run()
                 except ConstructionFailed as failed:  # a deferred construction, met outside an example
                     raise self._from_target_error(failed.error) from failed.error.error
+                self._weigh_evidence()
             except Exception as exc:
                 # Hypothesis wraps a failure that did not reproduce on replay in an exception group.
                 inner = _rule_failure_in(exc)
@@ -511,6 +541,20 @@ class Case:
             random.setstate(saved_random)
             np.random.set_state(saved_numpy)
 
+    def _weigh_evidence(self) -> None:
+        """After a run that found nothing: pass only on the evidence the rule's floor asks for. Under it, the item
+        was not checked (an error: too little time or too few examples), or, when its rollouts ran to the episode
+        cap without the episode ends the rule is about, not observed (a skip: no defect and no pass)."""
+        if self.violations:
+            return  # a SHOULD rule's violation is a finding, whatever else was seen
+        found = shortfall(self.rule.id, self.target.id, self.floor, self.tally)
+        if found is None:
+            return
+        message, checked = found
+        if not checked:
+            pytest.skip(message)
+        raise Unchecked(message)
+
     def once(self, body: Callable[[], None]) -> None:
         """Run ``body`` a single time (checks with nothing to draw)."""
         self.conclude(lambda: self._example(body, ()))
@@ -531,8 +575,8 @@ class Case:
             then: Runs after every example passed (it may still fail the item).
         """
 
-        @hypothesis_settings(self.profile, max_examples=max_examples)
-        @given(st.tuples(*strategies))
+        @given_under(self.profile, st.tuples(*strategies), max_examples=max_examples,
+                     first=first_choices(strategies[0]) if strategies else None)
         def example(drawn: tuple[Any, ...]) -> None:
             self._example(body, drawn)
 
@@ -555,11 +599,16 @@ def _close(obj: Any) -> None:
 F = TypeVar("F", bound=Callable[..., None])
 
 
-def checks(rule_id: str, *, kinds: Iterable[str] = ("env",), owns: Iterable[str] = ()) -> Callable[[F], F]:
+def checks(
+    rule_id: str, *, floor: Floor, kinds: Iterable[str] = ("env",), owns: Iterable[str] = ()
+) -> Callable[[F], F]:
     """Mark a test as the check of ``rule_id``; the plugin makes one item per target of ``kinds``.
 
     Args:
         rule_id: The rule, e.g. ``"ENV-016"``.
+        floor: The least evidence the rule's statement needs to be judged (``Floor()`` for a fixed fact of the
+            target): an item that finds nothing with less is not checked, never a pass
+            (:mod:`conformance._engine.evidence`).
         kinds: Target kinds the rule applies to (``"env"``, ``"vector"``, ``"func"``).
         owns: Call kinds (``"construct"``, ``"reset"``, ``"step"``, ``"render"``, ``"close"``) whose exceptions
             are violations of this rule; other rules skip when those calls raise.
@@ -567,7 +616,7 @@ def checks(rule_id: str, *, kinds: Iterable[str] = ("env",), owns: Iterable[str]
     Returns:
         The marker decorator.
     """
-    mark = pytest.mark.conformance_rule(rule_id, kinds=tuple(kinds), owns=tuple(owns))
+    mark = pytest.mark.conformance_rule(rule_id, kinds=tuple(kinds), owns=tuple(owns), floor=floor)
 
     def decorate(fn: F) -> F:
         decorated: F = mark(fn)

@@ -10,10 +10,12 @@ whether that exception is the violation it looks for or a reason it cannot check
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
 from conformance._engine.describe import describe_exception
+from conformance._engine.evidence import Tally
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import Trace, source
 from conformance._engine.remote import Remote
@@ -80,12 +82,17 @@ class Handle:
         guard: What times them.
         mode: The render mode the instance was constructed with (``""`` for none).
         binder: For a deferred handle, what finds its instance on first use.
+        tally: Where the calls that return are counted (the item's evidence).
+        instance: Whether it is one of the target's instances (not a layer or a space of one).
     """
 
     def __init__(
-        self, obj: Any, var: str, trace: Trace, guard: Guard, mode: str = "", binder: Binder | None = None
+        self, obj: Any, var: str, trace: Trace, guard: Guard, mode: str = "", binder: Binder | None = None, *,
+        tally: Tally | None = None, instance: bool = False,
     ) -> None:
         self._obj = obj
+        self._tally = tally
+        self.instance = instance
         self._binder = binder
         self.var = var
         self.mode = mode
@@ -120,6 +127,11 @@ class Handle:
             )
         self.exposed = True  # whatever the check does with it, the suite no longer knows its state
         return obj
+
+    @property
+    def tally(self) -> Tally | None:
+        """Where its calls are counted (``None``: nowhere)."""
+        return self._tally
 
     @property
     def bound(self) -> bool:
@@ -173,6 +185,7 @@ class Handle:
         obj = self._bind(reusable=method == "reset" and isinstance(seed, int) and not isinstance(seed, bool))
         if method == "close":
             self.closed = True
+        started = time.perf_counter()
         try:
             result = self._guard.call(
                 label, lambda: self._do(obj, method, args, kwargs), method=method, mode=self.mode
@@ -184,6 +197,9 @@ class Handle:
             raise TargetError(
                 self._describe(method, args, kwargs), method, exc, mode=self.mode, worked=self.worked
             ) from exc
+        if self._tally is not None:
+            self._tally.returned(self, method, kwargs, result, self.mode, instance=self.instance,
+                                 seconds=time.perf_counter() - started)
         # Outside human mode only render() draws: a reset that returned says nothing about the display.
         self.worked = self.worked or method == "render" or self.mode == "human"
         return result

@@ -236,9 +236,8 @@ def run_trace(payload: Mapping[str, JSON]) -> JSON:
             _capture_frames(config, case)
         result = dataclasses.replace(result, profile=session.profile)
         if job.rules:
-            case.examples = 0
             verdicts = run_shared(case, job.rules)
-            result = dataclasses.replace(result, verdicts=verdicts, examples=case.examples, steps=case.steps)
+            result = dataclasses.replace(result, verdicts=verdicts, evidence=case.tally.evidence())
     except BaseException as exc:  # noqa: BLE001 - no shared verdicts: each observer runs on its own
         result = dataclasses.replace(result, verdicts={}, error=f"{type(exc).__name__}: {exc}")
     return result.to_wire()

@@ -29,6 +29,7 @@ from conformance._engine.describe import is_list_or_tuple, is_mapping
 from conformance._engine.processes import Snapshot
 from conformance._engine.profiles import Costs, Profile
 from conformance._engine.zygote import JSON
+from conformance.results import Evidence
 
 __all__ = [
     "Died",
@@ -229,8 +230,7 @@ class TraceResult:
         costs: What a construction, a seeded reset and a step cost (``None``: not measured, or a call failed).
         first_costs: What the first call of each kind cost in that process.
         observation_bytes: How many bytes the first observation holds (``None``: not measured).
-        examples: Hypothesis examples the observers' shared run took.
-        steps: Steps it took.
+        evidence: What the observers' shared run observed (every observer it decided passed on it).
         error: Why the shared run ended early (its observers then run on their own), ``None`` if it did not.
     """
 
@@ -239,14 +239,12 @@ class TraceResult:
     costs: Costs | None = None
     first_costs: Mapping[str, float] = field(default_factory=dict[str, float])
     observation_bytes: int | None = None
-    examples: int = 0
-    steps: int = 0
+    evidence: Evidence = field(default_factory=Evidence)
     error: str | None = None
 
     def observed(self, other: TraceResult) -> TraceResult:
-        """This (the cost probe's) result, with the observers' verdicts and effort from ``other``."""
-        return dataclasses.replace(self, verdicts=other.verdicts, examples=other.examples, steps=other.steps,
-                                   error=other.error)
+        """This (the cost probe's) result, with the observers' verdicts and evidence from ``other``."""
+        return dataclasses.replace(self, verdicts=other.verdicts, evidence=other.evidence, error=other.error)
 
     def to_wire(self) -> dict[str, JSON]:
         return {
@@ -255,8 +253,7 @@ class TraceResult:
             "costs": None if self.costs is None else dataclasses.asdict(self.costs),
             "first_costs": dict(self.first_costs),
             "observation_bytes": self.observation_bytes,
-            "examples": self.examples,
-            "steps": self.steps,
+            "evidence": self.evidence.to_dict(),
             "error": self.error,
         }
 
@@ -267,15 +264,16 @@ class TraceResult:
         costs = data.get("costs")
         if costs is not None and not is_mapping(costs):
             raise ValueError(f"TraceResult costs must be a mapping of Costs' fields, got {costs!r}")
-        weight, error = data.get("observation_bytes"), data.get("error")
+        weight, error, evidence = data.get("observation_bytes"), data.get("error"), data.get("evidence")
+        if evidence is not None and not is_mapping(evidence):
+            raise ValueError(f"TraceResult evidence must be a mapping of Evidence's counts, got {evidence!r}")
         return cls(
             verdicts=_verdicts(data.get("verdicts")),
             profile=_profile(data.get("profile")),
             costs=None if costs is None else Costs(**{str(key): float(value) for key, value in costs.items()}),
             first_costs=_seconds(data.get("first_costs"), "first_costs"),
             observation_bytes=None if weight is None else int(weight),
-            examples=int(data.get("examples", 0)),
-            steps=int(data.get("steps", 0)),
+            evidence=Evidence() if evidence is None else Evidence.from_dict(evidence),
             error=None if error is None else str(error),
         )
 

@@ -25,13 +25,12 @@ from collections.abc import Callable, Iterable, Mapping, MutableMapping
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeAlias
 
-from hypothesis import given
-
 from conformance._engine.case import Case, checks
+from conformance._engine.evidence import Floor, Tally, episode_cap, shortfall, strongest
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.messages import ObserverVerdict
 from conformance._engine.outcomes import NotCheckable, RuleFailure
-from conformance._engine.profiles import hypothesis_settings
+from conformance._engine.profiles import first_choices, given_under
 from conformance._engine.verdicts import not_checked
 from conformance._kit import rollout
 from conformance._kit.assertions import plans_for
@@ -113,12 +112,14 @@ class Observer:
     Attributes:
         rule_id: Its rule.
         watch: Builds its watch for one example.
+        floor: The least evidence its rule needs (the shared run is driven to the strongest of its observers').
         owns: Call kinds whose exceptions violate its rule.
         kinds: Target kinds it observes (``"env"`` rollouts of ``reset``/``step``, or ``"vector"`` ones).
     """
 
     rule_id: str
     watch: Callable[[View], Watch]
+    floor: Floor
     owns: tuple[str, ...] = ()
     kinds: tuple[str, ...] = ("env",)
 
@@ -128,11 +129,11 @@ OBSERVERS: dict[str, Observer] = {}
 
 
 def _register(
-    rule_id: str, watch: Callable[[View], Watch], owns: Iterable[str], name: str, kinds: Iterable[str]
+    rule_id: str, watch: Callable[[View], Watch], owns: Iterable[str], name: str, kinds: Iterable[str], floor: Floor
 ) -> TestFunction:
-    OBSERVERS[rule_id] = Observer(rule_id, watch, tuple(owns), tuple(kinds))
+    OBSERVERS[rule_id] = Observer(rule_id, watch, floor, tuple(owns), tuple(kinds))
 
-    @checks(rule_id, kinds=kinds, owns=owns)
+    @checks(rule_id, kinds=kinds, owns=owns, floor=floor)
     def test(conformance_case: Case) -> None:
         run_dedicated(conformance_case, OBSERVERS[rule_id])
 
@@ -146,16 +147,19 @@ def watcher(
     watch: Callable[[View], Watch],
     *,
     name: str,
+    floor: Floor,
     owns: Iterable[str] = (),
     kinds: Iterable[str] = ("env",),
 ) -> TestFunction:
-    """Register a stateful observer and return its pytest test function (assign it to ``name`` in the module)."""
-    return _register(rule_id, watch, owns, name, kinds)
+    """Register a stateful observer and return its pytest test function (assign it to ``name`` in the module);
+    ``floor``: the least evidence its rule needs."""
+    return _register(rule_id, watch, owns, name, kinds, floor)
 
 
 def observer(
     rule_id: str,
     *,
+    floor: Floor,
     on: str = "step",
     raw: bool = False,
     owns: Iterable[str] = (),
@@ -165,6 +169,7 @@ def observer(
 
     Args:
         rule_id: The rule.
+        floor: The least evidence the rule needs to be judged.
         on: Which results it sees: ``"reset"``, ``"step"``, ``"partial"`` (a vector reset with a mask), or
             ``"any"``.
         raw: Whether it sees the raw results (``check(view, (index, kind, raw))``) instead of records.
@@ -186,7 +191,7 @@ def observer(
                     if on in ("any", record.kind):
                         check(self.view, record)
 
-        return _register(rule_id, _Check, owns, check.__name__, kinds)
+        return _register(rule_id, _Check, owns, check.__name__, kinds, floor)
 
     return decorate
 
@@ -282,11 +287,14 @@ def run_shared(case: Case, rule_ids: Iterable[str]) -> dict[str, ObserverVerdict
         rule_id: OBSERVERS[rule_id] for rule_id in rule_ids if rule_id in OBSERVERS and kind in OBSERVERS[rule_id].kinds
     }
     outcomes: dict[str, Any] = {}
-    case.probe()
+    probe = case.probe()
+    # The shared rollouts are driven to what the most demanding observer needs (ENV-023's episode ends).
+    case.floor = strongest(obs.floor for obs in observers.values())
+    case.tally = Tally(case.floor, seconds=case.profile.budget)
+    case.tally.cap = episode_cap(case.floor, probe.max_episode_steps, case.profile.name)
     plans = _plans(case)
 
-    @hypothesis_settings(case.profile)
-    @given(plans)
+    @given_under(case.profile, plans, first=first_choices(plans))
     def example(plan: Any) -> None:
         active = {rule_id: obs for rule_id, obs in observers.items() if rule_id not in outcomes}
         if not active:
@@ -302,7 +310,12 @@ def run_shared(case: Case, rule_ids: Iterable[str]) -> dict[str, ObserverVerdict
     for rule_id in observers:
         found = outcomes.get(rule_id)
         if found is None:
-            verdicts[rule_id] = ObserverVerdict("passed")
+            short = shortfall(rule_id, case.target.id, observers[rule_id].floor, case.tally)
+            if short is None:
+                verdicts[rule_id] = ObserverVerdict("passed")
+            elif not short[1]:
+                verdicts[rule_id] = ObserverVerdict("skipped", short[0])  # not observed: its episodes do not end
+            # else: under its floor; its item runs on its own and reaches it, or says it could not
         elif isinstance(found, RuleFailure):
             verdicts[rule_id] = ObserverVerdict("failed", failure=found.to_report())
         else:

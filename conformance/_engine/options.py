@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    from conformance._engine.evidence import Floor
     from conformance._engine.project import ProjectTable
     from conformance._engine.targets import Target
 
@@ -53,6 +54,7 @@ OPTION_NAMES: dict[str, str] = {
     "func_env": "conformance_func_env",
     "report": "conformance_report",
     "profile": "conformance_profile",
+    "budget": "conformance_budget",
     "rules": "conformance_rules",
     "timeout": "conformance_timeout",
     "memory": "conformance_memory",
@@ -102,6 +104,12 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
     "func_env": ("pkg.mod:attr", "a FuncEnv instance factory (repeatable)"),
     "report": ("PATH", "write the JSON report of the run to PATH"),
     "profile": ("quick|default|thorough", "Hypothesis budget: examples per rule and steps per rollout"),
+    "budget": (
+        "SECONDS",
+        "seconds of target time (constructions, resets, steps) a target's items may spend in all (default: the "
+        "profile's, 10 quick, 30 default, 300 thorough); a costly target gets fewer examples within it, never less "
+        "evidence than each rule's floor, and an item that could not reach its floor is not checked",
+    ),
     "rules": ("GLOB[,!GLOB]", "run only rules whose id matches; '!' excludes, e.g. 'SEED-*' or '!VEC-002'"),
     "timeout": (
         "SECONDS",
@@ -146,6 +154,7 @@ OPTION_HELP: dict[str, tuple[str, str]] = {
 _FLAGS = {
     "report": "--conformance-report",
     "profile": "--conformance-profile",
+    "budget": "--conformance-budget",
     "timeout": "--conformance-timeout",
     "memory": "--conformance-memory",
     "isolation": "--conformance-isolation",
@@ -268,6 +277,8 @@ class CaseParam:
     rule_id: str | None
     target: Target
     owns: tuple[str, ...] = ()
+    floor: Floor | None = None
+    """The least evidence the rule needs to be judged (its check's declaration)."""
 
     def __repr__(self) -> str:
         return f"{self.rule_id or 'construct'}-{self.target.id}"

@@ -2,17 +2,39 @@
 
 The profile is applied through explicit :class:`hypothesis.settings` objects built here, never by registering or
 loading a global Hypothesis profile, so importing or running the suite leaves Hypothesis' global state untouched.
+
+**The first example is a full one.** Hypothesis' first example is the simplest its strategies can draw: a rollout
+plan of no actions. An item of a costly target may get a single example, so that would be all it saw (a pass on
+zero steps). A strategy that knows its fullest example (:func:`full_first`: a plan of the profile's whole rollout
+length) has it run first instead (:func:`given_under`): it is handed to Hypothesis as a saved example to *reuse*,
+which Hypothesis replays before it generates, and shrinks like any example it found when it fails.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import weakref
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
-from hypothesis import HealthCheck, Phase, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
+from hypothesis import strategies as st
+from hypothesis.database import ExampleDatabase, choices_to_bytes
 
-__all__ = ["DEFAULT_PROFILE", "PROFILES", "Costs", "Profile", "demand", "hypothesis_settings", "scaled"]
+__all__ = [
+    "DEFAULT_PROFILE",
+    "PROFILES",
+    "Costs",
+    "Profile",
+    "demand",
+    "first_choices",
+    "full_first",
+    "given_under",
+    "hypothesis_settings",
+    "scaled",
+]
 
 
 @dataclass(frozen=True)
@@ -33,7 +55,8 @@ class Profile:
         budget: Seconds of target time (constructions, resets, steps) a target's items may spend in all.
         min_examples: The fewest examples an item gets, however costly the target's steps and resets; a target
             whose construction alone takes more than a tenth of ``budget`` gets one (:func:`scaled`).
-        min_steps: The shortest rollout, however costly the target.
+        min_steps: The shortest rollout, however costly the target: at least the largest step floor of the rules
+            (:mod:`conformance._kit.floors`), which a costly target's single full example must reach.
         render_seconds: Seconds of ``render()`` calls a RENDER item may spend beyond the frames it always draws:
             a target whose frames cost more renders fewer of them (:mod:`conformance._kit.frames`).
     """
@@ -51,7 +74,7 @@ class Profile:
 
 PROFILES: dict[str, Profile] = {
     "quick": Profile("quick", max_examples=5, max_steps=50, max_prefix=10, derandomize=True,
-                     budget=10.0, min_examples=2, min_steps=20, render_seconds=1.0),
+                     budget=10.0, min_examples=2, min_steps=30, render_seconds=1.0),
     "default": Profile("default", max_examples=15, max_steps=200, max_prefix=20, derandomize=True,
                        budget=30.0, min_examples=3, min_steps=30, render_seconds=3.0),
     "thorough": Profile("thorough", max_examples=100, max_steps=1000, max_prefix=50, derandomize=False,
@@ -110,23 +133,99 @@ def scaled(profile: Profile, costs: Costs, items: int) -> Profile:
 DEFAULT_PROFILE = "default"
 
 
-def hypothesis_settings(profile: Profile, *, max_examples: int | None = None) -> settings:
+_FIRST: weakref.WeakKeyDictionary[st.SearchStrategy[Any], tuple[int, ...]] = weakref.WeakKeyDictionary()
+_DERANDOMIZED_SEED = 0  # the fixed seed of a derandomized profile's runs that reuse a first example
+_S = TypeVar("_S", bound=st.SearchStrategy[Any])
+
+
+def full_first(strategy: _S, choices: Iterable[int]) -> _S:
+    """Declare ``strategy``'s fullest example: the leading integer choices that draw it (a plan's length first).
+
+    Returns:
+        ``strategy`` itself, known to :func:`first_choices` from now on.
+    """
+    _FIRST[strategy] = tuple(choices)
+    return strategy
+
+
+def first_choices(strategy: st.SearchStrategy[Any]) -> tuple[int, ...] | None:
+    """The choices :func:`full_first` declared for ``strategy`` (``None``: its simplest example comes first)."""
+    return _FIRST.get(strategy)
+
+
+class _FirstExample(ExampleDatabase):
+    """An example database that holds one saved example, the full first one, for whichever test asks: Hypothesis
+    replays it first (its *reuse* phase), then generates, and shrinks whichever fails. Nothing is written."""
+
+    def __init__(self, choices: tuple[int, ...]) -> None:
+        super().__init__()
+        self._saved: bytes | None = choices_to_bytes(choices)
+
+    def fetch(self, key: bytes) -> Iterable[bytes]:
+        # Only the primary corpus: the secondary and pareto ones (keys with a suffix) stay empty.
+        if self._saved is not None and not key.endswith((b".secondary", b".pareto")):
+            yield self._saved
+
+    def save(self, key: bytes, value: bytes) -> None:
+        del key, value
+
+    def delete(self, key: bytes, value: bytes) -> None:
+        if value == self._saved and not key.endswith((b".secondary", b".pareto")):
+            self._saved = None  # replayed and passed: not offered again
+
+    def move(self, src: bytes, dest: bytes, value: bytes) -> None:
+        del src, dest, value
+
+    def __repr__(self) -> str:
+        return "_FirstExample()"
+
+
+_T = TypeVar("_T")
+
+
+def given_under(
+    profile: Profile, strategy: st.SearchStrategy[_T], *, max_examples: int | None = None,
+    first: tuple[int, ...] | None = None,
+) -> Callable[[Callable[[_T], None]], Callable[[], None]]:
+    """``@given(strategy)`` under ``profile``'s settings, with ``first`` (leading integer choices, e.g. a plan's full
+    length) as the first example when given: reused before anything is generated, shrunk if it fails.
+
+    A derandomized profile stays deterministic: Hypothesis does not allow a database beside ``derandomize``, so the
+    run is seeded with a fixed seed instead, which draws the same examples on every run (and, unlike derandomizing,
+    whatever the test's source).
+    """
+
+    def decorate(test: Callable[[_T], None]) -> Callable[[], None]:
+        run: Callable[[], None] = given(strategy)(test)
+        if first is not None and profile.derandomize:
+            # Seeded before the settings are applied: seed() drops the database of the settings it finds.
+            run = seed(_DERANDOMIZED_SEED)(run)
+        chosen: Callable[[], None] = hypothesis_settings(profile, max_examples=max_examples, first=first)(run)
+        return chosen
+
+    return decorate
+
+
+def hypothesis_settings(
+    profile: Profile, *, max_examples: int | None = None, first: tuple[int, ...] | None = None
+) -> settings:
     """Build the Hypothesis settings for one item.
 
     Args:
         profile: The effort profile.
         max_examples: Overrides the profile's example count (for checks that are costly per example).
+        first: The leading choices of the example to run first (:func:`given_under`).
 
     Returns:
-        Settings with no deadline, no example database (the suite writes nothing into the user's directory; the
-        zygotes keep Hypothesis' cache of local constants in the user's cache directory) and
-        a single reported failure per item.
+        Settings with no deadline, no example database that writes (the suite writes nothing into the user's
+        directory; the zygotes keep Hypothesis' cache of local constants in the user's cache directory; ``first``
+        is offered by a database that only holds it) and a single reported failure per item.
     """
     return settings(
         max_examples=profile.max_examples if max_examples is None else max_examples,
         deadline=None,
-        database=None,
-        derandomize=profile.derandomize,
+        database=None if first is None else _FirstExample(first),
+        derandomize=profile.derandomize and first is None,
         report_multiple_bugs=False,
         print_blob=False,
         # HealthCheck's metaclass leaves __iter__ unannotated (it yields the non-deprecated members).

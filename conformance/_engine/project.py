@@ -84,7 +84,7 @@ _Value: TypeAlias = "str | list[str]"
 # Keys of the table beyond the run options: paths, and the baseline's strictness.
 PATH_KEYS = frozenset({"report", "baseline", "write_baseline", "html", "badge"})
 _STRINGS = frozenset({"registry", "vectorization_mode", "profile", "isolation", "shard", "memory", "jobs"})
-_NUMBERS = frozenset({"timeout", "memory", "jobs"})
+_NUMBERS = frozenset({"timeout", "budget", "memory", "jobs"})
 _BOOLEANS = frozenset({"strict_baseline"})
 _LISTS = frozenset({"env", "env_id", "vector_env", "vector_env_id", "func_env"})
 _TARGETS = _LISTS | {"registry", "env_kwargs", "vectorization_mode"}

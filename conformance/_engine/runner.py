@@ -58,7 +58,7 @@ from conformance._engine.verdicts import describe_ending as _ending
 from conformance._engine.verdicts import owning_rule as _owner
 from conformance._engine.verdicts import verdict as _verdict
 from conformance._engine.zygote import JSON
-from conformance.results import CONSTRUCT, RuleResult, rule_level
+from conformance.results import CONSTRUCT, Evidence, RuleResult, rule_level
 from conformance.rule_warnings import ConformanceWarning
 
 __all__ = ["ItemRunner"]
@@ -245,7 +245,7 @@ class ItemRunner:
         shared = facts.shared_verdict(param.rule_id)
         if facts.trace is not None and shared is not None and shared.outcome != "failed":
             verdict = _Verdict(shared.outcome, shared.outcome, shared.message)
-            return [self._report(item, param, verdict, 0.0, facts.trace.examples, facts.trace.steps)]
+            return [self._report(item, param, verdict, 0.0, facts.trace.evidence)]
         outcome = self._item_outcome(param, facts, item.nodeid)
         if isinstance(outcome, Finished):
             return self._finished(item, outcome)
@@ -520,14 +520,14 @@ class ItemRunner:
 
     @staticmethod
     def _report(
-        item: pytest.Item, param: CaseParam, verdict: _Verdict, seconds: float, examples: int = 0, steps: int = 0
+        item: pytest.Item, param: CaseParam, verdict: _Verdict, seconds: float, evidence: Evidence | None = None
     ) -> pytest.TestReport:
         rule_id = param.rule_id or CONSTRUCT
         longrepr: Any = verdict.message or None
         if verdict.kind == "skipped":
             longrepr = (str(item.path), (item.location[1] or 0) + 1, f"Skipped: {verdict.message}")
         record = RuleResult(rule_id, param.target.id, rule_level(rule_id), verdict.outcome, verdict.message,
-                            nodeid=item.nodeid, examples=examples, steps=steps, seconds=round(seconds, 4))
+                            nodeid=item.nodeid, evidence=evidence or Evidence(), seconds=round(seconds, 4))
         return pytest.TestReport(
             item.nodeid,
             item.location,

@@ -7,6 +7,7 @@ mistake is one usage error (exit code 4) instead of a failure after the whole ru
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import tempfile
@@ -102,6 +103,21 @@ def _timeout(config: pytest.Config) -> float:
         value = -1.0
     if not 0 < value < float("inf"):
         raise TargetSpecError(f"--conformance-timeout must be a positive number of seconds, got {raw!r}")
+    return value
+
+
+def _budget(config: pytest.Config) -> float | None:
+    """``--conformance-budget`` in seconds (``None``: the profile's)."""
+    raw = option(config, "budget")
+    if raw is None:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < float("inf"):
+        raise TargetSpecError(f"--conformance-budget must be a positive number of seconds, got {raw!r}; it is the "
+                              "target time a target's items may spend in all, e.g. 60")
     return value
 
 
@@ -256,6 +272,7 @@ def validate_options(config: pytest.Config) -> None:
 
     try:
         run_limits = limits(config)
+        _budget(config)
         request = _request(config, _expander(run_limits))
         _shard(config)
         named = (request.envs, request.env_var_envs, request.env_ids, request.vector_envs, request.vector_env_ids,
@@ -289,6 +306,9 @@ class ConformanceSession:
 
         self.config = config
         self.profile = PROFILES[option(config, "profile") or DEFAULT_PROFILE]
+        budget = _budget(config)
+        if budget is not None:
+            self.profile = dataclasses.replace(self.profile, budget=budget)
         try:
             self.limits = limits(config)
             resolved = config.stash.get(_RESOLVED, None)
@@ -338,7 +358,7 @@ class ConformanceSession:
         rule = RULES.get(param.rule_id)
         if rule is None:
             raise pytest.UsageError(f"conformance test names rule {param.rule_id!r}, which gymspec.rules lacks")
-        return Case(rule, self.state(param.target), self.profile, self.watchdog, owns=param.owns)
+        return Case(rule, self.state(param.target), self.profile, self.watchdog, owns=param.owns, floor=param.floor)
 
     def close(self) -> None:
         """Release the guard's worker thread."""

@@ -64,6 +64,7 @@ __all__ = [
     "holding",
     "key_of",
     "mark_costly",
+    "peer_count",
     "recycle",
     "recycled",
     "release",
@@ -166,6 +167,12 @@ def recycle(key: str | None, obj: Any, close: Callable[[Any], None]) -> None:
         close(obj)
         return
     kept.append(obj)
+
+
+def peer_count() -> int:
+    """How many threads and child processes this process has: an instance whose construction raised it holds peers
+    that a process forked from this one would share (or could not wait for), so it is never handed to one."""
+    return _threads() + _children()
 
 
 def _threads() -> int:

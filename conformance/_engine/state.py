@@ -15,7 +15,7 @@ from typing import Any
 
 from conformance._engine.describe import describe_exception, is_list_or_tuple, is_mapping
 from conformance._engine.messages import ObserverVerdict
-from conformance._engine.shelf import costly, key_of, mark_costly, recycle
+from conformance._engine.shelf import costly, key_of, mark_costly, peer_count, recycle
 from conformance._engine.targets import Target
 from conformance._engine.verdicts import display_missing, display_remedy, no_return
 from conformance._engine.watchdog import CallTimeout, Guard
@@ -54,6 +54,8 @@ class Probe:
         nondeterministic: ``spec.nondeterministic`` (``False`` without a spec).
         layers: The wrapper layers, outermost first (empty for a bare env).
         errors: Attribute name → the error reading it raised.
+        max_episode_steps: ``spec.max_episode_steps`` when it is a positive int (``None`` without one): how long
+            rollouts may run to see episode ends (:func:`~conformance._engine.evidence.episode_cap`).
     """
 
     action_space: Any
@@ -63,6 +65,7 @@ class Probe:
     nondeterministic: bool
     layers: tuple[Layer, ...]
     errors: Mapping[str, str] = field(default_factory=dict[str, str])
+    max_episode_steps: int | None = None
 
     @property
     def render_modes(self) -> tuple[str, ...]:
@@ -117,6 +120,7 @@ class _Reader:
     def probe(self, env: Any) -> Probe:
         spec = self.read(env, "env", "spec", record=False)
         nondeterministic = self.read(spec, "env.spec", "nondeterministic", record=False) if spec is not None else False
+        limit = self.read(spec, "env.spec", "max_episode_steps", record=False) if spec is not None else None
         try:
             layers = self.layers(env)
         except Exception:  # noqa: BLE001 - a broken wrapper chain is WRAP-005's finding, not the probe's
@@ -129,6 +133,7 @@ class _Reader:
             nondeterministic=nondeterministic is True,
             layers=layers,
             errors=self.errors,
+            max_episode_steps=limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else None,
         )
 
 
@@ -174,6 +179,7 @@ class TargetState:
             return self._probe
         self._probed = True
         label = f"{self.target.constructor_source()}"
+        peers = peer_count()
         try:
             started = time.perf_counter()
             env = self.guard.call(label, self.target.construct, method="construct")
@@ -193,7 +199,9 @@ class TargetState:
             self._probe = self.guard.run(lambda: _Reader(self.guard).probe(env))
         finally:
             try:
-                if keep and costly() is not None:
+                # Not an instance that started threads or child processes (an AsyncVectorEnv's workers): the jobs
+                # forked from here would share them, and could not even wait for a child that is not theirs.
+                if keep and costly() is not None and peer_count() <= peers:
                     recycle(key_of({}), env, self._close)
                 elif close:
                     self.guard.call("env.close()", lambda: getattr(env, "close", lambda: None)(), method="close")

@@ -193,7 +193,7 @@ class OwnCopies(Sequence[Handle]):
             raise TargetError(f"one_{i}", "construct", ValueError(problem))
         imports = ("from conformance._kit.own_model import OneCopy", "from gymspec import AutoresetMode")
         return case.wrap(OneCopy(one.raw, self.mode), f"sub_{i}", f"OneCopy({one.var}, AutoresetMode.{self.mode.name})",
-                         imports=imports)
+                         imports=imports, counted=False)
 
     def _mismatch(self, one: Handle) -> str | None:
         """Why a ``num_envs=1`` construction is no copy of the target (``None`` when it is one)."""

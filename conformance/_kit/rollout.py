@@ -18,9 +18,10 @@ from conformance._engine.handles import Handle
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import snapshot
 from conformance._kit.freeze import Freezer
+from conformance._kit.strategies import Actions
 from conformance.equality import difference
 
-__all__ = ["Comparable", "Record", "ended", "first_difference", "run", "unpack_reset", "unpack_step"]
+__all__ = ["Comparable", "Record", "drive", "ended", "first_difference", "run", "unpack_reset", "unpack_step"]
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,15 @@ def ended(terminated: Any, truncated: Any) -> bool:
         return False
 
 
+def drive(env: Handle, actions: Sequence[Any], taken: int) -> None:
+    """After a rollout took its ``taken``-th action: when that was the plan's last one and its item is still under
+    its floor (episode ends it has not seen), append one more action of the plan's stream, so the rollout goes on
+    (:meth:`~conformance._engine.evidence.Tally.wants_more` decides, up to the episode cap)."""
+    tally = env.tally
+    if taken == len(actions) and isinstance(actions, Actions) and tally is not None and tally.wants_more(taken):
+        actions.more()
+
+
 ResultHook = Callable[[int, str, Any], None]
 RecordHook = Callable[[Record], None]
 
@@ -140,7 +150,7 @@ def run(
     if seed is not None:
         first["seed"] = seed
     reset(0, **first)
-    position, episodes = 1, 0
+    position, episodes, taken = 1, 0, 0
     for action in actions:
         if between is not None:
             between(position)
@@ -155,12 +165,14 @@ def run(
             on_record(record)
         records.append(record.kept())
         position += 1
+        taken += 1
         if ended(terminated, truncated):
             episodes += 1
             if max_episodes is not None and episodes >= max_episodes:
                 break
             reset(position)
             position += 1
+        drive(env, actions, taken)
     return records
 
 

@@ -26,9 +26,20 @@ from hypothesis.extra import numpy as hnp
 from conformance._engine.describe import is_mapping, is_sequence, is_tuple
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.processes import tracked
-from conformance._engine.profiles import Profile
+from conformance._engine.profiles import Profile, full_first
 
-__all__ = ["Plan", "Sampler", "elements", "plans", "sampler", "seeds", "space_kind", "subspaces"]
+__all__ = [
+    "Actions",
+    "Plan",
+    "Sampler",
+    "elements",
+    "plan_tuples",
+    "plans",
+    "sampler",
+    "seeds",
+    "space_kind",
+    "subspaces",
+]
 
 Sampler: TypeAlias = Callable[[np.random.Generator], Any]
 _Strategy: TypeAlias = "st.SearchStrategy[Any]"
@@ -320,6 +331,23 @@ def sampler(space: Any) -> Sampler:
 # --- rollout plans ------------------------------------------------------------------------------------------------
 
 
+class Actions(list[Any]):
+    """A plan's actions: a list that can grow by more actions of the same seeded stream (:meth:`more`), for a
+    rollout driven past its plan to the episode ends its rule is about
+    (:meth:`~conformance._engine.evidence.Tally.wants_more`). Every instance of an example shares one list, so a
+    second instance replays exactly the actions the first one took."""
+
+    def __init__(self, actions: list[Any], tail: Sampler, rng: np.random.Generator) -> None:
+        super().__init__(actions)
+        self._tail = tail
+        self._rng = rng
+
+    def more(self, count: int = 1) -> None:
+        """Append ``count`` actions from the plan's sampler (the stream its tail was drawn from, continued)."""
+        for _ in range(count):
+            self.append(self._tail(self._rng))
+
+
 @dataclass(frozen=True)
 class Plan:
     """A seeded rollout: reset with ``seed``, then ``length`` actions (across episode ends).
@@ -337,13 +365,13 @@ class Plan:
     tail_seed: int
     tail: Sampler = field(repr=False, compare=False)
 
-    def actions(self) -> list[Any]:
+    def actions(self) -> Actions:
         """The full action list (build it once per example and reuse it for every instance)."""
         actions = list(self.prefix[: self.length])
         rng = np.random.default_rng(self.tail_seed)
         while len(actions) < self.length:
             actions.append(self.tail(rng))
-        return actions
+        return Actions(actions, self.tail, rng)
 
 
 def plans(space: Any, profile: Profile, *, max_steps: int | None = None) -> st.SearchStrategy[Plan]:
@@ -355,14 +383,34 @@ def plans(space: Any, profile: Profile, *, max_steps: int | None = None) -> st.S
         max_steps: Overrides the profile's rollout length.
 
     Returns:
-        A strategy of :class:`Plan`; shrinking shortens the rollout and simplifies its leading actions.
+        A strategy of :class:`Plan`; shrinking shortens the rollout and simplifies its leading actions. Its first
+        example is a plan of the whole length (:func:`~conformance._engine.profiles.full_first`), not the empty one
+        Hypothesis would try first: an item that can afford one example sees a whole rollout.
     """
     steps = profile.max_steps if max_steps is None else max_steps
-    return st.builds(
-        Plan,
-        seed=seeds(),
-        prefix=st.lists(elements(space), max_size=min(profile.max_prefix, steps)).map(tuple),
-        length=st.integers(0, steps),
-        tail_seed=seeds(),
-        tail=st.just(sampler(space)),
-    )
+    # The length is the first choice, so the full first example is named by it alone.
+    return full_first(st.integers(0, steps).flatmap(_plan_of(space, profile, steps)), (steps,))
+
+
+def plan_tuples(spaces: Sequence[Any], profile: Profile, *, max_steps: int) -> st.SearchStrategy[tuple[Plan, ...]]:
+    """One plan per space (the action spaces of a wrapper's layers, say), every one of length up to ``max_steps``:
+    the lengths are drawn first, so the full first example is a full plan for each."""
+    makers = [_plan_of(space, profile, max_steps) for space in spaces]
+
+    def of(lengths: tuple[int, ...]) -> st.SearchStrategy[tuple[Plan, ...]]:
+        return st.tuples(*(make(length) for make, length in zip(makers, lengths)))
+
+    lengths = st.tuples(*(st.integers(0, max_steps) for _ in spaces))
+    return full_first(lengths.flatmap(of), (max_steps,) * len(makers))
+
+
+def _plan_of(space: Any, profile: Profile, steps: int) -> Callable[[int], st.SearchStrategy[Plan]]:
+    """Plans over ``space`` of a given length (the leading actions drawn, up to the profile's prefix)."""
+    tail = sampler(space)
+    prefix = st.lists(elements(space), max_size=min(profile.max_prefix, steps)).map(tuple)
+
+    def plan_of(length: int) -> st.SearchStrategy[Plan]:
+        return st.builds(Plan, seed=seeds(), prefix=prefix, length=st.just(length), tail_seed=seeds(),
+                         tail=st.just(tail))
+
+    return plan_of

@@ -221,7 +221,7 @@ def model_envs(case: Case, env: Handle, facts: VecFacts) -> Generator[Sequence[H
             except Exception as exc:  # noqa: BLE001 - no model then; the structural checks still run
                 case.note(f"# env.env_fns[{i}]() raised {describe_exception(exc)}: structural checks only")
                 break
-            handles.append(case.wrap(sub, f"sub_{i}", f"{env.var}.env_fns[{i}]()"))
+            handles.append(case.wrap(sub, f"sub_{i}", f"{env.var}.env_fns[{i}]()", counted=False))
         yield handles if len(handles) == facts.n else None
     finally:
         for handle in handles:

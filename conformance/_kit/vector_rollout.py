@@ -18,6 +18,7 @@ from conformance._engine.describe import is_array, is_dict, is_list, is_mapping,
 from conformance._engine.handles import Handle
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import snapshot
+from conformance._kit.rollout import drive
 from gymspec import AutoresetMode, autoreset_mode_of
 
 __all__ = [
@@ -208,7 +209,7 @@ def run(
         add(VecRecord(len(records), kind, arg, obs, snapshot(obs), None, None, None, info, snapshot(info)))
 
     reset("reset", seed, **({} if seed is None else {"seed": seed}))
-    for batch in actions:
+    for taken, batch in enumerate(actions, start=1):
         result = env.step(batch)
         if on_result is not None:
             on_result(len(records), "step", result)
@@ -224,6 +225,7 @@ def run(
         if mode is AutoresetMode.DISABLED and ended.any():
             mask = ended.copy()
             reset("partial", mask, options={"reset_mask": mask})
+        drive(env, actions, taken)
     return records
 
 

@@ -43,7 +43,7 @@ def test_json_output(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["tests.meta.broken._base:Walk", "--rules", "ENV-00[1-3]", "--json"])
     report = json.loads(capsys.readouterr().out)
     assert code == 0
-    assert report["schema"] == 1 and report["summary"]["failed"] == 0
+    assert report["schema"] == 2 and report["summary"]["failed"] == 0
     assert os.path.basename(report["results"][0]["nodeid"]).startswith("test_")
 
 

@@ -3,6 +3,7 @@ and which violations raise."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -12,11 +13,25 @@ from hypothesis import strategies as st
 
 from conformance import ConformanceError, Report, RuleResult
 from conformance._engine.report import write_report
-from conformance.results import OUTCOMES, Outcome, RaiseOn, schema_markdown
+from conformance.results import OUTCOMES, Evidence, Outcome, RaiseOn, schema_markdown
 from tests.conformance._records import sample_results
 
 _OUTCOMES: tuple[Outcome, ...] = ("passed", "failed", "warned", "skipped", "error")
 _RULES = ("CONSTRUCT", "ENV-001", "ENV-011", "SEED-004", "RENDER-005", "VEC-010", "FUNC-008")
+
+
+_COUNTS = st.integers(0, 10_000)
+
+
+def _evidence() -> st.SearchStrategy[Evidence]:
+    names = st.text("abcdefgh_ ", min_size=1, max_size=12)
+    return st.builds(
+        Evidence, examples=_COUNTS, constructions=_COUNTS, instances=_COUNTS, processes=_COUNTS, steps=_COUNTS,
+        ends=_COUNTS, terminated=_COUNTS, truncated=_COUNTS, both=_COUNTS, longest=_COUNTS, seeded_resets=_COUNTS,
+        unseeded_resets=_COUNTS, autoresets=_COUNTS, autoreset_envs=_COUNTS, after_autoreset=_COUNTS,
+        renders=st.dictionaries(st.sampled_from(("", "rgb_array", "ansi")), _COUNTS.filter(bool)),
+        renders_after_step=_COUNTS, judged=st.dictionaries(names, _COUNTS.filter(bool)),
+    )
 
 
 @st.composite
@@ -33,8 +48,7 @@ def _results(draw: st.DrawFn, target: str | None = None) -> RuleResult:
         message=message,
         reproducer="import numpy as np\nenv = Env()" if outcome in ("failed", "warned") else "",
         nodeid=f"conformance/test_env.py::test_x[{rule}-t]",
-        examples=draw(st.integers(0, 100)),
-        steps=draw(st.integers(0, 10_000)),
+        evidence=draw(_evidence()),
         seconds=draw(st.integers(0, 10**6)) / 1000,
     )
 
@@ -52,7 +66,7 @@ def _reports(target: str | None = None) -> st.SearchStrategy[Report]:
 def test_json_round_trip(report: Report) -> None:
     assert Report.from_json(report.to_json()) == report
     data = json.loads(report.to_json(indent=None))
-    assert data["schema"] == 1 and data["summary"]["total"] == len(report)
+    assert data["schema"] == 2 and data["summary"]["total"] == len(report)
 
 
 @given(_reports())
@@ -112,13 +126,40 @@ def test_reads_what_the_suite_writes(tmp_path: Path) -> None:
 
 
 def test_malformed_reports_are_rejected() -> None:
-    with pytest.raises(ValueError, match="schema-1 conformance report"):
-        Report.from_dict({"schema": 2, "results": []})
+    with pytest.raises(ValueError, match="schema-1 or schema-2 conformance report"):
+        Report.from_dict({"schema": 3, "results": []})
+    with pytest.raises(ValueError, match="Evidence steps must be an int"):
+        RuleResult.from_dict({"rule": "ENV-001", "target": "t", "level": "MUST", "outcome": "passed",
+                              "evidence": {"steps": "many"}})
+    with pytest.raises(ValueError, match="Evidence judged must be a mapping of str to int"):
+        RuleResult.from_dict({"rule": "ENV-001", "target": "t", "level": "MUST", "outcome": "passed",
+                              "evidence": {"judged": {"ends": 1.5}}})
     with pytest.raises(ValueError, match="outcome must be one of"):
         RuleResult.from_dict({"rule": "ENV-001", "target": "t", "level": "MUST", "outcome": "green"})
     with pytest.raises(ValueError, match="raise_on must be one of"):
         Report(()).raise_for_violations("always")  # type: ignore[arg-type]
 
+
+
+def test_a_schema_1_record_is_read_with_its_examples_and_steps_as_evidence() -> None:
+    record = {"rule": "ENV-011", "target": "t", "level": "MUST", "outcome": "passed", "examples": 3, "steps": 90}
+    assert RuleResult.from_dict(record).evidence == Evidence(examples=3, steps=90)
+
+
+def test_a_pass_says_what_it_observed() -> None:
+    evidence = Evidence(examples=15, steps=412, ends=9, judged={"terminal steps replayed": 2})
+    result = RuleResult("ENV-011", "t", "MUST", "passed", evidence=evidence)
+    assert str(result).endswith("(on 412 steps, 9 episode ends, 15 examples, 2 terminal steps replayed)")
+    assert Evidence().describe() == "no calls"
+    assert Evidence(renders={"rgb_array": 1}).describe() == "1 frame"
+
+
+@given(_evidence(), _evidence())
+def test_merged_evidence_keeps_the_larger_count_of_each(a: Evidence, b: Evidence) -> None:
+    merged = a.merged(b)
+    for name in ("steps", "ends", "renders", "examples", "autoreset_envs"):
+        assert merged.count(name) >= max(a.count(name), b.count(name))
+    assert Evidence.from_dict(merged.to_dict()) == merged
 
 
 def test_merge_keeps_the_most_severe_phase() -> None:
@@ -131,7 +172,7 @@ def test_merge_keeps_the_most_severe_phase() -> None:
 def test_table_has_one_sorted_row_per_target() -> None:
     lines = Report(tuple(reversed(sample_results()))).table()
     # The accepted column shows only where a baseline accepted a finding.
-    assert lines[0].split() == ["target", *OUTCOMES[:-1], "examples", "steps", "seconds", "peak", "MiB"]
+    assert lines[0].split() == ["target", *OUTCOMES[:-1], "examples", "steps", "ends", "seconds", "peak", "MiB"]
     accepted = Report((*sample_results(), RuleResult("ENV-009", "env-b", "MUST", "accepted"))).table()
     assert accepted[0].split()[1:7] == list(OUTCOMES)
     rows = [line.split() for line in lines[1:]]
@@ -141,8 +182,8 @@ def test_table_has_one_sorted_row_per_target() -> None:
 
 
 def test_effort_counts_a_shared_trace_once_per_area() -> None:
-    shared = [RuleResult(f"ENV-00{i}", "t", "MUST", "passed", examples=15, steps=1200) for i in (5, 6, 7)]
-    own = RuleResult("SEED-001", "t", "MUST", "passed", examples=4, steps=300, seconds=0.5)
+    shared = [RuleResult(f"ENV-00{i}", "t", "MUST", "passed", evidence=Evidence(examples=15, steps=1200)) for i in (5, 6, 7)]
+    own = RuleResult("SEED-001", "t", "MUST", "passed", evidence=Evidence(examples=4, steps=300), seconds=0.5)
     assert Report((*shared, own)).effort() == ["t: ENV 1200 steps/15 examples, SEED 300 steps/4 examples"]
 
 
@@ -162,8 +203,9 @@ def test_the_documented_schema_is_the_one_written() -> None:
     summary = Report((RuleResult("ENV-001", "t", "MUST", "passed"),)).summary()
     for key in (*record, *summary):
         assert f"| `{key}` |" in doc, f"{key} is written but not documented"
+    evidence = [field.name for field in dataclasses.fields(Evidence)]
     documented = {line.split("`")[1] for line in doc.splitlines() if line.startswith("| `")}
-    assert documented == {*record, *summary}, "a documented key is no longer written"
+    assert documented == {*record, *summary, *evidence}, "a documented key is no longer written"
 
 
 @given(st.lists(_results(), max_size=6), st.lists(_results(), max_size=6))

@@ -28,7 +28,7 @@ from conformance._engine.artifacts import (
     write_badge,
     write_html,
 )
-from conformance.results import Outcome, RuleResult
+from conformance.results import Evidence, Outcome, RuleResult
 
 # --- The badge -----------------------------------------------------------------------------------------------------
 
@@ -91,7 +91,7 @@ def parse_report(path: Path) -> _Parsed:
 
 def test_a_report_holds_every_result_and_finding_inline(tmp_path: Path) -> None:
     results = [
-        RuleResult("ENV-001", "pkg:Env", "MUST", "passed", seconds=0.2, steps=10, examples=3),
+        RuleResult("ENV-001", "pkg:Env", "MUST", "passed", seconds=0.2, evidence=Evidence(steps=10, examples=3)),
         RuleResult("ENV-006", "pkg:Env", "MUST", "failed", "ENV-006 (MUST) violated by pkg:Env: obs[1] = 2 > 1 <b>",
                "env = Env()\nenv.reset(seed=3)", "conformance/test_env.py::t[ENV-006-pkg:Env]"),
         RuleResult("SEED-001", "other:Env", "MUST", "skipped", "not applicable"),

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from conformance._engine.messages import Facts, ItemsJob, ObserverVerdict, TraceJob, TraceResult, WarmJob
+from conformance.results import Evidence
 from conformance._engine.profiles import PROFILES, Costs
 
 _TEXT = st.text(max_size=20)
@@ -45,7 +46,9 @@ def test_job_payloads_survive_the_wire(facts: Facts, target: str, names: list[st
 
 
 _TRACES = st.builds(TraceResult, _VERDICTS, st.none() | st.sampled_from(list(PROFILES.values())), st.none() | _COSTS,
-                    _SECONDS, st.none() | st.integers(0, 2**40), st.integers(0, 1000), st.integers(0, 10**6),
+                    _SECONDS, st.none() | st.integers(0, 2**40),
+                    st.builds(Evidence, examples=st.integers(0, 1000), steps=st.integers(0, 10**6),
+                              ends=st.integers(0, 10**4), judged=st.dictionaries(_TEXT, st.integers(1, 10))),
                     st.none() | _TEXT)
 
 

@@ -4,10 +4,21 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conformance._engine.profiles import PROFILES, Costs, Profile, demand, scaled
+from conformance._engine.profiles import (
+    PROFILES,
+    Costs,
+    Profile,
+    demand,
+    first_choices,
+    full_first,
+    given_under,
+    scaled,
+)
+from conformance._kit.floors import EPISODES, ROLLOUT, SUB_ENV_ENDS
 
 _SECONDS = st.floats(0.0, 40.0, allow_nan=False)
 _COSTS = st.builds(Costs, construct=_SECONDS, reset=_SECONDS, step=st.floats(0.0, 0.05, allow_nan=False))
@@ -84,3 +95,62 @@ def test_step_bound_targets_are_cut_by_the_square_root_of_the_excess() -> None:
 def test_cheap_targets_keep_the_whole_profile() -> None:
     profile = PROFILES["default"]
     assert scaled(profile, Costs(construct=0.001, reset=0.0001, step=0.00002), 67) == profile
+
+
+_LONGEST = 200
+
+
+def _lengths() -> st.SearchStrategy[tuple[int, int]]:
+    """Stands for a rollout plan: its length first (the choice full_first names), then a seed."""
+    return full_first(st.integers(0, _LONGEST).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, 2**32 - 1))),
+                      (_LONGEST,))
+
+
+@pytest.mark.parametrize("name", ["quick", "default", "thorough"])
+def test_the_first_example_is_the_full_one_not_the_simplest(name: str) -> None:
+    seen: list[int] = []
+    strategy = _lengths()
+
+    @given_under(PROFILES[name], strategy, max_examples=1, first=first_choices(strategy))
+    def example(drawn: tuple[int, int]) -> None:
+        seen.append(drawn[0])
+
+    example()
+    assert seen == [_LONGEST]
+
+
+def test_a_full_first_example_that_fails_still_shrinks() -> None:
+    seen: list[int] = []
+    strategy = _lengths()
+
+    @given_under(PROFILES["default"], strategy, max_examples=1, first=first_choices(strategy))
+    def example(drawn: tuple[int, int]) -> None:
+        seen.append(drawn[0])
+        if drawn[0] > 37:
+            raise AssertionError(drawn)
+
+    with pytest.raises(AssertionError) as found:
+        example()
+    assert seen[0] == _LONGEST and found.value.args[0] == (38, 0)  # the shortest failing plan, its seed simplest
+
+
+def test_a_derandomized_profile_draws_the_same_examples_on_every_run() -> None:
+    runs: list[list[tuple[int, int]]] = []
+    for _ in range(2):
+        seen: list[tuple[int, int]] = []
+        strategy = _lengths()
+
+        @given_under(PROFILES["default"], strategy, first=first_choices(strategy))
+        def example(drawn: tuple[int, int]) -> None:
+            seen.append(drawn)  # noqa: B023 - run at once
+
+        example()
+        runs.append(seen)
+    assert runs[0] == runs[1] and len(runs[0]) == PROFILES["default"].max_examples
+
+
+def test_no_profile_cuts_a_rollout_below_the_largest_step_floor() -> None:
+    largest = max(floor.steps for floor in (ROLLOUT, EPISODES, SUB_ENV_ENDS))
+    costs = Costs(construct=20.0, reset=1.0, step=1.0)
+    for profile in PROFILES.values():
+        assert scaled(profile, costs, items=100).max_steps >= largest

@@ -16,7 +16,7 @@ from tests.conformance._records import sample_results
 def test_report_schema(tmp_path: Path) -> None:
     path = write_report(tmp_path / "out" / "report.json", Report(tuple(sample_results()), run={"profile": "quick"}))
     report = json.loads(path.read_text())
-    assert report["schema"] == 1
+    assert report["schema"] == 2
     assert set(report) == {"schema", "results", "summary"}
     for record in report["results"]:
         assert {"target", "rule", "level", "outcome", "message", "reproducer"} <= set(record)

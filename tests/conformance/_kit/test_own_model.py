@@ -42,7 +42,7 @@ class _Case:
     def make(self, var: str = "env", **kwargs: Any) -> Handle:
         return Handle(self.cls(**kwargs), var, self.trace, self.watchdog)
 
-    def wrap(self, obj: Any, var: str, expression: str, *, imports: Any = ()) -> Handle:
+    def wrap(self, obj: Any, var: str, expression: str, *, imports: Any = (), counted: bool = True) -> Handle:
         return Handle(obj, var, self.trace, self.watchdog)
 
     def note(self, line: str, *, imports: Any = ()) -> None:
