@@ -277,7 +277,7 @@ def test_large_observations_are_checked_in_bounded_memory(attack: tuple[str, _At
     if which != "memory":
         pytest.skip("the memory run checks the 4 MiB observations")
     records = [r for r in attacked.run.report["results"] if r["target"].endswith(":FourMiBObservation")]
-    rollouts = [r for r in records if r["steps"]]
+    rollouts = [r for r in records if r["evidence"].get("steps")]
     assert rollouts and all(r["outcome"] == "passed" for r in records), records
     # A job process starts near 150 MiB (pytest, Hypothesis, NumPy); the rollouts add their 64 MiB copy budget,
     # a window of 8 observations and digests, not one 4 MiB copy per step as they once did (near 1 GB).
