@@ -320,6 +320,7 @@ class Row:
         seconds: The run's own wall time as the report states it.
         report: Whether the run left a report that could be read.
         complete: Whether that report is complete (``summary.run.incomplete`` false).
+        effort: Per rule area (``ENV``, ``VEC``...), the steps and the examples of all its items.
     """
 
     run: Run
@@ -332,6 +333,7 @@ class Row:
     seconds: float
     report: bool
     complete: bool
+    effort: dict[str, tuple[int, int]] = field(default_factory=dict[str, tuple[int, int]])
 
 
 def make_row(run: Run, report: JSONDict | None, rollout: set[str]) -> Row:
@@ -348,9 +350,14 @@ def make_row(run: Run, report: JSONDict | None, rollout: set[str]) -> Row:
     notes = cast("dict[str, object]", summary.get("isolation") or {})
     isolation = "; ".join(sorted({str(note) for note in notes.values()})) or ("fork" if records else "?")
     facts = cast("JSONDict", summary.get("run") or {})
+    effort: dict[str, tuple[int, int]] = {}
+    for record in records:
+        area = str(record.get("rule", "")).split("-")[0]
+        steps, examples = effort.get(area, (0, 0))
+        effort[area] = (steps + steps_of(record), examples + _count(record.get("examples")))
     return Row(run, {outcome: counts.get(outcome, 0) for outcome in _OUTCOMES}, rules("failed"), rules("warned"),
                rules("error"), gaps, isolation, float(summary.get("seconds", 0.0) or 0.0),
-               report is not None, report is not None and not facts.get("incomplete", False))
+               report is not None, report is not None and not facts.get("incomplete", False), effort)
 
 
 _HEADER = ("target", "suite commit", "wall s", "exit", "pass/fail/warn/skip/err", "failed", "warned",
@@ -376,6 +383,15 @@ def table(rows: Sequence[Row]) -> str:
         cells = (row.run.name, row.run.commit.split(" ")[0], f"{row.run.wall:.0f}", row.run.exit, counts,
                  _cell(row.failed), _cell(row.warned), _cell(row.errors), gaps, row.isolation.replace("|", "/"))
         lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def effort_lines(rows: Sequence[Row]) -> str:
+    """Per target, the steps and examples of each rule area, as the suite's effort line counts them."""
+    lines = ["Effort (steps/examples by rule area, all items):"]
+    for row in rows:
+        areas = ", ".join(f"{area} {steps}/{examples}" for area, (steps, examples) in sorted(row.effort.items()))
+        lines.append(f"- {row.run.name}: {areas or 'no report'}")
     return "\n".join(lines)
 
 
@@ -406,7 +422,8 @@ def render(runs: Sequence[Run], known: Sequence[str]) -> str:
     """The table of ``runs``: a rule rolls out if it is ``known`` to or stepped in one of their reports."""
     reports = [read_report(Path(run.report)) for run in runs]
     rollout = rollout_rules(reports, known)
-    return table([make_row(run, report, rollout) for run, report in zip(runs, reports)])
+    rows = [make_row(run, report, rollout) for run, report in zip(runs, reports)]
+    return table(rows) + "\n\n" + effort_lines(rows)
 
 
 def _parser() -> argparse.ArgumentParser:

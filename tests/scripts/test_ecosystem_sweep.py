@@ -110,6 +110,15 @@ def test_make_row_counts_outcomes_and_finds_evidence_gaps() -> None:
     assert row.report and row.complete
 
 
+def test_effort_adds_steps_and_examples_by_area() -> None:
+    report = _report(_record("ENV-011", "passed", 4, examples=2), _record("ENV-012", "failed", 0, examples=1,
+                                                                           evidence={"steps": 6}),
+                     _record("VEC-014", "passed", 0, examples=15))
+    row = sweep.make_row(_run(), report, rollout=set())
+    assert row.effort == {"ENV": (10, 3), "VEC": (0, 15)}
+    assert sweep.effort_lines([row]).splitlines()[-1] == "- t: ENV 10/3, VEC 0/15"
+
+
 def test_a_row_without_a_report_says_so() -> None:
     row = sweep.make_row(_run(), None, rollout=set())
     line = sweep.table([row]).splitlines()[-1]
@@ -176,4 +185,5 @@ def test_main_accumulates_runs_and_renders_the_table(tmp_path: Path, capsys: pyt
     assert sweep.main(["--targets", str(targets), "--out", str(out), "--table", "--rollout-rules", str(rules)]) == 0
     printed = capsys.readouterr().out
     assert "| t | abc | 2 | 0 | 1/0/0/0/0 | - | - | - | 1: ENV-011 | fork |" in printed
+    assert "- t: ENV 0/0" in printed
     assert (out / "table.md").read_text().strip() == printed.strip()
