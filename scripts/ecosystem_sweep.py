@@ -387,8 +387,13 @@ def table(rows: Sequence[Row]) -> str:
 
 
 def effort_lines(rows: Sequence[Row]) -> str:
-    """Per target, the steps and examples of each rule area, as the suite's effort line counts them."""
-    lines = ["Effort (steps/examples by rule area, all items):"]
+    """Per target, the steps and examples of each rule area (the rule id's prefix), summed over all its items.
+
+    The suite's own effort line groups items by the test module that holds them (SEED-009 runs in the ENV module),
+    so its figures per area can differ from these; a 0 is a 0 in both.
+    """
+    lines = ["Effort (steps/examples by rule-id prefix, summed over all items; the suite's effort line groups by test "
+             "module):"]
     for row in rows:
         areas = ", ".join(f"{area} {steps}/{examples}" for area, (steps, examples) in sorted(row.effort.items()))
         lines.append(f"- {row.run.name}: {areas or 'no report'}")
