@@ -1,0 +1,1 @@
+"""The maintenance scripts of ``scripts/``: the ecosystem sweep."""

@@ -1,0 +1,1 @@
+"""Tests of ``scripts/``, one module per script."""
