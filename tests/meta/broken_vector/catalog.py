@@ -29,6 +29,8 @@ _DIFFERENTIAL = ("VEC-018", "AUTORESET-*")
 
 BROKEN: tuple[Broken, ...] = (
     _vec("VEC-001", "Vec001FloatNumEnvs"),
+    # issue 37 item 2: every other rule skips, reported by VEC-001 (none may fail with the suite's internal ending).
+    _vec("VEC-001", "Vec001SingleSpaceUnreadable"),
     _vec("VEC-002", "Vec002UntiledBounds"),
     _vec("VEC-003", "Vec003ActionsAsBox"),
     _vec("VEC-004", "Vec004NoAutoresetMode"),
