@@ -69,13 +69,11 @@ BROKEN: tuple[Broken, ...] = (
     # h26b (issue 26 item 2): vector envs written directly (no env_fns).
     Broken("VEC-021", f"{_DIRECT}:SlideReseedsUnseeded", "--vector-env", ("VEC-008", "VEC-009")),
     Broken("VEC-022", f"{_DIRECT}:SlideIdenticalRows", "--vector-env"),
-    Broken("AUTORESET-002", f"{_DIRECT}:SlideSameStepFinalIsStart", "--vector-env", ("AUTORESET-012",)),
     # h26v (issue 26 item 2): written directly, seeding its sub-envs as copies (s + i), so the suite's num_envs=1
     # copies model it; a sub-env that disagrees with its copy at a step ending its episode is AUTORESET-002's first.
     Broken("VEC-023", f"{_COPIES}:LanesSharedNoise", "--vector-env"),
     Broken("AUTORESET-009", f"{_COPIES}:LanesPartialClearsOthers", "--vector-env", ("AUTORESET-002", "AUTORESET-012")),
     Broken("AUTORESET-004", f"{_COPIES}:LanesOthersWait", "--vector-env", ("AUTORESET-002", "AUTORESET-012")),
-    Broken("AUTORESET-002", f"{_COPIES}:LanesSameStepFinalIsStart", "--vector-env", ("AUTORESET-012",)),
 )
 
 CORRECT: tuple[str, ...] = (
@@ -93,6 +91,8 @@ CORRECT: tuple[str, ...] = (
     "tests.meta.broken_vector.copies:Lanes",
     "tests.meta.broken_vector.copies:LanesSameStep",
     "tests.meta.broken_vector.copies:LanesDisabled",
+    # issue 37 item 1: a next episode that starts where the last one ended (final_obs equal to the returned one).
+    "tests.meta.broken_vector.odd:resume_sync_same_step",
 )
 """Correct vector targets of the regular run: reference Sync in every mode, Async without shared memory, a multi-task
 Sync, and vector envs written directly (one shared generator; sub-envs seeded as copies, in every mode).

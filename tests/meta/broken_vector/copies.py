@@ -32,7 +32,6 @@ __all__ = [
     "LanesOthersWait",
     "LanesPartialClearsOthers",
     "LanesSameStep",
-    "LanesSameStepFinalIsStart",
     "LanesSharedNoise",
 ]
 
@@ -174,10 +173,3 @@ class LanesOthersWait(Lanes):
 
     def _moving(self, resetting: NDArray[np.bool_]) -> NDArray[np.bool_]:
         return ~resetting if not resetting.any() else np.zeros(self.num_envs, dtype=bool)
-
-
-class LanesSameStepFinalIsStart(LanesSameStep):
-    """Under ``"SameStep"``, puts the new episode's first observation in ``final_obs`` (AUTORESET-002)."""
-
-    def _final(self, final: NDArray[np.float32], ended: NDArray[np.bool_]) -> dict[str, Any]:
-        return super()._final(self._obs(), ended)

@@ -25,7 +25,6 @@ __all__ = [
     "SlideIdenticalRows",
     "SlideReseedsUnseeded",
     "SlideSameStep",
-    "SlideSameStepFinalIsStart",
 ]
 
 _MAX_STEPS = 6
@@ -101,9 +100,6 @@ class SlideSameStep(Slide):
 
     mode = AutoresetMode.SAME_STEP
 
-    def _final_obs(self, final: NDArray[np.float32], ended: NDArray[np.bool_], obs: NDArray[np.float32]) -> Any:
-        return final
-
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         self._check_open()
         rewards, terminated, truncated = self._advance(actions)
@@ -113,11 +109,9 @@ class SlideSameStep(Slide):
         if ended.any():
             self._x[ended] = self._starts(int(ended.sum()))
             self._t[ended] = 0
-            obs = self._obs()
             values = np.empty(self.num_envs, dtype=object)
-            chosen = self._final_obs(final, ended, obs)
             for i in np.flatnonzero(ended):
-                values[i] = chosen[i].copy()
+                values[i] = final[i].copy()
             info = {"final_obs": values, "_final_obs": ended.copy(), "final_info": {}, "_final_info": ended.copy()}
         return self._obs(), rewards, terminated, truncated, info
 
@@ -134,10 +128,3 @@ class SlideIdenticalRows(Slide):
 
     def _starts(self, count: int) -> NDArray[np.float64]:
         return np.full(count, self._rng.uniform(-0.5, 0.5))
-
-
-class SlideSameStepFinalIsStart(SlideSameStep):
-    """Under ``"SameStep"``, puts the new episode's first observation in ``final_obs`` (AUTORESET-002)."""
-
-    def _final_obs(self, final: NDArray[np.float32], ended: NDArray[np.bool_], obs: NDArray[np.float32]) -> Any:
-        return obs
