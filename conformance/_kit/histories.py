@@ -6,7 +6,10 @@ returns when it takes that instance's calls alone. An :class:`Instance` records 
 one of its spaces with a copy of the result; :func:`check_alone` repeats the calls on a fresh instance and compares.
 
 Only *determined* results are compared: an env's results once its history holds a seeded ``reset`` (before that they
-come from entropy), a space's samples once its history holds a ``seed(int)``. A difference is confirmed by a second
+come from entropy), a space's samples once its history holds a ``seed(int)``. A frame is determined only when every
+frame the instance drew was drawn after its seeded reset: a renderer may keep state from its earlier frames (MuJoCo's
+free camera is aimed, once, at the scene as the first frame found it), so a frame drawn from an entropy-drawn state
+leaves every later frame of the instance undetermined, seeded resets or not. A difference is confirmed by a second
 fresh instance before it is reported: when two instances that each took the calls alone disagree as well, the target
 is not a function of its history even in isolation (SEED-001, SEED-002 and SEED-005 report that), so the check
 stops as not checkable instead of reporting the same defect twice.
@@ -103,6 +106,8 @@ class Instance:
         results: What each call returned (copies).
         determined: Whether each result must be a function of the calls before it.
         anchored: Owners whose history holds a seeding call (a seeded ``reset``, a ``seed(int)``).
+        drew_unanchored: Whether the env rendered before its history held a seeded ``reset`` (its later frames are
+            not determined: see the module).
         started: Whether the env was reset at least once.
         live: Whether an episode is running (reset, and no step ended it since).
         closed: Whether ``close`` was called (a closed instance takes no further calls).
@@ -115,6 +120,7 @@ class Instance:
     results: list[Result] = field(default_factory=list)
     determined: list[bool] = field(default_factory=list)
     anchored: set[str] = field(default_factory=set)
+    drew_unanchored: bool = False
     started: bool = False
     live: bool = False
     closed: bool = False
@@ -139,8 +145,12 @@ class Instance:
             self.anchored.add(call.owner)
         self.calls.append(call)
         self.results.append(result)
+        determined = call.owner in self.anchored
+        if call.owner == ENV and call.method == "render":
+            self.drew_unanchored = self.drew_unanchored or not determined
+            determined = not self.drew_unanchored
         # What close returns is not compared (None by convention, nothing a caller uses).
-        self.determined.append(call.owner in self.anchored and result.kind != "close")
+        self.determined.append(determined and result.kind != "close")
         return result
 
     def _result(self, call: Call, raw: Any) -> Result:

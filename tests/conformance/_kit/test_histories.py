@@ -67,6 +67,28 @@ def test_results_are_determined_once_their_owner_is_seeded(watchdog: Watchdog) -
     assert instance.anchored == {ENV, "action_space"} and instance.started and instance.live
 
 
+def test_frames_after_one_drawn_from_entropy_are_not_determined(watchdog: Watchdog) -> None:
+    # Issue 37 item 7: a renderer may keep state from its first frame (MuJoCo aims its free camera at the scene as the
+    # first render finds it), so frames drawn after a seeded reset are determined only when no frame came before it.
+    case = _case(f"{_BROKEN}.odd:ControlCameraAimedOnce", watchdog)
+    render, push = Call(ENV, "render"), Call(ENV, "step", (np.array([0.5], dtype=np.float32),))
+    drawn_late = watchdog.run(lambda: open_instance(case, "env_0", {"render_mode": "rgb_array"}))
+    watchdog.run(lambda: [drawn_late.perform(call) for call in (_reset(), push, _reset(3), render, push, render)])
+    assert drawn_late.determined == [False, False, True, True, True, True]
+    drawn_early = watchdog.run(lambda: open_instance(case, "env_1", {"render_mode": "rgb_array"}))
+    watchdog.run(lambda: [drawn_early.perform(call) for call in (_reset(), render, _reset(3), render, push, render)])
+    assert drawn_early.determined == [False, False, True, False, True, False]
+    program = Program(({"render_mode": "rgb_array"},), tuple((0, call) for call in drawn_early.calls))
+
+    def body() -> None:
+        case.new_example()
+        instances = run_program(case, program)
+        assert instances is not None
+        check_program(case, program, instances)
+
+    watchdog.run(body)  # the frames differ from a fresh instance's (another entropy-drawn start), and are not compared
+
+
 def test_a_program_is_cut_after_a_call_and_thinned_call_by_call() -> None:
     program = Program(({}, {}), ((0, _reset(1)), (1, _reset(2)), (0, _STEP), (1, _STEP), (0, _STEP)))
     assert len(program.without(1).calls) == 4 and program.without(1).calls[1] == (0, _STEP)

@@ -9,12 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from reference.core import Env
 from reference.error import ResetNeeded
 from reference.spaces import Discrete
+from tests.meta.broken._shapes import Control
 
-__all__ = ["ContextualBandit"]
+__all__ = ["ContextualBandit", "ControlCameraAimedOnce"]
 
 _CONTEXTS = 5
 _BANDIT_STEPS = 20
@@ -54,3 +56,22 @@ class ContextualBandit(Env[np.int64, np.int64]):
         terminated = self._context == 0
         return np.int64(self._context), reward, terminated, not terminated and self._steps >= _BANDIT_STEPS, {}
 
+
+class ControlCameraAimedOnce(Control):
+    """:class:`Control` whose renderer aims its camera once, at the position its first frame finds, and keeps it
+    there across resets, as MuJoCo's free camera is aimed at the scene's median at the first render
+    (InvertedPendulum-v5, HalfCheetah-v5): a frame is a function of the state *and* of where the first frame was
+    drawn. SEED-009 once compared the frames of an instance whose first frame came from an unseeded (entropy-drawn)
+    state with a fresh instance's, found them unequal, and ended not checked (issue 37 item 7)."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        self._camera: float | None = None
+
+    def _draw(self) -> NDArray[np.uint8]:
+        frame = super()._draw()
+        position = 0.0 if self._state is None else float(self._state[0])
+        if self._camera is None:
+            self._camera = position
+        # The view is shifted by where the camera was aimed: a frame shows the position relative to it.
+        return np.roll(frame, int(round(self._camera * 3)), axis=1)
