@@ -14,9 +14,10 @@ from numpy.typing import NDArray
 from reference.core import Env
 from reference.error import ResetNeeded
 from reference.spaces import Discrete
+from tests.meta.broken._base import Walk
 from tests.meta.broken._shapes import Control
 
-__all__ = ["ContextualBandit", "ControlCameraAimedOnce"]
+__all__ = ["ContextualBandit", "ControlCameraAimedOnce", "DuckHoldsAnEnv", "HoldsAnEnv"]
 
 _CONTEXTS = 5
 _BANDIT_STEPS = 20
@@ -75,3 +76,59 @@ class ControlCameraAimedOnce(Control):
             self._camera = position
         # The view is shifted by where the camera was aimed: a frame shows the position relative to it.
         return np.roll(frame, int(round(self._camera * 3)), axis=1)
+
+
+class HoldsAnEnv(Env[Any, Any]):
+    """A plain env (its ``unwrapped`` is itself) that keeps another env in an attribute named ``env`` (the model a
+    planner rolls out, say), exposes that env's very spaces and plays its episodes. WRAP-006 once read the shared
+    spaces as "``env.unwrapped`` still wraps another env" (issue 37 item 3): a wrapper's ``get_wrapper_attr`` searches
+    the layers inside it, this env's finds its own attributes only."""
+
+    metadata: dict[str, Any] = {"render_modes": []}
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        if render_mode is not None:
+            raise ValueError(f"HoldsAnEnv render_mode must be None (it declares no mode), got {render_mode!r}")
+        self.env = Walk()
+        self.observation_space = self.env.observation_space
+        self.action_space = self.env.action_space
+        self.horizon = 3
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+        super().reset(seed=seed)
+        return self.env.reset(seed=seed, options=options)
+
+    def step(self, action: Any) -> tuple[Any, Any, Any, Any, Any]:
+        return self.env.step(action)
+
+
+class DuckHoldsAnEnv:
+    """:class:`HoldsAnEnv` written without a base class and without ``unwrapped``/``get_wrapper_attr`` (both
+    optional for an env): once taken for a wrapper layer because it has ``.env``, it left six WRAP rules not checked
+    ("env.unwrapped raised AttributeError ... reported by WRAP-006") though it wraps nothing (issue 37 item 3)."""
+
+    metadata: dict[str, Any] = {"render_modes": []}
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        if render_mode is not None:
+            raise ValueError(f"DuckHoldsAnEnv render_mode must be None (it declares no mode), got {render_mode!r}")
+        self.render_mode = None
+        self.env = Walk()
+        self.observation_space = self.env.observation_space
+        self.action_space = self.env.action_space
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        return self.env.np_random
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+        return self.env.reset(seed=seed, options=options)
+
+    def step(self, action: Any) -> tuple[Any, Any, Any, Any, Any]:
+        return self.env.step(action)
+
+    def render(self) -> None:
+        return None
+
+    def close(self) -> None:
+        self.env.close()
