@@ -48,6 +48,13 @@ def _modes(case: Case) -> tuple[str, ...]:
     return case.probe().render_modes
 
 
+def _renders_nothing(case: Case) -> bool:
+    """Whether the target declares no render mode (``metadata["render_modes"] == []``): then a constructor that
+    rejects ``render_mode=None`` (it has no such parameter) takes nothing from a caller that renders."""
+    metadata = case.probe().metadata
+    return is_mapping(metadata) and is_list_or_tuple(metadata.get("render_modes")) and not metadata["render_modes"]
+
+
 def _frame_problem(mode: str, frame: Any) -> str | None:
     """Why ``frame`` breaks the frame rule of ``mode`` (``None``: fine, or a mode without a frame rule)."""
     if mode == "rgb_array":
@@ -208,9 +215,14 @@ def test_render_mode_fixed_at_construction(conformance_case: Case) -> None:
         try:
             case.make("env_none", render_mode=None)
         except TargetError as error:
-            # The replayed construction raises the finding itself (no assertion to add).
-            case.fail("the constructor rejects render_mode=None, the mode that renders nothing",
-                      expected="a construction with render_mode=None (no rendering)", actual=str(error))
+            if _renders_nothing(case):
+                # An env that declares no mode renders nothing whatever it is given: a constructor without a
+                # render_mode parameter is at most RENDER-003's concern (a SHOULD: how it refuses a mode).
+                pass
+            else:
+                # The replayed construction raises the finding itself (no assertion to add).
+                case.fail("the constructor rejects render_mode=None, the mode that renders nothing",
+                          expected="a construction with render_mode=None (no rendering)", actual=str(error))
         for mode in (None, *_modes(case)):
             env = case.make(f"env_{mode}" if mode else "env", **({} if mode is None else {"render_mode": mode}))
             # A construction naming no mode receives the one the target binds (--env-kwargs), if any; without one,
@@ -284,6 +296,8 @@ def test_render_mode_is_declared(conformance_case: Case) -> None:
             except TargetError as error:
                 if "render_mode" not in kwargs:
                     raise
+                if kwargs == {"render_mode": None} and _renders_nothing(case):
+                    continue  # no mode declared, and none taken (RENDER-001 lets that be)
                 case.not_checkable(f"{error} (reported by RENDER-001)")
             current = read(case, env, "render_mode", "RENDER-001")
             modes = _declared_modes(case, env)

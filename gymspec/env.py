@@ -291,7 +291,10 @@ class SupportsRender(Protocol):
             ``"rgb_array"``) break no caller: the mode is fixed and declared. Costing every caller who never looks
             at a frame, it is a SHOULD of its own; RENDER-001 keeps the MUST part (the mode is fixed), and
             RENDER-005, about ``render()`` with ``render_mode`` ``None``, does not apply to such an env (its
-            message names the mode the env had).
+            message names the mode the env had). RENDER-001's construction with ``render_mode=None`` given
+            explicitly fails a constructor that rejects it only when the env declares a mode: one that declares
+            ``render_modes == []`` and takes no ``render_mode`` parameter renders nothing whatever it is given, and
+            its ``TypeError`` is RENDER-003's concern, a SHOULD (issue 37).
             RENDER-003 first asked every construction with an undeclared mode to raise. Gymnasium's own envs do
             not: their constructors store any string, and ``gymnasium.make`` warns ("The environment is being
             initialised with render_mode=... that is not in the possible render_modes") and lets the

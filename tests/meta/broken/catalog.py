@@ -130,6 +130,8 @@ BROKEN: tuple[Broken, ...] = (
     _env("RENDER-003", "render:Render003RefusesAtRender"),
     _env("RENDER-003", "render:Render003DropsSilently"),
     _env("RENDER-003", "render:Render003WrongError"),
+    # issue 37 item 4: no render mode declared and no render_mode parameter: RENDER-001 (a MUST) must not fail it.
+    _env("RENDER-003", "render:Render003NoRenderModeParameter"),
     _env("RENDER-004", "render:Render004NeedsArgument", "RENDER-005"),
     _env("RENDER-004", "render:Render004ResetFailsInMode"),
     _env("RENDER-005", "render:Render005FrameWithoutMode"),

@@ -92,6 +92,17 @@ class Render003WrongError(Walk):
         super().__init__(render_mode)
 
 
+class Render003NoRenderModeParameter(Walk):
+    """Declares no render mode and takes no ``render_mode`` at all: a construction with one, even ``None``, raises
+    ``TypeError`` (RENDER-003, a SHOULD). RENDER-001 once failed it, "the constructor rejects render_mode=None", a MUST
+    finding for an env that renders nothing whatever it is given (issue 37 item 4)."""
+
+    metadata: dict[Any, Any] = {"render_modes": []}
+
+    def __init__(self) -> None:
+        super().__init__()
+
+
 class Render004NeedsArgument(Walk):
     def render(self, mode: str) -> Any:  # type: ignore[override]  # RENDER-004: render() needs an argument
         return super().render()
