@@ -48,6 +48,7 @@ CORRECT: tuple[str, ...] = (
     f"{_PACKAGE}.odd:ContextualBandit",
     f"{_PACKAGE}.odd:HoldsAnEnv",
     f"{_PACKAGE}.odd:DuckHoldsAnEnv",
+    f"{_PACKAGE}.odd:WalkDefaultdictInfo",
 )
 """Targets that must pass every rule without a warning."""
 

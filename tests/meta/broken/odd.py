@@ -6,6 +6,7 @@ names the check it guards in its docstring.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,7 @@ from reference.spaces import Discrete
 from tests.meta.broken._base import Walk
 from tests.meta.broken._shapes import Control
 
-__all__ = ["ContextualBandit", "ControlCameraAimedOnce", "DuckHoldsAnEnv", "HoldsAnEnv"]
+__all__ = ["ContextualBandit", "ControlCameraAimedOnce", "DuckHoldsAnEnv", "HoldsAnEnv", "WalkDefaultdictInfo"]
 
 _CONTEXTS = 5
 _BANDIT_STEPS = 20
@@ -132,3 +133,15 @@ class DuckHoldsAnEnv:
 
     def close(self) -> None:
         self.env.close()
+
+
+class WalkDefaultdictInfo(Walk):
+    """:class:`Walk` whose info holds a ``defaultdict`` (a fresh one each call, counting its features by name). The
+    suite's stored copy once turned it into a plain ``dict``, and ENV-018 read the copy against the original as
+    "info['feature_names']: type defaultdict != dict" (issue 37 item 5)."""
+
+    def _info(self) -> Any:
+        names: defaultdict[str, int] = defaultdict(int)
+        names["x"] += 1
+        names["velocity"] += self._steps
+        return {"steps": self._steps, "feature_names": names}
