@@ -253,7 +253,7 @@ class ItemRunner:
             facts.hang = (outcome, param.rule_id or CONSTRUCT)
             self._drop_stale(item.nodeid)  # later items of the target, started ahead, would meet the hang again
         failed = False if isinstance(outcome, Interrupted) else self._owner_failed(param, outcome.board)
-        verdict = _verdict(param, outcome, None, failed)
+        verdict = _verdict(param, outcome, None, failed, self._owner_known(param, outcome.board))
         if isinstance(outcome, Interrupted):
             self.interrupted = verdict.message
         return [self._report(item, param, verdict, outcome.seconds)]
@@ -273,7 +273,7 @@ class ItemRunner:
                 continue
             owner = owners[0]
             known = self.facts[param.target.id].outcomes.get(owner, "not run here")
-            message = unreported(record.message, owner, param.target.id, known)
+            message = unreported(record.message, owner, param.target.id, known, param.rule_id or CONSTRUCT)
             with_record(report, dataclasses.replace(record, outcome="error", message=message))
             report.outcome = "failed"
             report.longrepr = message
@@ -285,6 +285,14 @@ class ItemRunner:
         if owner is None or owner == (param.rule_id or CONSTRUCT):
             return False
         return self._decided_failed(param, owner)
+
+    def _owner_known(self, param: CaseParam, board: Snapshot) -> str:
+        """The outcome in this run of the rule owning the call in progress on ``board`` (``"not run here"`` when it
+        did not run), for a remedy that never sends the user to run a rule that passed."""
+        owner = _owner(param, board)
+        if owner is None:
+            return "not run here"
+        return self.facts[param.target.id].outcomes.get(owner, "not run here")
 
     def _decided_failed(self, param: CaseParam, owner: str) -> bool:
         """Whether ``owner``'s item on ``param``'s target failed: as it reported, or — when it is still to come in

@@ -17,9 +17,12 @@ stops as not checkable instead of reporting the same defect twice.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NoReturn
+
+import numpy as np
 
 from conformance._engine.case import Case
 from conformance._engine.describe import summarize
@@ -36,6 +39,7 @@ from conformance._kit.rollout import (
     unpack_reset,
     unpack_step,
 )
+from conformance.equality import difference
 
 __all__ = ["ENV", "SPACES", "Call", "Dependence", "Instance", "Program", "Result", "check_program", "open_instance",
            "run_program"]
@@ -240,11 +244,34 @@ def _replay_alone(case: Case, index: int, instance: Instance) -> Dependence | No
     return Dependence(index, instance, alone, *found)
 
 
-def _confirmed(case: Case, dependence: Dependence) -> bool:
-    """Whether a second fresh instance that takes the calls alone agrees with the first up to the difference."""
+def _global_state() -> tuple[Any, Any]:
+    return random.getstate(), np.random.get_state()
+
+
+def _advanced(before: tuple[Any, Any], after: tuple[Any, Any]) -> str:
+    """Which global generator moved between two states (``""``: neither)."""
+    if before[0] != after[0]:
+        return "random's"
+    return "NumPy's legacy global generator" if difference(before[1], after[1]) is not None else ""
+
+
+def _unconfirmed(case: Case, dependence: Dependence) -> str | None:
+    """``None`` when a second fresh instance that takes the calls alone agrees with the first up to the difference;
+    else what the two fresh instances show, stated plainly: the call whose results differ, how, and whether their
+    calls moved a global generator."""
     alone = dependence.alone
+    before = _global_state()  # the construction too: a target may draw its task from a global generator there
     again = open_instance(case, f"{alone.var}_again", alone.kwargs, tuple(alone.spaces))
-    return _repeat(alone, again, dependence.position + 1) is None
+    found = _repeat(alone, again, dependence.position + 1)
+    moved = _advanced(before, _global_state())
+    if found is None:
+        return None
+    call = alone.calls[found[0]].text(alone.var) if found[0] >= 0 else "a call"
+    drew = (f"; their constructions and calls advanced {moved}, which the target draws from (SEED-008 forbids it: reported by "
+            "SEED-008)" if moved else f" (reported by {_REPLAY_RULES})")
+    return (f"two fresh instances that took the same calls alone disagree ({call}, call {found[0] + 1} of "
+            f"{alone.var}, returned other than on {again.var}: {found[1]}), so the target's results are not a "
+            f"function of its own history even without other instances{drew}")
 
 
 @dataclass(frozen=True)
@@ -296,16 +323,18 @@ def run_program(case: Case, program: Program) -> dict[int, Instance] | None:
     return instances
 
 
-def _dependence(case: Case, instances: Mapping[int, Instance]) -> tuple[Dependence | None, bool]:
-    """The first confirmed dependence among ``instances``, and whether an unconfirmed one was seen."""
-    unconfirmed = False
+def _dependence(case: Case, instances: Mapping[int, Instance]) -> tuple[Dependence | None, str | None]:
+    """The first confirmed dependence among ``instances``, and what the first unconfirmed one showed (two fresh
+    instances that disagree, see :func:`_unconfirmed`), if one was seen."""
+    unconfirmed: str | None = None
     for index, instance in sorted(instances.items()):
         found = _replay_alone(case, index, instance)
         if found is None:
             continue
-        if _confirmed(case, found):
+        shown = _unconfirmed(case, found)
+        if shown is None:
             return found, unconfirmed
-        unconfirmed = True
+        unconfirmed = unconfirmed or shown
     return None, unconfirmed
 
 
@@ -382,11 +411,8 @@ def check_program(case: Case, program: Program, instances: Mapping[int, Instance
     """
     found, unconfirmed = _dependence(case, instances)
     if found is None:
-        if unconfirmed:
-            case.not_checkable(
-                "two fresh instances that took the same calls alone disagree, so the target's results are not a "
-                f"function of its own history even without other instances (reported by {_REPLAY_RULES})"
-            )
+        if unconfirmed is not None:
+            case.not_checkable(unconfirmed)
         return
     shortest = _shortest(case, program, found)
     case.close_all()

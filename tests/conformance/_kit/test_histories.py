@@ -155,3 +155,22 @@ def test_a_target_that_is_no_function_of_its_own_history_is_not_checkable(watchd
 
     with pytest.raises(NotCheckable, match="SEED-001"):
         watchdog.run(body)
+
+
+def test_two_fresh_instances_that_disagree_are_stated_plainly(watchdog: Watchdog) -> None:
+    # Issue 37 item 8: the item states what it saw (the call, how the results differ, the global generator the
+    # calls advanced) and names the rule of that cause, SEED-008 for a draw from NumPy's global generator.
+    case = _case(f"{_BROKEN}.seeding:Seed008LateGlobalDraws", watchdog)
+    program = Program(({},), ((0, _reset(1)), *((0, Call(ENV, "step", (np.int64(1),))) for _ in range(6))))
+
+    def body() -> None:
+        case.new_example()
+        instances = run_program(case, program)
+        assert instances is not None
+        check_program(case, program, instances)
+
+    with pytest.raises(NotCheckable) as caught:
+        watchdog.run(body)
+    message = str(caught.value)
+    assert "alone_0.step(np.int64(1)), call 5 of alone_0" in message, message
+    assert "advanced NumPy's legacy global generator" in message and message.endswith("reported by SEED-008)")

@@ -132,6 +132,29 @@ class Seed008AdvancesGlobal(Walk):
         return super()._noise()
 
 
+class Seed008TaskFromGlobalAtConstruction(Walk):
+    """Draws its task (a start offset) from NumPy's global generator when constructed, as an env that picks its
+    task with ``np.random`` in ``__init__`` does. SEED-008 once ended "not checked — the target is not reproducible —
+    see SEED-008" on it (itself); the draw is the cause, seen directly (issue 37 item 8)."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        self._offset = float(np.random.uniform(-1.0, 1.0))  # SEED-008: the global generator decides the task
+
+    def _initial_state(self) -> NDArray[np.float64]:
+        return super()._initial_state() + self._offset
+
+
+class Seed008LateGlobalDraws(Walk):
+    """From the fourth step of an episode on, its noise comes from NumPy's global generator (mo-gymnasium's
+    ``minecart-v0`` draws from it late in its episodes): short episodes, so the quick profile's rollouts reach it."""
+
+    def _noise(self) -> float:
+        if self._steps >= 3:
+            return float(np.random.normal(0.0, 0.1))  # SEED-008
+        return super()._noise()
+
+
 class Seed009SharedGenerator(Walk):
     _shared: ClassVar[np.random.Generator] = np.random.default_rng(0)
 
