@@ -11,6 +11,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import numpy as np
+
 from conformance._engine.case import Case, checks
 from conformance._engine.describe import describe_exception, summarize
 from conformance._engine.handles import Handle, TargetError
@@ -102,9 +104,12 @@ class _FlagMeanings(Watch):
             self.steps = 0
             return
         self.steps += 1
-        if _flag(record.terminated):
+        at_limit = self.limit is not None and self.steps == self.limit
+        # A terminal state on the declared limit's step sets both flags legally; every episode ending there is the
+        # second pattern's concern, so the first counts the terminal steps before the limit (or with none declared).
+        if _flag(record.terminated) and not at_limit:
             self.terminal.append(record)
-        if self.limit is not None and self.steps == self.limit:
+        if at_limit:
             self.at_limit.append(record)
 
     def _expect(self, records: list[Record], condition: str, problem: str) -> None:
@@ -174,6 +179,52 @@ def _step_draws_as_reset(case: Case, seed: int, actions: list[Any], position: in
     return value_difference(snapshot(obs), snapshot(start)) is None
 
 
+# ENV-024: how many perturbations of the generator the terminal observation must follow (a correct env whose terminal
+# observation equals a reset's draw by chance, one of six cells say, does so again with probability 1/6 each time).
+_PERTURBATIONS = 6
+
+
+def _perturb(generator: np.random.Generator, steps: int) -> None:
+    """Move ``generator`` to another state, ``steps`` jumps ahead: every kind of draw then differs (advancing it by
+    a few doubles would leave a buffered 32-bit half, which the next small ``integers`` draw uses, unchanged)."""
+    bits = generator.bit_generator
+    jumped = getattr(bits, "jumped", None)
+    if callable(jumped):
+        ahead: Any = jumped(steps)
+        bits.state = ahead.state
+        return
+    generator.random(steps)
+    state = dict(bits.state)
+    if "has_uint32" in state:
+        state["has_uint32"] = 0
+        bits.state = state
+
+
+def _follows_the_draw(case: Case, before: Any, action: Any, start: Any) -> bool:
+    """Whether the terminal observation keeps being what a reset draws when the env's generator is moved on first:
+    from copies of the state before the terminal step (``before``), each with ``np_random`` advanced by a few draws,
+    the step's observation must equal the copy's own reset draw every time, and some draw must differ from
+    ``start`` (the unperturbed one). A start the generator does not decide (a fixed start), or an env without
+    ``np_random``, cannot show it: an episode may end where every episode starts."""
+    decided = False
+    for draws in range(1, _PERTURBATIONS + 1):
+        try:
+            moved = case.watchdog.call("copy.deepcopy(env)", lambda: copy.deepcopy(before))
+            generator = getattr(moved, "np_random", None)
+            if not isinstance(generator, np.random.Generator):
+                return False
+            _perturb(generator, draws)
+            twin = case.watchdog.call("copy.deepcopy(env)", lambda: copy.deepcopy(moved))
+            obs = rollout.unpack_step(case.watchdog.call("env.step", lambda: moved.step(action)))[0]
+            drawn = rollout.unpack_reset(case.watchdog.call("env.reset", lambda: twin.reset()))[0]
+        except Exception:  # noqa: BLE001 - a copy that cannot step or reset shows nothing
+            return False
+        if value_difference(snapshot(obs), snapshot(drawn)) is not None:
+            return False
+        decided = decided or value_difference(snapshot(drawn), start) is not None
+    return decided
+
+
 @checks("ENV-024")
 def test_no_reset_inside_step(conformance_case: Case) -> None:
     case = conformance_case
@@ -188,6 +239,10 @@ def test_no_reset_inside_step(conformance_case: Case) -> None:
             return  # no terminating step in this example, or observations that cannot tell a start from an end
         length = last.index
         again, clone = _start_before(case, "again", plan.seed, actions[: length - 1])
+        try:
+            before = case.watchdog.call("copy.deepcopy(again)", lambda: copy.deepcopy(again.raw))
+        except Exception:  # noqa: BLE001 - _start_before copied it once; a second copy that fails shows nothing
+            return
         obs, _, terminated, _, _ = rollout.unpack_step(again.step(actions[length - 1]))
         end = snapshot(obs)
         if value_difference(end, last.obs_copy) is not None or _flag(terminated) is not True:
@@ -195,8 +250,12 @@ def test_no_reset_inside_step(conformance_case: Case) -> None:
         start, _ = rollout.unpack_reset(clone.reset())
         if value_difference(end, snapshot(start)) is not None:
             return
-        # Equal is evidence only where a step that ends nothing does not return a reset's start too: the step before
-        # the terminal one is the control (an episode of one step has none, and shows nothing).
+        # Equal is evidence only where the terminal observation follows the reset's draw when the generator moves
+        # (not a chance match, nor an episode ending where every one starts), and where a step that ends nothing does
+        # not return a reset's start too (the step before the terminal one is that control; an episode of one step
+        # has none, and shows nothing).
+        if not _follows_the_draw(case, before, actions[length - 1], snapshot(start)):
+            return
         if length < 2 or _step_draws_as_reset(case, plan.seed, actions, length - 1):
             return
         expect_unequal(case, f"{returned(again.var)}[-1][0]", f"{returned(clone.var)}[-1][0]",

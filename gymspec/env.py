@@ -150,14 +150,20 @@ class SupportsStep(Protocol[ObsT_co, ActT_contra]):
             before truncation". A limit the env declares is therefore a truncation (ENV-022, a MUST: the env itself
             says the end is outside the MDP). Where no limit is declared the suite cannot tell a time limit from a
             finite-horizon MDP, so ENV-023 is a SHOULD and fires only on a pattern no correct env shows: both flags
-            true on every one of at least three terminal steps, or ``terminated`` on every one of at least two
+            true on every one of at least three terminal steps before the declared limit (or with none declared: a
+            terminal state on the limit's step sets both legally), or ``terminated`` on every one of at least two
             episodes that reach the declared limit (under ``TimeLimit`` both flags are true there, so ENV-022 passes
             while bootstrapping learners stop at a time limit). ENV-024: the returned observation is "the next
             observation due to the agent actions", and a caller must ``reset`` after an end; an env that restarts
             inside ``step`` hands the next episode's first observation to the learner as the terminal one. The check
             deep-copies the env before a terminating step and resets the copy without a seed: an internal restart
-            draws the very start the copy's ``reset`` gives. Only ``terminated`` ends are checked (a truncation may
-            stop anywhere, the start included) and an env that cannot be deep-copied is not checked.
+            draws the very start the copy's ``reset`` gives. Equal is no evidence by itself (issue 37): a terminal
+            observation may equal a reset's draw by chance (one of six cells), by design (a contextual bandit's
+            observations are fresh draws, as its resets are), or because an episode ends where every one starts (a
+            fixed start). So the terminal observation must keep following the draw when the copy's ``np_random`` is
+            moved on (six times; the draw must change with it, which a fixed start never does), and the step before
+            it, which ended nothing, must not return a reset's draw too. Only ``terminated`` ends are checked (a
+            truncation may stop anywhere, the start included) and an env that cannot be deep-copied is not checked.
             ENV-027: Gymnasium's docs are silent on the action argument, so it is a SHOULD NOT; an env that clips
             or normalises the caller's array in place corrupts the action a learner stores with the transition.
         """

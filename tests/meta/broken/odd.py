@@ -18,7 +18,14 @@ from reference.spaces import Discrete
 from tests.meta.broken._base import Walk
 from tests.meta.broken._shapes import Control
 
-__all__ = ["ContextualBandit", "ControlCameraAimedOnce", "DuckHoldsAnEnv", "HoldsAnEnv", "WalkDefaultdictInfo"]
+__all__ = [
+    "ContextualBandit",
+    "ControlCameraAimedOnce",
+    "DuckHoldsAnEnv",
+    "HoldsAnEnv",
+    "HopsReturnsHome",
+    "WalkDefaultdictInfo",
+]
 
 _CONTEXTS = 5
 _BANDIT_STEPS = 20
@@ -145,3 +152,40 @@ class WalkDefaultdictInfo(Walk):
         names["x"] += 1
         names["velocity"] += self._steps
         return {"steps": self._steps, "feature_names": names}
+
+
+_HOME = 3
+
+
+class HopsReturnsHome(Env[np.int64, np.int64]):
+    """Eight cells in a row; every episode starts at home (cell 3); hops left or right, slipping a tenth of the time;
+    coming home again ends the episode (as do cells 0 and 7), the twelfth step truncates it. Its terminal observation
+    on coming home is the observation every episode starts with: ENV-024 once read that as "step reset the env by
+    itself" (issue 37 item 1). A start the generator does not decide cannot tell an end at home from a reset."""
+
+    metadata: dict[str, Any] = {"render_modes": []}
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        if render_mode is not None:
+            raise ValueError(f"HopsReturnsHome render_mode must be None (it declares no mode), got {render_mode!r}")
+        self.observation_space = Discrete(8)
+        self.action_space = Discrete(2)
+        self._cell: int | None = None
+        self._steps = 0
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        self._cell, self._steps = _HOME, 0
+        return np.int64(self._cell), {}
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self._cell is None:
+            raise ResetNeeded("HopsReturnsHome step needs a reset first; call reset()")
+        move = 1 if int(action) == 1 else -1
+        if self.np_random.random() < 0.1:
+            move = -move
+        self._cell += move
+        self._steps += 1
+        terminated = self._cell in (0, 7, _HOME)
+        truncated = not terminated and self._steps >= 12
+        return np.int64(self._cell), float(self._cell == _HOME), terminated, truncated, {}

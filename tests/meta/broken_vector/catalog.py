@@ -53,6 +53,8 @@ BROKEN: tuple[Broken, ...] = (
     _vec("VEC-020", "Vec020UsableAfterClose"),
     _auto("AUTORESET-001", "Autoreset001UnknownMode"),
     _auto("AUTORESET-002", "Autoreset002NoFinalReward", "AUTORESET-012", "VEC-018"),
+    # issue 37 item 9: terminations and truncations one array (gymnax's done in both).
+    _auto("AUTORESET-002", "Autoreset002FlagsMerged", "AUTORESET-012", "VEC-018"),
     _auto("AUTORESET-003", "Autoreset003RewardOnResetStep", "AUTORESET-012", "VEC-018"),
     # A sub-env that waits on a step where it would have ended is reported as a missing final step (002 comes
     # first in the model's order), whenever a drawn rollout has one.
