@@ -196,7 +196,9 @@ class SupportsReset(Protocol[ObsT_co]):
         (largest near ``p = 0.7``), so below ``1e-4`` for the few seeds the suite tries. Gymnasium's toy-text envs
         are far from that worst case (over 2000 seeds: Blackjack-v1 248 starts, the likeliest at ``p = 0.03``;
         Taxi 300 starts, ``p = 0.007``) or exempt (FrozenLake, CliffWalking: one start). Targets whose spec says
-        ``nondeterministic=True`` skip the check.
+        ``nondeterministic=True`` skip the check. Starts alone miss an env whose start is fixed (or drawn from a
+        stream of its own) while the randomness of its steps restarts, so the same test runs on whole episodes too:
+        the start and five steps under one action sequence drawn from ``s``, with the same bound (issue 37).
 
         Args:
             seed: Reseeds the env's generator when an int; ``None`` keeps the current generator (creating one from
@@ -219,8 +221,9 @@ class SupportsReset(Protocol[ObsT_co]):
                 started by later unseeded resets are a function of ``s`` (reproducible across instances).
             [SEED-004] MUST NOT restart the generator on an unseeded reset: when the initial state is random (resets
                 with different seeds start from different observations), the unseeded resets that follow
-                ``reset(seed=s)`` do not all start from the same state (checked over 20 of them; a correct env fails
-                with probability below 2e-5, see above).
+                ``reset(seed=s)`` do not all start from the same state, and when the episodes are random (under one
+                action sequence), they do not all start the same episode (checked over 20 of them; a correct env
+                fails with probability below 2e-5, see above).
             [SEED-005] MUST reseed on every integer seed: after any history, ``reset(seed=s2)`` starts the same
                 episode as a fresh instance's ``reset(seed=s2)``.
             [SEED-006] SHOULD seed a fresh generator from entropy: when the initial state is random (resets with
@@ -234,9 +237,11 @@ class SupportsReset(Protocol[ObsT_co]):
                 whose ``PYTHONHASHSEED`` differs, reset with the same ``seed`` and given the same actions, produces
                 the same first episode (no randomness drawn from ``hash()`` of a ``str`` or ``bytes``, nor from the
                 iteration order of a set of strings).
-            [SEED-013] SHOULD make the generator's stream depend on the seed: when the initial state is random, the
-                unseeded resets that follow ``reset(seed=a)`` and those that follow ``reset(seed=b)``, ``a != b``, do
-                not start the same sequence of states (checked over 10 of them).
+            [SEED-013] SHOULD make the generator's stream depend on the seed: when the initial state (or the
+                episode, under one action sequence) is random, the unseeded resets that follow ``reset(seed=a)`` and
+                those that follow ``reset(seed=b)``, ``a != b``, do not start the same sequence of states (or of
+                episodes) (checked over 10 of them). An env that ignores the seed's value is random when its unseeded
+                episodes vary.
             [SEED-014] SHOULD treat ``options={}`` as no options: ``reset(seed=s, options={})`` starts the episode
                 ``reset(seed=s)`` starts.
 
