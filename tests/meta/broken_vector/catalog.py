@@ -70,12 +70,16 @@ BROKEN: tuple[Broken, ...] = (
     _auto("AUTORESET-012", "Autoreset012UnseededResetReplays"),
     # h26b (issue 26 item 2): vector envs written directly (no env_fns).
     Broken("VEC-021", f"{_DIRECT}:SlideReseedsUnseeded", "--vector-env", ("VEC-008", "VEC-009")),
-    Broken("VEC-022", f"{_DIRECT}:SlideIdenticalRows", "--vector-env"),
+    Broken("VEC-022", f"{_DIRECT}:SlideIdenticalRows", "--vector-env", ("VEC-024",)),
+    # issue 37 item 11: identical sub-envs after a reset without a seed.
+    Broken("VEC-024", f"{_DIRECT}:SlideUnseededAlike", "--vector-env"),
     # h26v (issue 26 item 2): written directly, seeding its sub-envs as copies (s + i), so the suite's num_envs=1
     # copies model it; a sub-env that disagrees with its copy at a step ending its episode is AUTORESET-002's first.
     Broken("VEC-023", f"{_COPIES}:LanesSharedNoise", "--vector-env"),
     Broken("AUTORESET-009", f"{_COPIES}:LanesPartialClearsOthers", "--vector-env", ("AUTORESET-002", "AUTORESET-012")),
     Broken("AUTORESET-004", f"{_COPIES}:LanesOthersWait", "--vector-env", ("AUTORESET-002", "AUTORESET-012")),
+    # issue 37 item 11: a generator re-created from the reset seed at each autoreset; its copies share the defect.
+    Broken("VEC-021", f"{_COPIES}:LanesRestartsOnAutoreset", "--vector-env"),
 )
 
 CORRECT: tuple[str, ...] = (

@@ -31,6 +31,7 @@ __all__ = [
     "LanesDisabled",
     "LanesOthersWait",
     "LanesPartialClearsOthers",
+    "LanesRestartsOnAutoreset",
     "LanesSameStep",
     "LanesSharedNoise",
 ]
@@ -173,3 +174,23 @@ class LanesOthersWait(Lanes):
 
     def _moving(self, resetting: NDArray[np.bool_]) -> NDArray[np.bool_]:
         return ~resetting if not resetting.any() else np.zeros(self.num_envs, dtype=bool)
+
+
+class LanesRestartsOnAutoreset(Lanes):
+    """Re-creates a sub-env's generator from the seed of its last reset whenever it starts an episode, its own
+    autoresets included: every episode of a sub-env starts where its first did. Its num_envs=1 copies do the same, so
+    every exact check agrees with it; only the starts show it (VEC-021; issue 37 item 11)."""
+
+    def __init__(self, num_envs: int) -> None:
+        super().__init__(num_envs)
+        self._seeds: list[int | None] = [None] * num_envs
+
+    def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        if isinstance(seed, (int, np.integer)):
+            self._seeds = [int(seed) + i for i in range(self.num_envs)]
+        return super().reset(seed=seed, options=options)
+
+    def _start(self, i: int) -> None:
+        if self._seeds[i] is not None:
+            self._rngs[i] = np.random.default_rng(self._seeds[i])  # VEC-021: the generator restarts
+        super()._start(i)

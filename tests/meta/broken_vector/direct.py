@@ -25,6 +25,7 @@ __all__ = [
     "SlideIdenticalRows",
     "SlideReseedsUnseeded",
     "SlideSameStep",
+    "SlideUnseededAlike",
 ]
 
 _MAX_STEPS = 6
@@ -128,3 +129,15 @@ class SlideIdenticalRows(Slide):
 
     def _starts(self, count: int) -> NDArray[np.float64]:
         return np.full(count, self._rng.uniform(-0.5, 0.5))
+
+
+class SlideUnseededAlike(Slide):
+    """A reset without a seed gives every sub-env one start (a single draw): seeded resets draw each sub-env's own
+    (VEC-024; issue 37 item 11)."""
+
+    def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        obs, info = super().reset(seed=seed, options=options)
+        if seed is None:
+            self._x[:] = self._x[0]  # VEC-024: one stream copied to every sub-env
+            obs = self._obs()
+        return obs, info
