@@ -36,6 +36,8 @@ _HUMAN_STEPS = 0
 # Every rollout renders after each reset, and after its steps as the item's render budget allows
 # (conformance/_kit/frames.py: every step while frames are cheap, else at a stride).
 _FRAME_STEPS = 20
+# RENDER-001: render() calls after the rollout, each followed by a look at render_mode.
+_MODE_RENDERS = 3
 _FRAME_EXAMPLES = 3
 # The deep rollouts of RENDER-012/013/014: past 100 steps and across two episodes (the first is cut at half way
 # by an unseeded reset when it runs longer), when the target's budget was not cut.
@@ -240,11 +242,13 @@ def test_render_mode_fixed_at_construction(conformance_case: Case) -> None:
 
             verify("right after construction")
             rollout.run(env, plan.seed, plan.actions(), on_record=lambda r: verify(f"after the {r.where()}"))
-            try:
-                env.render()
-            except TargetError:
-                pass  # render() raising is RENDER-004's finding (RENDER-005's when the mode is None)
-            verify("after render()")
+            # More than one frame: a render() may switch the mode on a later frame only (a recorder toggled on).
+            for count in range(1, _MODE_RENDERS + 1):
+                try:
+                    env.render()
+                except TargetError:
+                    break  # render() raising is RENDER-004's finding (RENDER-005's when the mode is None)
+                verify(f"after render() call {count}")
 
     case.explore(example, plans_for(case, max_steps=_HUMAN_STEPS), max_examples=1)
 
@@ -596,14 +600,23 @@ def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
         quiet = quiet_run("quiet")
         env = case.make("rendered", render_mode=mode)
         budget.start(len(actions))
-        rendered = _deep_run(env, plan, actions,
-                             between=lambda position: budget.render(env) if budget.due(position) else None)
+        counter = [0]
+
+        def render(record: rollout.Record) -> None:
+            # After every result, the terminal step's too (its frame, a goal reached, is where an env may draw what
+            # no other frame does), and always at an episode's end, whatever the stride.
+            counter[0] += 1
+            forced = record.kind == "step" and rollout.ended(record.terminated, record.truncated)
+            if budget.due(counter[0], forced=forced):
+                budget.render(env, forced=forced)
+
+        rendered = _deep_run(env, plan, actions, on_record=render)
         found = rollout.first_difference(quiet, rendered)
         if found is not None:
             reproducibility_gate(case, lambda: quiet_run("quiet_again"), quiet)
             expect_same_results(case, ("quiet", "rendered"), quiet, rendered,
-                                "render() between steps changed the trajectory")
-            case.fail(f"render() between steps changed the trajectory at position {found[0]} ({found[1]})",
+                                "render() after resets and steps changed the trajectory")
+            case.fail(f"render() after resets and steps changed the trajectory at position {found[0]} ({found[1]})",
                       expected="the same trajectory as without render()", actual=found[1])
 
     budget = _budget(case)
