@@ -35,7 +35,7 @@ from conformance._kit.assertions import (
     replay_calls,
     reproducibility_gate,
 )
-from conformance._kit.autoreset_model import GENERIC, Problem, VectorModel
+from conformance._kit.autoreset_model import GENERIC, OWN, Problem, VectorModel
 from conformance._kit.batching import SplitError, replace_rows, row_source, split
 from conformance._kit.expectations import expect_equal, expect_raises, expect_true
 from conformance._kit.own_model import refusal
@@ -51,7 +51,9 @@ from conformance._kit.vector_checks import (
     promised_factories,
     require_mode,
     run_plan,
+    shared_stream,
     static_facts,
+    sub_env_factories,
     vector_facts,
 )
 from conformance._kit.vector_rollout import VecRecord, ended_flags, unpack_reset, unpack_step
@@ -84,8 +86,23 @@ def _gate(case: Case, plan: Plan, actions: list[Any]) -> None:
     reproducibility_gate(case, baseline, baseline(), vector=True)
 
 
-def _disagreement(case: Case, plan: Plan, actions: list[Any], problem: Problem) -> NoReturn:
-    """Fail on a disagreement with the model, once the target is known to reproduce itself (:func:`_gate`)."""
+def _shared_instead(case: Case, model: VectorModel, facts: VecFacts, problem: Problem) -> None:
+    """Stop as not checkable when a disagreement with a copy (a vector env written directly) is explained by a
+    generator the sub-envs share, shown model-free (:func:`~conformance._kit.vector_checks.shared_stream`): that is
+    VEC-023's finding, not an autoreset's, however many steps the sub-env agreed with its copy before."""
+    if model.own is None or OWN in problem.rules or not shared_stream(case, facts):
+        return
+    case.not_checkable(f"{problem.where}: {problem.what}; but the sub-envs draw from one generator (the first "
+                       f"{facts.n} sub-envs of a num_envs={facts.n + 1} construction given the same seed and actions "
+                       "run otherwise), which explains it (reported by VEC-023)")
+
+
+def _disagreement(case: Case, plan: Plan, actions: list[Any], problem: Problem,
+                  model: VectorModel | None = None, facts: VecFacts | None = None) -> NoReturn:
+    """Fail on a disagreement with the model, once the target is known to reproduce itself (:func:`_gate`) and the
+    sub-envs are not known to share a generator (:func:`_shared_instead`)."""
+    if model is not None and facts is not None:
+        _shared_instead(case, model, facts, problem)
     _gate(case, plan, actions)
     _fail(case, problem)
 
@@ -144,7 +161,7 @@ def _model_rule(case: Case, *modes: AutoresetMode, exact: bool = True) -> None:
             def on_record(record: VecRecord) -> None:
                 for problem in feed(model, facts, record):
                     if case.rule.id in problem.rules:
-                        _disagreement(case, plan, actions, problem)
+                        _disagreement(case, plan, actions, problem, model, facts)
 
             run_plan(case, env, facts, plan, actions, on_record=on_record)
 
@@ -189,7 +206,7 @@ def test_next_step_resets_after_end(conformance_case: Case) -> None:
             def on_record(record: VecRecord) -> None:
                 for problem in feed(model, facts, record):
                     if case.rule.id in problem.rules:
-                        _disagreement(case, plan, actions, problem)
+                        _disagreement(case, plan, actions, problem, model, facts)
 
             records = run_plan(case, env, facts, plan, actions, on_record=on_record)
         if not deterministic:
@@ -269,7 +286,7 @@ def test_disabled_never_resets_by_itself(conformance_case: Case) -> None:
                 last[:] = [record]
                 for problem in feed(model, facts, record):
                     if case.rule.id in problem.rules:
-                        _disagreement(case, plan, plan.actions(), problem)
+                        _disagreement(case, plan, plan.actions(), problem, model, facts)
 
             def stop(record: VecRecord) -> bool:
                 return bool(ended_flags(record.terminations, record.truncations, facts.n).any())
@@ -332,24 +349,25 @@ def test_disabled_partial_reset(conformance_case: Case) -> None:
         with model_envs(case, env, facts) as subs:
             model = new_model(facts, subs)
             obs, info = unpack_reset(env.reset(seed=plan.seed))
-            _check(case, model.reset(plan.seed, snapshot(obs), snapshot(info), "the reset at position 0"), plan)
+            _check(case, model.reset(plan.seed, snapshot(obs), snapshot(info), "the reset at position 0"), plan,
+                   model, facts)
             for position, actions in enumerate(plan.actions(), start=1):
                 step = unpack_step(env.step(actions))
                 _check(case, model.step(actions, facts.single_act, snapshot(step), f"the step at position {position}"),
-                       plan)
+                       plan, model, facts)
                 mask = ended_flags(step[2], step[3], facts.n) | (rng.random(facts.n) < _EXTRA_RESET_RATE)
                 if mask.any():
                     obs, info = unpack_reset(env.reset(options={"reset_mask": mask.copy()}))
                     _check(case, model.partial(mask, snapshot(obs), snapshot(info),
-                                               f"the partial reset after position {position}"), plan)
+                                               f"the partial reset after position {position}"), plan, model, facts)
 
     case.explore(example, plans_for(case))
 
 
-def _check(case: Case, problems: list[Problem], plan: Plan) -> None:
+def _check(case: Case, problems: list[Problem], plan: Plan, model: VectorModel, facts: VecFacts) -> None:
     for problem in problems:
         if case.rule.id in problem.rules:
-            _disagreement(case, plan, plan.actions(), problem)
+            _disagreement(case, plan, plan.actions(), problem, model, facts)
 
 
 def _malformed_masks(n: int) -> st.SearchStrategy[Any]:
@@ -484,6 +502,7 @@ def _machine(case: Case, facts: VecFacts) -> type[RuleBasedStateMachine]:
             # A disagreement with a copy that a shared generator explains is VEC-023's (a SHOULD), not this rule's.
             problems = [problem for problem in problems if GENERIC in problem.rules]
             if problems:
+                _shared_instead(case, self.model, self.facts, problems[0])
                 self._gate()
                 _fail(case, problems[0])
 
@@ -521,4 +540,17 @@ def _machine(case: Case, facts: VecFacts) -> type[RuleBasedStateMachine]:
 @checks("AUTORESET-012", kinds=_VECTOR, owns=("reset", "step"))
 def test_agrees_with_model_in_any_interleaving(conformance_case: Case) -> None:
     case = conformance_case
-    run_machine(case, _machine(case, static_facts(case)))
+    facts = static_facts(case)
+
+    def shared() -> None:
+        # Decided before the programs run, outside Hypothesis: a program that meets a disagreement only reads it
+        # (its constructions inside a program made Hypothesis see its data generation change).
+        env = case.make("probe")
+        if sub_env_factories(case, env, facts.n) is None:
+            shared_stream(case, facts)
+
+    try:
+        case.watchdog.run(shared)
+    except TargetError:
+        pass  # the construction check and the programs report what the target raised
+    run_machine(case, _machine(case, facts))

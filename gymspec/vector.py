@@ -89,7 +89,11 @@ class VectorEnv(Protocol[ObsT_co, ActT_contra]):
             exposes ``env_fns`` is VEC-018's subject instead. The same copies model such a target for the AUTORESET
             rules: a sub-env seen to draw its own randomness (one of its steps agreed with its copy's) that then
             disagrees on the step another sub-env resets, or after a partial reset of others, breaks
-            AUTORESET-004 or AUTORESET-009; before that, a disagreement is VEC-023's.
+            AUTORESET-004 or AUTORESET-009; before that, a disagreement is VEC-023's. Agreeing steps are no proof
+            when the shared draws rarely show (one slip stream shared by the sub-envs, issue 37): before an AUTORESET
+            rule is blamed, constructions with ``num_envs=n`` and ``n+1``, given one seed and the same actions, must
+            run the first ``n`` sub-envs alike until the extra one first ends; when they do not, the sub-envs share a
+            stream and the disagreement is VEC-023's.
         """
         ...
 

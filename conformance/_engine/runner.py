@@ -107,6 +107,14 @@ class _Ahead:
     index: int
 
 
+def _recorded(data: Mapping[str, Any]) -> str:
+    """The outcome a serialized report's record holds (``""`` without one)."""
+    for key, value in data.get("user_properties") or ():
+        if key == PROPERTY and is_dict(value):
+            return str(value.get("outcome", ""))
+    return ""
+
+
 def _part(outcome: Outcome, index: int) -> Outcome | None:
     """Item ``index``'s outcome within the outcome of its batch's job: its own result, the job's ending when the item
     was in progress then, or ``None`` when it never ran (an earlier item ended the process)."""
@@ -309,7 +317,8 @@ class ItemRunner:
             known = self._decide(nodeid, facts)
             if known != "unknown":
                 facts.outcomes[owner] = known
-        return known in ("failed", "error")
+        # A SHOULD rule that warned reported the cause as much as a MUST rule that failed.
+        return known in ("failed", "error", "warned")
 
     def _decide(self, nodeid: str, facts: TargetRun) -> str:
         """Run the item ``nodeid`` ahead of its turn and read its outcome (its reports are logged in its turn)."""
@@ -331,7 +340,12 @@ class ItemRunner:
             return "failed"  # its own process ended without a return: its item reports that, as a failure
         value: Mapping[str, Any] = outcome.value
         phases = [str(data.get("outcome")) for data in value.get("reports", [])]
-        return "failed" if "failed" in phases else ("skipped" if "skipped" in phases else "passed")
+        if "failed" in phases:
+            return "failed"
+        if "skipped" in phases:
+            return "skipped"
+        # A SHOULD item that warned passed as far as pytest knows; its record says it warned (it reported a cause).
+        return "warned" if any(_recorded(data) == "warned" for data in value.get("reports", [])) else "passed"
 
     @staticmethod
     def _needs_job(param: CaseParam, facts: TargetRun) -> bool:

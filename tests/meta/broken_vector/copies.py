@@ -34,6 +34,7 @@ __all__ = [
     "LanesRestartsOnAutoreset",
     "LanesSameStep",
     "LanesSharedNoise",
+    "LanesSharedSlips",
 ]
 
 _MAX_STEPS = 8
@@ -159,6 +160,18 @@ class LanesSharedNoise(Lanes):
         noise = np.zeros(self.num_envs)
         for i in np.flatnonzero(rows):
             noise[i] = self._rngs[0].normal(0.0, 0.05)
+        return noise
+
+
+class LanesSharedSlips(Lanes):
+    """Every sub-env slips (a push of 0.4) a fifth of the time, drawn from sub-env 0's generator: one slip stream
+    shared by all. A sub-env's first steps often agree with its copy's (no slip on either), so it looked proven to
+    draw its own randomness, and later slips were reported as AUTORESET-002/004 (VEC-023; issue 37 item 13)."""
+
+    def _noise(self, rows: NDArray[np.bool_]) -> NDArray[np.float64]:
+        noise = np.zeros(self.num_envs)
+        for i in np.flatnonzero(rows):
+            noise[i] = 0.4 if self._rngs[0].random() < 0.2 else 0.0
         return noise
 
 
