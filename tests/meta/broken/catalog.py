@@ -93,6 +93,8 @@ BROKEN: tuple[Broken, ...] = (
     _env("ENV-015", "env:Env015InfoNone"),
     _env("ENV-016", "env:Env016RejectsAction"),
     _env("ENV-017", "env:Env017AliasedObservation"),
+    # issue 37 item 14: an aliasing defect beside a rejected action (ENV-016 stops the rollouts, not ENV-017).
+    _env("ENV-017", "env:Env017ZeroedByResetBesidesRejections", "ENV-016"),
     _env("ENV-018", "env:Env018SharedInfo"),
     _env("ENV-019", "env:Env019StepBeforeReset"),
     _env("ENV-020", "env:Env020CloseTwice"),
