@@ -24,6 +24,7 @@ __all__ = [
     "DuckHoldsAnEnv",
     "HoldsAnEnv",
     "HopsReturnsHome",
+    "MostlyOneStart",
     "WalkDefaultdictInfo",
 ]
 
@@ -189,3 +190,15 @@ class HopsReturnsHome(Env[np.int64, np.int64]):
         terminated = self._cell in (0, 7, _HOME)
         truncated = not terminated and self._steps >= 12
         return np.int64(self._cell), float(self._cell == _HOME), terminated, truncated, {}
+
+
+class MostlyOneStart(Walk):
+    """:class:`Walk` that starts at the origin nine times in ten and elsewhere otherwise (drawn from its generator,
+    seeded from entropy when fresh). Two fresh instances start alike most of the time: SEED-006 once took a start
+    that varied among five seeds for random enough, and warned when eight fresh instances agreed (half the time on
+    this env; issue 37, the equality audit)."""
+
+    def _initial_state(self) -> NDArray[np.float64]:
+        if self.np_random.random() < 0.9:
+            return np.zeros(2)
+        return super()._initial_state()
