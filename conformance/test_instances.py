@@ -200,9 +200,9 @@ def _scripted_program(case: Case) -> Program | None:
     """The program SEED-009 runs before Hypothesis' ones (``None`` without an action space): two instances seeded
     apart take steps in turn, then each resets without a seed in turn and steps on; both reset with one seed and
     step in turn; each seeds its action space and samples in turn; a third instance is made, stepped and closed
-    while they step on, and each resets again after that close. State shared between instances (a generator class-wide, module-wide or global, one an
-    unseeded reset hands over, one per seed, a space's; a setting a close restores) shows in it, whichever programs
-    Hypothesis' draws make."""
+    while they step on, and each resets again after that close. State shared between instances (a generator
+    class-wide, module-wide or global, one an unseeded reset hands over, one per seed, a space's; a setting a close
+    restores; a table a close empties) shows in it, whichever programs Hypothesis' draws make."""
     space = case.probe().action_space
     if space is None:
         return None

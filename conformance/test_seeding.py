@@ -22,7 +22,7 @@ from conformance._engine.case import Case, checks
 from conformance._engine.describe import is_tuple, summarize
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.record import copied, snapshot
-from conformance._kit import rollout
+from conformance._kit import global_generators, rollout
 from conformance._kit.assertions import compare_rollouts, plans_for, read
 from conformance._kit.expectations import expect_equal, expect_true
 from conformance._kit.fresh_process import FreshProcessError, first_episode
@@ -291,17 +291,6 @@ def _until_first_end(records: list[Record]) -> list[Record]:
     return records
 
 
-def _global_state() -> tuple[Any, Any]:
-    return random.getstate(), np.random.get_state()
-
-
-def _advanced(before: tuple[Any, Any], after: tuple[Any, Any]) -> str:
-    """Which global generator moved between two states (``""``: neither)."""
-    if before[0] != after[0]:
-        return "random"
-    return "numpy's legacy global generator" if difference(before[1], after[1]) is not None else ""
-
-
 @checks("SEED-008")
 def test_global_generators_irrelevant(conformance_case: Case) -> None:
     case = conformance_case
@@ -312,19 +301,19 @@ def test_global_generators_irrelevant(conformance_case: Case) -> None:
         case.note("global_before = (random.getstate(), np.random.get_state())")
         np.random.seed(global_seed)
         random.seed(global_seed)
-        return _global_state()
+        return global_generators.state()
 
     def built(var: str, global_seed: int) -> tuple[Handle, str]:
         """An instance constructed with the global generators pinned (a construction that draws its task from
         them then gives the same task under the same global seed), and which generator it advanced, if any."""
         before = pin(global_seed)
         env = case.make(var)
-        return env, _advanced(before, _global_state())
+        return env, global_generators.advanced(before, global_generators.state())
 
     def run(env: Handle, plan: Plan, actions: list[Any], global_seed: int) -> list[Record]:
         before = pin(global_seed)
         records = rollout.run(env, plan.seed, actions)
-        which = _advanced(before, _global_state())
+        which = global_generators.advanced(before, global_generators.state())
         if which:
             expect_equal(case, "global_before", "(random.getstate(), np.random.get_state())",
                          "reset/step advanced the global generators")

@@ -605,77 +605,54 @@ def test_unseeded_reset_continues_generators(conformance_case: Case) -> None:
     case.explore(example, plans_for(case), max_examples=min(case.profile.max_examples, 3))
 
 
-@checks("VEC-022", kinds=_VECTOR)
-def test_sub_envs_are_independent(conformance_case: Case) -> None:
-    case = conformance_case
-
-    def body() -> None:
-        env = case.make()
-        facts = vector_facts(case, env)
-        case.require(facts.n >= 2, f"num_envs is {facts.n}")
+def _identical_rows(case: Case, seeded: bool) -> None:
+    """VEC-022 (``seeded``) and VEC-024: fail when the sub-envs of each of :data:`_INDEPENDENCE_RESETS` resets (with
+    seeds, or without) all start from the same observation, while the start is random (at least
+    :data:`_RANDOM_STARTS` distinct first rows over as many seeds)."""
+    env = case.make()
+    facts = vector_facts(case, env)
+    case.require(facts.n >= 2, f"num_envs is {facts.n}")
+    if seeded:
         case.require(sub_env_factories(case, env, facts.n) is None,
                      "the target exposes env_fns: VEC-006 checks each sub-env's seed against its own factory")
-        firsts: list[Any] = []
-        for k in range(_INDEPENDENCE_RESETS):
-            seed = 7919 * (k + 1)
-            obs, _ = unpack_reset(env.reset(seed=seed))
-            rows = split_rows(case, facts, snapshot(obs))
-            if any(value_difference(rows[0], row) is not None for row in rows[1:]):
-                return
-            if all(value_difference(rows[0], seen) is not None for seen in firsts):
-                firsts.append(rows[0])
-        case.require(len(firsts) >= _RANDOM_STARTS, f"the start is not random: {_INDEPENDENCE_RESETS} seeds gave "
-                                                   f"{len(firsts)} distinct starts")
-        if is_array(firsts[-1]):  # an array batch: the rows are obs[i] (a composite one splits in the suite's own way)
-            expect_true(case, f"any(value_difference(obs[0], obs[i]) is not None for obs, _ in "
-                        f"{returned(env.var)}[-{_INDEPENDENCE_RESETS}:] for i in range(1, {facts.n}))",
-                        f"all {facts.n} sub-envs started from the same observation in each of {_INDEPENDENCE_RESETS} "
-                        "seeded resets", imports=("from conformance.equality import value_difference",))
-        case.fail(f"all {facts.n} sub-envs started from the same observation in each of {_INDEPENDENCE_RESETS} seeded "
-                  f"resets, while the start differs from seed to seed ({len(firsts)} distinct starts): the sub-envs "
-                  "are copies of one stream, not independent",
-                  expected="independent sub-envs (different rows for a random start)",
-                  actual=f"identical rows, e.g. {summarize(firsts[-1])} in every sub-env")
+    probe = env if seeded else case.make("seeded")
+    firsts: list[Any] = []
+    for k in range(_INDEPENDENCE_RESETS):
+        obs, _ = unpack_reset(probe.reset(seed=7919 * (k + 1)))
+        rows = split_rows(case, facts, snapshot(obs))
+        if seeded and any(value_difference(rows[0], row) is not None for row in rows[1:]):
+            return
+        if all(value_difference(rows[0], seen) is not None for seen in firsts):
+            firsts.append(rows[0])
+    case.require(len(firsts) >= _RANDOM_STARTS, f"the start is not random: {_INDEPENDENCE_RESETS} seeds gave "
+                                               f"{len(firsts)} distinct starts")
+    rows = []
+    for _ in range(0 if seeded else _INDEPENDENCE_RESETS):
+        obs, _ = unpack_reset(env.reset())
+        rows = split_rows(case, facts, snapshot(obs))
+        if any(value_difference(rows[0], row) is not None for row in rows[1:]):
+            return
+    how = "seeded" if seeded else "unseeded"
+    if is_array(firsts[-1]):  # an array batch: the rows are obs[i] (a composite one splits in the suite's own way)
+        expect_true(case, f"any(value_difference(obs[0], obs[i]) is not None for obs, _ in "
+                    f"{returned(env.var)}[-{_INDEPENDENCE_RESETS}:] for i in range(1, {facts.n}))",
+                    f"all {facts.n} sub-envs started from the same observation in each of {_INDEPENDENCE_RESETS} "
+                    f"{how} resets", imports=("from conformance.equality import value_difference",))
+    case.fail(f"all {facts.n} sub-envs started from the same observation in each of {_INDEPENDENCE_RESETS} {how} "
+              f"resets, while the start differs from seed to seed ({len(firsts)} distinct starts): the sub-envs "
+              "are copies of one stream, not independent",
+              expected="independent sub-envs (different rows for a random start)",
+              actual=f"identical rows, e.g. {summarize(rows[0] if rows else firsts[-1])} in every sub-env")
 
-    case.once(body)
+
+@checks("VEC-022", kinds=_VECTOR)
+def test_sub_envs_are_independent(conformance_case: Case) -> None:
+    conformance_case.once(lambda: _identical_rows(conformance_case, seeded=True))
 
 
 @checks("VEC-024", kinds=_VECTOR)
 def test_unseeded_sub_envs_are_independent(conformance_case: Case) -> None:
-    case = conformance_case
-
-    def body() -> None:
-        env = case.make()
-        facts = vector_facts(case, env)
-        case.require(facts.n >= 2, f"num_envs is {facts.n}")
-        seeded = case.make("seeded")
-        firsts: list[Any] = []
-        for k in range(_INDEPENDENCE_RESETS):
-            obs, _ = unpack_reset(seeded.reset(seed=7919 * (k + 1)))
-            row = split_rows(case, facts, snapshot(obs))[0]
-            if all(value_difference(row, seen) is not None for seen in firsts):
-                firsts.append(row)
-        case.require(len(firsts) >= _RANDOM_STARTS, f"the start is not random: {_INDEPENDENCE_RESETS} seeds gave "
-                                                   f"{len(firsts)} distinct starts")
-        rows: list[Any] = []
-        for _ in range(_INDEPENDENCE_RESETS):
-            obs, _ = unpack_reset(env.reset())
-            rows = split_rows(case, facts, snapshot(obs))
-            if any(value_difference(rows[0], row) is not None for row in rows[1:]):
-                return
-        if is_array(firsts[-1]):  # an array batch: the rows are obs[i]
-            expect_true(case, f"any(value_difference(obs[0], obs[i]) is not None for obs, _ in "
-                        f"{returned(env.var)}[-{_INDEPENDENCE_RESETS}:] for i in range(1, {facts.n}))",
-                        f"all {facts.n} sub-envs started from the same observation in each of "
-                        f"{_INDEPENDENCE_RESETS} unseeded resets", imports=("from conformance.equality import "
-                                                                            "value_difference",))
-        case.fail(f"all {facts.n} sub-envs started from the same observation in each of {_INDEPENDENCE_RESETS} "
-                  f"unseeded resets, while seeded resets start at random ({len(firsts)} distinct starts): without a "
-                  "seed the sub-envs are copies of one stream",
-                  expected="independent sub-envs (different rows for a random start)",
-                  actual=f"identical rows, e.g. {summarize(rows[0])} in every sub-env")
-
-    case.once(body)
+    conformance_case.once(lambda: _identical_rows(conformance_case, seeded=False))
 
 
 @checks("VEC-023", kinds=_VECTOR)

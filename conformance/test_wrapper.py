@@ -2,8 +2,8 @@
 
 A target counts as wrapped when following ``.env`` from it reaches other objects before ``unwrapped``, each a wrapper
 by the protocol (``env``, ``unwrapped`` and ``get_wrapper_attr``): an env that merely keeps an attribute named ``env``
-is no layer. Envs made from ids usually are wrapped (``TimeLimit``, ``OrderEnforcing``, ...). Layers are driven directly (``env.env.env.step``),
-each with actions drawn from its own ``action_space``.
+is no layer. Envs made from ids usually are wrapped (``TimeLimit``, ``OrderEnforcing``, ...). Layers are driven
+directly (``env.env.env.step``), each with actions drawn from its own ``action_space``.
 
 PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
 (which costs every run where the installed package's bytecode cannot be cached).

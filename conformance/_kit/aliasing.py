@@ -144,8 +144,8 @@ class HistoryWatch(Watch):
             return
         view.case.expect(
             f"found = difference({copied(env.var, part=f'[{self.index}]')}[0], results[{env.var!r}][0][{self.index}])",
-            f"assert found is None, {f'{view.rule.id}: the {part} returned by reset(seed=0) changed at the next reset: '!r}"
-            " + found",
+            "assert found is None, "
+            f"{f'{view.rule.id}: the {part} returned by reset(seed=0) changed at the next reset: '!r} + found",
             imports=("from conformance.equality import difference",),
         )
         view.fail(f"the {part} returned by reset(seed=0) changed when the same instance was reset again ({found})",

@@ -17,18 +17,16 @@ stops as not checkable instead of reporting the same defect twice.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NoReturn
-
-import numpy as np
 
 from conformance._engine.case import Case
 from conformance._engine.describe import summarize
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import copied, source
+from conformance._kit import global_generators
 from conformance._kit.expectations import expect_equal
 from conformance._kit.assertions import read
 from conformance._kit.freeze import Freezer
@@ -39,7 +37,6 @@ from conformance._kit.rollout import (
     unpack_reset,
     unpack_step,
 )
-from conformance.equality import difference
 
 __all__ = ["ENV", "SPACES", "Call", "Dependence", "Instance", "Program", "Result", "check_program", "open_instance",
            "run_program"]
@@ -244,31 +241,21 @@ def _replay_alone(case: Case, index: int, instance: Instance) -> Dependence | No
     return Dependence(index, instance, alone, *found)
 
 
-def _global_state() -> tuple[Any, Any]:
-    return random.getstate(), np.random.get_state()
-
-
-def _advanced(before: tuple[Any, Any], after: tuple[Any, Any]) -> str:
-    """Which global generator moved between two states (``""``: neither)."""
-    if before[0] != after[0]:
-        return "random's"
-    return "NumPy's legacy global generator" if difference(before[1], after[1]) is not None else ""
-
-
 def _unconfirmed(case: Case, dependence: Dependence) -> str | None:
     """``None`` when a second fresh instance that takes the calls alone agrees with the first up to the difference;
     else what the two fresh instances show, stated plainly: the call whose results differ, how, and whether their
     calls moved a global generator."""
     alone = dependence.alone
-    before = _global_state()  # the construction too: a target may draw its task from a global generator there
+    # The construction too: a target may draw its task from a global generator there.
+    before = global_generators.state()
     again = open_instance(case, f"{alone.var}_again", alone.kwargs, tuple(alone.spaces))
     found = _repeat(alone, again, dependence.position + 1)
-    moved = _advanced(before, _global_state())
+    moved = global_generators.advanced(before, global_generators.state())
     if found is None:
         return None
     call = alone.calls[found[0]].text(alone.var) if found[0] >= 0 else "a call"
-    drew = (f"; their constructions and calls advanced {moved}, which the target draws from (SEED-008 forbids it: reported by "
-            "SEED-008)" if moved else f" (reported by {_REPLAY_RULES})")
+    drew = (f"; their constructions and calls advanced {moved}, which the target draws from (SEED-008 forbids it: "
+            "reported by SEED-008)" if moved else f" (reported by {_REPLAY_RULES})")
     return (f"two fresh instances that took the same calls alone disagree ({call}, call {found[0] + 1} of "
             f"{alone.var}, returned other than on {again.var}: {found[1]}), so the target's results are not a "
             f"function of its own history even without other instances{drew}")

@@ -218,10 +218,8 @@ class HopsBothFlagsAtTerminal(Hops):
         return terminated, terminated
 
 
-class HopsBothFlagsAtEveryEnd(Hops):
-    """Declares no step limit and rarely reaches an end cell, but times out after four steps by itself, and reports
-    every end, time-out or end cell, with both flags true (gymnax's ``done`` in both): the flags carry one meaning
-    (ENV-023; issue 37 item 9). Its episodes are short so that a rollout sees several ends."""
+class _CountingHops(Hops):
+    """:class:`Hops` that counts the steps of its episode (``_steps``), for ends of its own."""
 
     def __init__(self, render_mode: str | None = None) -> None:
         super().__init__(render_mode)
@@ -234,6 +232,12 @@ class HopsBothFlagsAtEveryEnd(Hops):
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         self._steps += 1
         return super().step(action)
+
+
+class HopsBothFlagsAtEveryEnd(_CountingHops):
+    """Declares no step limit and rarely reaches an end cell, but times out after four steps by itself, and reports
+    every end, time-out or end cell, with both flags true (gymnax's ``done`` in both): the flags carry one meaning
+    (ENV-023; issue 37 item 9). Its episodes are short so that a rollout sees several ends."""
 
     def _ends(self) -> tuple[bool, bool]:
         terminated, _ = super()._ends()
@@ -241,22 +245,13 @@ class HopsBothFlagsAtEveryEnd(Hops):
         return done, done
 
 
-class HopsTruncatesAndTerminatesApart(Hops):
+class HopsTruncatesAndTerminatesApart(_CountingHops):
     """Control: a declared limit of 3 steps, reported as truncation, and terminal cells reported as termination;
     an episode may end either way, and a terminal cell on the limit's step sets both (legal)."""
 
     def __init__(self, render_mode: str | None = None) -> None:
         super().__init__(render_mode)
         self.spec = EnvSpec("conformance_meta/HopsLimited-v0", entry_point=None, max_episode_steps=3)
-        self._steps = 0
-
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        self._steps = 0
-        return super().reset(seed=seed, options=options)
-
-    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        self._steps += 1
-        return super().step(action)
 
     def _ends(self) -> tuple[bool, bool]:
         terminated, _ = super()._ends()
