@@ -178,10 +178,15 @@ def _episode(env: Handle, actions: list[Any], seed: int | None = None) -> list[R
     return rollout.run(env, seed, actions, max_episodes=1)
 
 
-def _episodes_of(expression: str, first: int, length: int, count: int) -> str:
-    """Source of the list of ``count`` episodes of ``length`` results each, from position ``first`` on, in the
-    reproducer's list ``expression``."""
-    return f"[{expression}[{first} + i * {length}:{first} + (i + 1) * {length}] for i in range({count})]"
+def _episodes_of(expression: str, episodes: Sequence[list[Record]], first: int = 1) -> str:
+    """Source of the list of ``episodes`` (of any lengths, in order from position ``first`` on) as slices of the
+    reproducer's list ``expression`` of what the instance's calls returned."""
+    slices: list[str] = []
+    start = first
+    for episode in episodes:
+        slices.append(f"{expression}[{start}:{start + len(episode)}]")
+        start += len(episode)
+    return f"[{', '.join(slices)}]"
 
 
 @checks("SEED-004")
@@ -211,7 +216,7 @@ def test_unseeded_resets_do_not_restart(conformance_case: Case) -> None:
             return  # a fixed start and unseeded episodes that differ, or too little randomness to tell
         what = "start from the same state" if restarted_starts else "start the same episode"
         length = len(unseeded[0])
-        runs = _episodes_of(copied("env"), 1, length, k)
+        runs = _episodes_of(copied("env"), unseeded)
         first, each = (f"{runs}[0][0]", "run[0]") if restarted_starts else (f"{runs}[0]", "run")
         expect_true(case, f"any(difference({first}, {each}) is not None for run in {runs}[1:])",
                     f"{k} unseeded resets after reset(seed={seed}) all {what}", first,
@@ -513,9 +518,7 @@ def test_different_seeds_continue_differently(conformance_case: Case) -> None:
             case.not_checkable(f"the {_CONTINUATIONS} unseeded resets after reset(seed={seed}) all start the same "
                                "episode: the generator restarts on an unseeded reset (reported by SEED-004)")
         what = "start from the same states as" if on_starts else "are the same episodes as"
-        length = len(a[0])
-        a_runs = _episodes_of(copied("env_a"), 1, length, _CONTINUATIONS)
-        b_runs = _episodes_of(copied("env_b"), 1, length, _CONTINUATIONS)
+        a_runs, b_runs = _episodes_of(copied("env_a"), a), _episodes_of(copied("env_b"), b)
         compared = (f"[run[0] for run in {a_runs}], [run[0] for run in {b_runs}]" if on_starts
                     else f"{a_runs}, {b_runs}")
         expect_true(case, f"difference({compared}) is not None",
