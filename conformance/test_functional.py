@@ -243,10 +243,10 @@ def _same_despite_rng(case: Case, driver: Driver, name: str, seed: int, args: tu
     (a function drawing a coin from its rng, which may derive a generator from it, gives equal results for two);
     return the first result."""
     results: list[Any] = []
+    rngs = [driver.rng(seed + k, f"{name}_rng_{k}") for k in range(_REPEATS)]  # made before the factories are watched
     with generators_built() as made:
-        for k in range(_REPEATS):
-            results.append(deep_snapshot(driver.call(name, *args, driver.rng(seed + k, f"{name}_rng_{k}"),
-                                                     out=f"{name}_{k}")))
+        for k, rng in enumerate(rngs):
+            results.append(deep_snapshot(driver.call(name, *args, rng, out=f"{name}_{k}")))
             if k and (not made or difference(results[0], results[k]) is not None):
                 return results[0]
     if not made:

@@ -231,7 +231,14 @@ def _run_scripted(case: Case) -> None:
     program = _scripted_program(case)
     if program is None:
         return
-    instances = run_program(case, program)
+    try:
+        instances = run_program(case, program)
+    except TargetError as error:
+        # The script closes an instance while the others go on: a reset, step or render that raises may be that
+        # close's doing (ENV-030's finding) as much as the call's own owner's.
+        if error.method in ("reset", "step", "render"):
+            raise _after_a_close(case, error) from error.error
+        raise
     if instances is not None:
         check_program(case, program, instances)
 

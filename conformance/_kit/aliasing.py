@@ -25,7 +25,8 @@ from typing import Any
 from conformance._engine.describe import is_array, is_dict, is_list_or_tuple, is_tuple, summarize
 from conformance._engine.handles import TargetError
 from conformance._engine.observe import View, Watch
-from conformance._engine.record import copied, snapshot
+from conformance._engine.record import copied
+from conformance._kit.freeze import Freezer
 from conformance._kit.rollout import Record
 from conformance.equality import difference
 
@@ -134,7 +135,8 @@ class HistoryWatch(Watch):
         env = view.case.make("resets")
         try:
             first = env.reset(seed=0)
-            kept = snapshot(first[self.index] if is_tuple(first) and len(first) == 2 else None)
+            # A type-keeping copy (Freezer): a defaultdict info is no changed info.
+            kept = Freezer()(first[self.index] if is_tuple(first) and len(first) == 2 else None)
             env.reset(seed=1)
         except TargetError:
             return  # a reset that raises is ENV-004's finding; the rollouts meet it too
