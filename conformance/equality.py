@@ -10,7 +10,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from conformance._engine.describe import is_array, is_float, is_list_or_tuple, is_mapping, summarize
+from conformance._engine.describe import is_array, is_float, is_list_or_tuple, is_mapping, summarize, type_name
 from conformance._kit.arrays import as_numpy
 from conformance._kit.freeze import ArrayDigest, digest_of
 
@@ -211,7 +211,10 @@ def _compare(a: Any, b: Any, path: str, exact: bool) -> str | None:
     if isinstance(a, ArrayDigest) or isinstance(b, ArrayDigest):
         return _digests(a, b, where)
     if exact and type(a) is not type(b):
-        return f"{where}: type {type(a).__name__} != {type(b).__name__}"
+        shown = (type(a).__name__, type(b).__name__)
+        if shown[0] == shown[1]:  # NumPy 2 names np.bool_ "bool": "type bool != bool" said nothing
+            shown = (type_name(a), type_name(b))
+        return f"{where}: type {shown[0]} != {shown[1]}"
     # A foreign (JAX, Torch, array-API) array compares as the NumPy array it converts to; the exact comparison has
     # already required equal types, so a JAX array never equals a NumPy one there.
     a_np, b_np = as_numpy(a), as_numpy(b)

@@ -35,7 +35,7 @@ from conformance._engine.options import (
     option,
     rule_selected,
 )
-from conformance._engine.outcomes import RuleFailure, Unchecked
+from conformance._engine.outcomes import NotCheckable, RuleFailure, Unchecked
 from conformance._engine.project import Baseline, BaselineError, ProjectTableError, find_pyproject, read_table
 from conformance._engine.report import PROPERTY, record_of
 from conformance._engine.reporting import BASELINE_KEY, RUNNER_KEY, Reporter, orphan_record, target_group
@@ -55,6 +55,7 @@ __all__ = [
     "pytest_collection_modifyitems",
     "pytest_configure",
     "pytest_generate_tests",
+    "pytest_pyfunc_call",
     "pytest_report_teststatus",
     "pytest_runtest_makereport",
     "pytest_runtest_protocol",
@@ -267,6 +268,21 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     if runner.interrupted is not None:
         raise KeyboardInterrupt(runner.interrupted)
     return True
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_pyfunc_call(pyfuncitem: pytest.Function) -> Generator[None, Any, Any]:
+    """A check that stops as not checkable before its examples run (reading the facts its strategies are drawn from,
+    say) skips as it would inside them: :class:`NotCheckable` is how a check ends, never a failure of its rule."""
+    try:
+        return (yield)
+    except NotCheckable as exc:
+        param = item_param(pyfuncitem)
+        if param is None or param.rule_id is None:
+            raise
+        from conformance._engine.verdicts import not_checked  # late: the plugin is inert outside the suite
+
+        pytest.skip(not_checked(param.rule_id, param.target.id, str(exc)))
 
 
 # --- records and reports ---------------------------------------------------------------------------------------------

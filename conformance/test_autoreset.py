@@ -4,9 +4,9 @@ The mode is ``metadata["autoreset_mode"]`` (an enum of any library or its string
 ``"NextStep"``). Rules of the other modes skip as not applicable. Exact predictions need single envs for the
 sub-envs: the target's sub-env factories (``env_fns``), or for a vector env written directly its own ``num_envs=1``
 copies, once a seeded reset shows they model it (:mod:`conformance._kit.own_model`). Without either, only the
-structural predictions of the model are checked — under ``"SameStep"`` these include AUTORESET-002's "``final_obs``
-is not the new episode's first observation" — and rules that are only observable exactly are not checkable, with
-the reason.
+structural predictions of the model are checked (masks, shapes, a reset step's zero reward), and rules that are only
+observable exactly are not checkable, with the reason: AUTORESET-002 among them, since a ``final_obs`` equal to the
+observation the step returned is no evidence that it is the next episode's first (issue 37 item 1).
 
 PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
 (which costs every run where the installed package's bytecode cannot be cached).
@@ -39,7 +39,7 @@ from conformance._kit.assertions import (
     replay_calls,
     reproducibility_gate,
 )
-from conformance._kit.autoreset_model import GENERIC, Problem, VectorModel
+from conformance._kit.autoreset_model import GENERIC, OWN, Problem, VectorModel
 from conformance._kit.batching import SplitError, replace_rows, row_source, split
 from conformance._kit.expectations import expect_equal, expect_raises, expect_true
 from conformance._kit.own_model import refusal
@@ -55,7 +55,9 @@ from conformance._kit.vector_checks import (
     promised_factories,
     require_mode,
     run_plan,
+    shared_stream,
     static_facts,
+    sub_env_factories,
     vector_facts,
 )
 from conformance._kit.vector_rollout import VecRecord, ended_flags, unpack_reset, unpack_step
@@ -88,8 +90,23 @@ def _gate(case: Case, plan: Plan, actions: list[Any]) -> None:
     reproducibility_gate(case, baseline, baseline(), vector=True)
 
 
-def _disagreement(case: Case, plan: Plan, actions: list[Any], problem: Problem) -> NoReturn:
-    """Fail on a disagreement with the model, once the target is known to reproduce itself (:func:`_gate`)."""
+def _shared_instead(case: Case, model: VectorModel, facts: VecFacts, problem: Problem) -> None:
+    """Stop as not checkable when a disagreement with a copy (a vector env written directly) is explained by a
+    generator the sub-envs share, shown model-free (:func:`~conformance._kit.vector_checks.shared_stream`): that is
+    VEC-023's finding, not an autoreset's, however many steps the sub-env agreed with its copy before."""
+    if model.own is None or OWN in problem.rules or not shared_stream(case, facts):
+        return
+    case.not_checkable(f"{problem.where}: {problem.what}; but the sub-envs draw from one generator (the first "
+                       f"{facts.n} sub-envs of a num_envs={facts.n + 1} construction given the same seed and actions "
+                       "run otherwise), which explains it (reported by VEC-023)")
+
+
+def _disagreement(case: Case, plan: Plan, actions: list[Any], problem: Problem,
+                  model: VectorModel | None = None, facts: VecFacts | None = None) -> NoReturn:
+    """Fail on a disagreement with the model, once the target is known to reproduce itself (:func:`_gate`) and the
+    sub-envs are not known to share a generator (:func:`_shared_instead`)."""
+    if model is not None and facts is not None:
+        _shared_instead(case, model, facts, problem)
     _gate(case, plan, actions)
     _fail(case, problem)
 
@@ -148,7 +165,7 @@ def _model_rule(case: Case, *modes: AutoresetMode, exact: bool = True) -> None:
             def on_record(record: VecRecord) -> None:
                 for problem in feed(model, facts, record):
                     if case.rule.id in problem.rules:
-                        _disagreement(case, plan, actions, problem)
+                        _disagreement(case, plan, actions, problem, model, facts)
 
             run_plan(case, env, facts, plan, actions, on_record=on_record)
 
@@ -157,10 +174,10 @@ def _model_rule(case: Case, *modes: AutoresetMode, exact: bool = True) -> None:
 
 @checks("AUTORESET-002", floor=SUB_ENV_ENDS, kinds=_VECTOR)
 def test_final_step_is_real(conformance_case: Case) -> None:
-    # Under "SameStep" the model checks structurally too (final_obs is not the new episode's first observation), so
-    # a vector env written directly, without env_fns, is checked there.
-    mode = require_mode(conformance_case, _NEXT, _SAME, _DISABLED)
-    _model_rule(conformance_case, exact=mode is not _SAME)
+    # Only a single env says what a sub-env's final step returns: a final_obs equal to the observation the step
+    # returned is no evidence (an env may start its next episode where the last one ended), so without a model the
+    # rule is not checkable, in every mode.
+    _model_rule(conformance_case, _NEXT, _SAME, _DISABLED)
 
 
 def _resetting_rows(records: list[VecRecord], n: int) -> dict[int, list[int]]:
@@ -193,7 +210,7 @@ def test_next_step_resets_after_end(conformance_case: Case) -> None:
             def on_record(record: VecRecord) -> None:
                 for problem in feed(model, facts, record):
                     if case.rule.id in problem.rules:
-                        _disagreement(case, plan, actions, problem)
+                        _disagreement(case, plan, actions, problem, model, facts)
 
             records = run_plan(case, env, facts, plan, actions, on_record=on_record)
         if not deterministic:
@@ -276,7 +293,7 @@ def test_disabled_never_resets_by_itself(conformance_case: Case) -> None:
                 last[:] = [record]
                 for problem in feed(model, facts, record):
                     if case.rule.id in problem.rules:
-                        _disagreement(case, plan, plan.actions(), problem)
+                        _disagreement(case, plan, plan.actions(), problem, model, facts)
 
             def stop(record: VecRecord) -> bool:
                 return bool(ended_flags(record.terminations, record.truncations, facts.n).any())
@@ -342,25 +359,27 @@ def test_disabled_partial_reset(conformance_case: Case) -> None:
             obs, info = unpack_reset(env.reset(seed=plan.seed))
             batches = plan.actions()
             _check(case, model.reset(plan.seed, snapshot(obs), snapshot(info), "the reset at position 0"), plan,
-                   batches)
+                   batches, model, facts)
             for position, actions in enumerate(batches, start=1):
                 step = unpack_step(env.step(actions))
                 _check(case, model.step(actions, facts.single_act, snapshot(step), f"the step at position {position}"),
-                       plan, batches)
+                       plan, batches, model, facts)
                 mask = ended_flags(step[2], step[3], facts.n) | (rng.random(facts.n) < _EXTRA_RESET_RATE)
                 if mask.any():
                     obs, info = unpack_reset(env.reset(options={"reset_mask": mask.copy()}))
                     _check(case, model.partial(mask, snapshot(obs), snapshot(info),
-                                               f"the partial reset after position {position}"), plan, batches)
+                                               f"the partial reset after position {position}"), plan, batches, model,
+                           facts)
                 drive(env, batches, position)
 
     case.explore(example, plans_for(case))
 
 
-def _check(case: Case, problems: list[Problem], plan: Plan, actions: list[Any]) -> None:
+def _check(case: Case, problems: list[Problem], plan: Plan, actions: list[Any], model: VectorModel,
+           facts: VecFacts) -> None:
     for problem in problems:
         if case.rule.id in problem.rules:
-            _disagreement(case, plan, actions, problem)
+            _disagreement(case, plan, actions, problem, model, facts)
 
 
 def _malformed_masks(n: int) -> st.SearchStrategy[Any]:
@@ -495,6 +514,7 @@ def _machine(case: Case, facts: VecFacts) -> type[RuleBasedStateMachine]:
             # A disagreement with a copy that a shared generator explains is VEC-023's (a SHOULD), not this rule's.
             problems = [problem for problem in problems if GENERIC in problem.rules]
             if problems:
+                _shared_instead(case, self.model, self.facts, problems[0])
                 self._gate()
                 _fail(case, problems[0])
 
@@ -533,6 +553,18 @@ def _machine(case: Case, facts: VecFacts) -> type[RuleBasedStateMachine]:
 def test_agrees_with_model_in_any_interleaving(conformance_case: Case) -> None:
     case = conformance_case
     facts = static_facts(case)
+
+    def shared() -> None:
+        # Decided before the programs run, outside Hypothesis: a program that meets a disagreement only reads it
+        # (its constructions inside a program made Hypothesis see its data generation change).
+        env = case.make("probe")
+        if sub_env_factories(case, env, facts.n) is None:
+            shared_stream(case, facts)
+
+    try:
+        case.watchdog.run(shared)
+    except TargetError:
+        pass  # the construction check and the programs report what the target raised
     machine = _machine(case, facts)
     run_machine(case, machine, first=_scripted(case, machine, facts))
 

@@ -340,7 +340,8 @@ def test_step_accepts_every_action(view: View, record: Record) -> None:
     """A step that raises is the violation; the translation of the exception reports it."""
 
 
-test_observations_not_mutated_later = watcher("ENV-017", HistoryWatch, floor=ROLLOUT, name="test_observations_not_mutated_later")
+test_observations_not_mutated_later = watcher("ENV-017", HistoryWatch, floor=ROLLOUT,
+                                              name="test_observations_not_mutated_later")
 test_infos_not_mutated_later = watcher("ENV-018", InfoHistoryWatch, floor=ROLLOUT, name="test_infos_not_mutated_later")
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import numpy as np
+
 from conformance._engine.case import Case, checks
 from conformance._engine.describe import describe_exception, summarize
 from conformance._engine.handles import Handle, TargetError
@@ -18,7 +20,7 @@ from conformance._engine.observe import View, Watch, watcher
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import returned, snapshot, source
 from conformance._engine.evidence import Floor
-from conformance._kit.floors import EPISODES, ROLLOUT
+from conformance._kit.floors import ROLLOUT
 from conformance._kit import rollout
 from conformance._kit.assertions import plans_for
 from conformance._kit.expectations import expect_equal, expect_true, expect_unequal
@@ -30,6 +32,7 @@ from conformance.equality import difference, value_difference
 # all terminated there, make the pattern (a correct env may coincide once or twice, never on every one).
 _TERMINAL_ENDS = 3
 _LIMIT_ENDS = 2
+_AT_LIMIT = "episodes at the declared limit"
 
 
 def _flag(value: Any) -> bool | None:
@@ -49,9 +52,6 @@ def _declared_limit(case: Case, env: Handle) -> int | None:
     if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0:
         return limit
     return None
-
-
-_AT_LIMIT = "episodes at the declared limit"
 
 
 @checks("ENV-022", floor=Floor(judged={_AT_LIMIT: 1}))
@@ -106,10 +106,14 @@ class _FlagMeanings(Watch):
             self.steps = 0
             return
         self.steps += 1
-        if _flag(record.terminated):
+        at_limit = self.limit is not None and self.steps == self.limit
+        # A terminal state on the declared limit's step sets both flags legally; every episode ending there is the
+        # second pattern's concern, so the first counts the terminal steps before the limit (or with none declared).
+        if _flag(record.terminated) and not at_limit:
             self.terminal.append(record)
-        if self.limit is not None and self.steps == self.limit:
+        if at_limit:
             self.at_limit.append(record)
+            self.view.case.judged(_AT_LIMIT)
 
     def _expect(self, records: list[Record], condition: str, problem: str) -> None:
         """End the reproducer with ``condition`` (over ``result``) holding for one of ``records``' results, the
@@ -142,13 +146,90 @@ class _FlagMeanings(Watch):
                            actual=f"terminated True on all {len(at_limit)} steps at the limit")
 
 
-test_flags_keep_their_meanings = watcher("ENV-023", _FlagMeanings, floor=EPISODES, name="test_flags_keep_their_meanings")
+# ENV-023's patterns need terminal steps before the limit, or episodes that reach it; the rollouts go on until either
+# pattern has its count (an env that never terminates reaches the limit; one that always does, terminal steps).
+_PATTERNS = Floor(steps=30, terminated=_TERMINAL_ENDS) | Floor(steps=30, judged={_AT_LIMIT: _LIMIT_ENDS})
+test_flags_keep_their_meanings = watcher("ENV-023", _FlagMeanings, floor=_PATTERNS,
+                                         name="test_flags_keep_their_meanings")
 
 
 def _moved(records: list[Record]) -> bool:
     """Whether the episode's observations change at all (a constant observation tells no start from an end)."""
     first = records[0].obs_copy
     return any(value_difference(first, record.obs_copy) is not None for record in records[1:])
+
+
+def _start_before(case: Case, var: str, seed: int, actions: list[Any]) -> tuple[Handle, Handle]:
+    """A fresh instance ``var`` reset with ``seed`` and given ``actions``, and a deep copy of it taken then (named
+    ``clone`` for ``again``, else ``<var>_clone``): the copy's unseeded reset says what a reset from that state starts
+    with."""
+    env = case.make(var)
+    env.reset(seed=seed)
+    for action in actions:
+        env.step(action)
+    try:
+        made = case.watchdog.call(f"copy.deepcopy({var})", lambda: copy.deepcopy(env.raw))
+    except Exception as exc:  # noqa: BLE001 - no copy, no prediction of the env's next start
+        case.not_checkable(f"the env cannot be deep-copied ({describe_exception(exc)}), which the check needs to "
+                           "predict the start an internal reset would draw")
+    name = "clone" if var == "again" else f"{var}_clone"
+    return env, case.wrap(made, name, f"copy.deepcopy({var})", imports=("import copy",))
+
+
+def _step_draws_as_reset(case: Case, seed: int, actions: list[Any], position: int) -> bool:
+    """Whether the ``position``-th step of the episode (one that did not end it) also returned what an unseeded
+    reset from the state before it starts with: then step and reset draw the same next value by design (a contextual
+    bandit's observations are fresh draws from its generator), and a terminal step that does so shows nothing."""
+    control, clone = _start_before(case, "control", seed, actions[: position - 1])
+    obs = rollout.unpack_step(control.step(actions[position - 1]))[0]
+    start, _ = rollout.unpack_reset(clone.reset())
+    return value_difference(snapshot(obs), snapshot(start)) is None
+
+
+# ENV-024: how many perturbations of the generator the terminal observation must follow (a correct env whose terminal
+# observation equals a reset's draw by chance, one of six cells say, does so again with probability 1/6 each time).
+_PERTURBATIONS = 6
+
+
+def _perturb(generator: np.random.Generator, steps: int) -> None:
+    """Move ``generator`` to another state, ``steps`` jumps ahead: every kind of draw then differs (advancing it by
+    a few doubles would leave a buffered 32-bit half, which the next small ``integers`` draw uses, unchanged)."""
+    bits = generator.bit_generator
+    jumped = getattr(bits, "jumped", None)
+    if callable(jumped):
+        ahead: Any = jumped(steps)
+        bits.state = ahead.state
+        return
+    generator.random(steps)
+    state = dict(bits.state)
+    if "has_uint32" in state:
+        state["has_uint32"] = 0
+        bits.state = state
+
+
+def _follows_the_draw(case: Case, before: Any, action: Any, start: Any) -> bool:
+    """Whether the terminal observation keeps being what a reset draws when the env's generator is moved on first:
+    from copies of the state before the terminal step (``before``), each with ``np_random`` advanced by a few draws,
+    the step's observation must equal the copy's own reset draw every time, and some draw must differ from
+    ``start`` (the unperturbed one). A start the generator does not decide (a fixed start), or an env without
+    ``np_random``, cannot show it: an episode may end where every episode starts."""
+    decided = False
+    for draws in range(1, _PERTURBATIONS + 1):
+        try:
+            moved = case.watchdog.call("copy.deepcopy(env)", lambda: copy.deepcopy(before))
+            generator = getattr(moved, "np_random", None)
+            if not isinstance(generator, np.random.Generator):
+                return False
+            _perturb(generator, draws)
+            twin = case.watchdog.call("copy.deepcopy(env)", lambda: copy.deepcopy(moved))
+            obs = rollout.unpack_step(case.watchdog.call("env.step", lambda: moved.step(action)))[0]
+            drawn = rollout.unpack_reset(case.watchdog.call("env.reset", lambda: twin.reset()))[0]
+        except Exception:  # noqa: BLE001 - a copy that cannot step or reset shows nothing
+            return False
+        if value_difference(snapshot(obs), snapshot(drawn)) is not None:
+            return False
+        decided = decided or value_difference(snapshot(drawn), start) is not None
+    return decided
 
 
 _REPLAYED = "terminal steps replayed"
@@ -169,31 +250,36 @@ def test_no_reset_inside_step(conformance_case: Case) -> None:
         if last.kind != "step" or _flag(last.terminated) is not True or not _moved(records):
             return  # no terminating step in this example, or observations that cannot tell a start from an end
         length = last.index
-        again = case.make()
-        again.reset(seed=plan.seed)
-        for action in actions[: length - 1]:
-            again.step(action)
+        again, clone = _start_before(case, "again", plan.seed, actions[: length - 1])
         try:
-            made = case.watchdog.call("copy.deepcopy(env)", lambda: copy.deepcopy(again.raw))
-        except Exception as exc:  # noqa: BLE001 - no copy, no prediction of the env's next start
-            case.not_checkable(f"the env cannot be deep-copied ({describe_exception(exc)}), which the check needs to "
-                               "predict the start an internal reset would draw")
-        clone = case.wrap(made, "clone", "copy.deepcopy(env)", imports=("import copy",))
+            before = case.watchdog.call("copy.deepcopy(again)", lambda: copy.deepcopy(again.raw))
+        except Exception:  # noqa: BLE001 - _start_before copied it once; a second copy that fails shows nothing
+            return
         obs, _, terminated, _, _ = rollout.unpack_step(again.step(actions[length - 1]))
         end = snapshot(obs)
         if value_difference(end, last.obs_copy) is not None or _flag(terminated) is not True:
             case.not_checkable("the env does not replay its episode (reported by SEED-001/SEED-002)")
         start, _ = rollout.unpack_reset(clone.reset())
         case.judged(_REPLAYED)
-        if value_difference(end, snapshot(start)) is None:
-            expect_unequal(case, f"{returned(again.var)}[-1][0]", f"{returned(clone.var)}[-1][0]",
-                           f"the observation returned with terminated=True on step {length} is the first one of an "
-                           "unseeded reset from the state before that step (clone.reset()): step reset the env by "
-                           "itself")
-            case.fail(f"the observation returned with terminated=True on step {length} is the one an unseeded reset "
-                      "from the state before that step starts with: step reset the env by itself",
-                      expected="the terminal state's observation (the caller resets)",
-                      actual=f"{summarize(end)}, equal to clone.reset()'s first observation")
+        if value_difference(end, snapshot(start)) is not None:
+            return
+        # Equal is evidence only where the terminal observation follows the reset's draw when the generator moves
+        # (not a chance match, nor an episode ending where every one starts), and where a step that ends nothing does
+        # not return a reset's start too (the step before the terminal one is that control; an episode of one step
+        # has none, and shows nothing).
+        if not _follows_the_draw(case, before, actions[length - 1], snapshot(start)):
+            return
+        if length < 2 or _step_draws_as_reset(case, plan.seed, actions, length - 1):
+            return
+        expect_unequal(case, f"{returned(again.var)}[-1][0]", f"{returned(clone.var)}[-1][0]",
+                       f"the observation returned with terminated=True on step {length} is the first one of an "
+                       "unseeded reset from the state before that step (clone.reset()): step reset the env by "
+                       "itself")
+        case.fail(f"the observation returned with terminated=True on step {length} is the one an unseeded reset "
+                  f"from the state before that step starts with, while step {length - 1}'s is not the one a reset "
+                  "from the state before it starts with: step reset the env by itself",
+                  expected="the terminal state's observation (the caller resets)",
+                  actual=f"{summarize(end)}, equal to clone.reset()'s first observation")
 
     case.explore(example, plans_for(case), max_examples=min(case.profile.max_examples, 5))
 

@@ -27,7 +27,7 @@ from conformance._engine.evidence import Floor
 from conformance._kit.floors import FACT, SAMPLES, TRANSITIONS
 from conformance._kit.arrays import as_numpy
 from conformance._kit.assertions import SPACE_MEMBERS, contains, is_finite, plans_for, read, space_label
-from conformance._kit.expectations import expect_equal, expect_member, expect_no_raise, expect_true, expect_unequal
+from conformance._kit.expectations import expect_equal, expect_member, expect_no_raise, expect_true
 from conformance._kit.func_batch import BATCH, ROW_VARS, BatchedStep, batched_step, row, row_difference
 from conformance._kit.func_checks import Driver, deep_snapshot, generators_built, truthy, unchanged
 from conformance._kit.func_rng import NUMPY, KeyedFuncEnv, rng_kind
@@ -220,6 +220,11 @@ def test_randomness_only_from_rng(conformance_case: Case) -> None:
     case.explore(example, plans_for(case))
 
 
+# FUNC-004 (a private generator) and FUNC-013 (a generator not advanced) conclude from equal results: a function whose
+# randomness is a coin gives equal results half the time, so they need this many alike (a coin: 2**-19).
+_REPEATS = 20
+
+
 def _private_generator(case: Case, plan: Plan) -> None:
     """Fail when ``initial`` or ``transition`` builds a generator of its own and ignores ``rng`` for it.
 
@@ -228,29 +233,34 @@ def _private_generator(case: Case, plan: Plan) -> None:
     result is still the same for two different rngs, drew its randomness from that generator, not from ``rng``.
     """
     driver = Driver(case, case.make("func_private"))
-    rng_a, rng_b = driver.rng(plan.seed, "rng_a"), driver.rng(plan.seed + 1, "rng_b")
-    with generators_built() as made:
-        state_a = deep_snapshot(driver.call("initial", rng_a, out="state_a"))
-        state_b = deep_snapshot(driver.call("initial", rng_b, out="state_b"))
-    _same_despite_rng(case, "initial", made, state_a, state_b, ("state_a", "state_b"))
+    state = _same_despite_rng(case, driver, "initial", plan.seed, ())
     actions = plan.actions()
-    if not actions:
+    if not actions or state is None:
         return
-    rng_c, rng_d = driver.rng(plan.seed + 2, "rng_c"), driver.rng(plan.seed + 3, "rng_d")
+    _same_despite_rng(case, driver, "transition", plan.seed + _REPEATS, (state, actions[0]))
+
+
+def _same_despite_rng(case: Case, driver: Driver, name: str, seed: int, args: tuple[Any, ...]) -> Any:
+    """Fail when ``func.name(*args, rng)`` built a generator and gave one result for :data:`_REPEATS` different rngs
+    (a function drawing a coin from its rng, which may derive a generator from it, gives equal results for two);
+    return the first result."""
+    results: list[Any] = []
+    rngs = [driver.rng(seed + k, f"{name}_rng_{k}") for k in range(_REPEATS)]  # made before the factories are watched
     with generators_built() as made:
-        next_c = deep_snapshot(driver.call("transition", state_a, actions[0], rng_c, out="next_c"))
-        next_d = deep_snapshot(driver.call("transition", state_a, actions[0], rng_d, out="next_d"))
-    _same_despite_rng(case, "transition", made, next_c, next_d, ("next_c", "next_d"))
-
-
-def _same_despite_rng(case: Case, name: str, made: list[str], a: Any, b: Any, variables: tuple[str, str]) -> None:
-    if made and difference(a, b) is None:
-        # Passes once the function draws from rng (its results then differ for different rngs).
-        expect_unequal(case, *variables, f"func.{name} gives the same result for different rngs (it builds its own "
-                       "generator)")
-        case.fail(f"func.{name} builds its own generator ({made[0]}) and ignores rng: its result is the same for "
-                  "different rngs", expected=f"func.{name} draws its randomness from the rng it is given",
-                  actual=f"{len(made)} generator(s) built during the two calls; equal results {summarize(a)}")
+        for k, rng in enumerate(rngs):
+            results.append(deep_snapshot(driver.call(name, *args, rng, out=f"{name}_{k}")))
+            if k and (not made or difference(results[0], results[k]) is not None):
+                return results[0]
+    if not made:
+        return results[0]
+    values = ", ".join(f"{name}_{k}" for k in range(_REPEATS))
+    # Passes once the function draws from rng (its results then differ for different rngs).
+    expect_true(case, f"any(difference({name}_0, value) is not None for value in [{values}])",
+                f"func.{name} gives the same result for different rngs (it builds its own generator)", f"{name}_0",
+                imports=("from conformance.equality import difference",))
+    case.fail(f"func.{name} builds its own generator ({made[0]}) and ignores rng: its result is the same for "
+              f"{_REPEATS} different rngs", expected=f"func.{name} draws its randomness from the rng it is given",
+              actual=f"{len(made)} generator(s) built during the calls; equal results {summarize(results[0])}")
 
 
 @checks("FUNC-005", floor=TRANSITIONS, kinds=_FUNC)
@@ -579,17 +589,26 @@ def test_fresh_randomness_from_rng(conformance_case: Case) -> None:
             other = deep_snapshot(driver.call(name, *args, driver.rng(plan.seed + 2, f"{name}_rng_b")))
             if difference(one, other) is None:
                 continue
+            # Equal results of two calls are no evidence by themselves: a function that draws a coin from rng gives
+            # one result of two every time. Only all of _REPEATS calls alike is (a coin: 2**-19).
             shared = driver.rng(plan.seed + 1, f"{name}_rng")
-            first = deep_snapshot(driver.call(name, *args, shared, out=f"{name}_first"))
-            second = deep_snapshot(driver.call(name, *args, shared, out=f"{name}_second"))
-            if difference(first, second) is None:
-                expect_unequal(case, f"{name}_first", f"{name}_second", f"func.{name} draws the same randomness on "
-                               "every call with one generator")
+            first = deep_snapshot(driver.call(name, *args, shared, out=f"{name}_draw_0"))
+            same = True
+            for k in range(1, _REPEATS):
+                later = deep_snapshot(driver.call(name, *args, shared, out=f"{name}_draw_{k}"))
+                if difference(first, later) is not None:
+                    same = False
+                    break
+            if same:
+                draws = ", ".join(f"{name}_draw_{k}" for k in range(_REPEATS))
+                expect_true(case, f"any(difference({name}_draw_0, draw) is not None for draw in [{draws}])",
+                            f"func.{name} draws the same randomness on every call with one generator",
+                            f"{name}_draw_0", imports=("from conformance.equality import difference",))
                 case.fail(f"func.{name} draws the same randomness on every call with one generator: it draws from "
                           "a copy of rng, or rewinds it",
-                          expected=f"the second func.{name}(..., rng) with the same generator draws new values "
-                          "(rng advanced by the first)",
-                          actual=f"both calls returned {summarize(first)}")
+                          expected=f"later func.{name}(..., rng) calls with the same generator draw new values "
+                          "(rng advanced by the earlier ones)",
+                          actual=f"all {_REPEATS} calls returned {summarize(first)}")
 
     case.explore(example, plans_for(case, max_steps=1), max_examples=min(case.profile.max_examples, 10))
 

@@ -38,6 +38,8 @@ _HUMAN_STEPS = 0
 # Every rollout renders after each reset, and after its steps as the item's render budget allows
 # (conformance/_kit/frames.py: every step while frames are cheap, else at a stride).
 _FRAME_STEPS = 20
+# RENDER-001: render() calls after the rollout, each followed by a look at render_mode.
+_MODE_RENDERS = 3
 _FRAME_EXAMPLES = 3
 # The deep rollouts of RENDER-012/013/014: past 100 steps and across two episodes (the first is cut at half way
 # by an unseeded reset when it runs longer), when the target's budget was not cut.
@@ -48,6 +50,13 @@ _FRAME_BYTES = 32 << 20  # frames RENDER-013 keeps (with their copies) before it
 
 def _modes(case: Case) -> tuple[str, ...]:
     return case.probe().render_modes
+
+
+def _renders_nothing(case: Case) -> bool:
+    """Whether the target declares no render mode (``metadata["render_modes"] == []``): then a constructor that
+    rejects ``render_mode=None`` (it has no such parameter) takes nothing from a caller that renders."""
+    metadata = case.probe().metadata
+    return is_mapping(metadata) and is_list_or_tuple(metadata.get("render_modes")) and not metadata["render_modes"]
 
 
 def _frame_problem(mode: str, frame: Any) -> str | None:
@@ -211,9 +220,14 @@ def test_render_mode_fixed_at_construction(conformance_case: Case) -> None:
         try:
             case.make("env_none", render_mode=None)
         except TargetError as error:
-            # The replayed construction raises the finding itself (no assertion to add).
-            case.fail("the constructor rejects render_mode=None, the mode that renders nothing",
-                      expected="a construction with render_mode=None (no rendering)", actual=str(error))
+            if _renders_nothing(case):
+                # An env that declares no mode renders nothing whatever it is given: a constructor without a
+                # render_mode parameter is at most RENDER-003's concern (a SHOULD: how it refuses a mode).
+                pass
+            else:
+                # The replayed construction raises the finding itself (no assertion to add).
+                case.fail("the constructor rejects render_mode=None, the mode that renders nothing",
+                          expected="a construction with render_mode=None (no rendering)", actual=str(error))
         for mode in (None, *_modes(case)):
             env = case.make(f"env_{mode}" if mode else "env", **({} if mode is None else {"render_mode": mode}))
             # A construction naming no mode receives the one the target binds (--env-kwargs), if any; without one,
@@ -231,11 +245,13 @@ def test_render_mode_fixed_at_construction(conformance_case: Case) -> None:
 
             verify("right after construction")
             rollout.run(env, plan.seed, plan.actions(), on_record=lambda r: verify(f"after the {r.where()}"))
-            try:
-                env.render()
-            except TargetError:
-                pass  # render() raising is RENDER-004's finding (RENDER-005's when the mode is None)
-            verify("after render()")
+            # More than one frame: a render() may switch the mode on a later frame only (a recorder toggled on).
+            for count in range(1, _MODE_RENDERS + 1):
+                try:
+                    env.render()
+                except TargetError:
+                    break  # render() raising is RENDER-004's finding (RENDER-005's when the mode is None)
+                verify(f"after render() call {count}")
 
     case.explore(example, plans_for(case, max_steps=_HUMAN_STEPS), max_examples=1)
 
@@ -287,6 +303,8 @@ def test_render_mode_is_declared(conformance_case: Case) -> None:
             except TargetError as error:
                 if "render_mode" not in kwargs:
                     raise
+                if kwargs == {"render_mode": None} and _renders_nothing(case):
+                    continue  # no mode declared, and none taken (RENDER-001 lets that be)
                 case.not_checkable(f"{error} (reported by RENDER-001)")
             current = read(case, env, "render_mode", "RENDER-001")
             modes = _declared_modes(case, env)
@@ -585,14 +603,23 @@ def test_rendering_does_not_change_dynamics(conformance_case: Case) -> None:
         quiet = quiet_run("quiet")
         env = case.make("rendered", render_mode=mode)
         budget.start(len(actions))
-        rendered = _deep_run(env, plan, actions,
-                             between=lambda position: budget.render(env) if budget.due(position) else None)
+        counter = [0]
+
+        def render(record: rollout.Record) -> None:
+            # After every result, the terminal step's too (its frame, a goal reached, is where an env may draw what
+            # no other frame does), and always at an episode's end, whatever the stride.
+            counter[0] += 1
+            forced = record.kind == "step" and rollout.ended(record.terminated, record.truncated)
+            if budget.due(counter[0], forced=forced):
+                budget.render(env, forced=forced)
+
+        rendered = _deep_run(env, plan, actions, on_record=render)
         found = rollout.first_difference(quiet, rendered)
         if found is not None:
             reproducibility_gate(case, lambda: quiet_run("quiet_again"), quiet)
             expect_same_results(case, ("quiet", "rendered"), quiet, rendered,
-                                "render() between steps changed the trajectory")
-            case.fail(f"render() between steps changed the trajectory at position {found[0]} ({found[1]})",
+                                "render() after resets and steps changed the trajectory")
+            case.fail(f"render() after resets and steps changed the trajectory at position {found[0]} ({found[1]})",
                       expected="the same trajectory as without render()", actual=found[1])
 
     budget = _budget(case)

@@ -23,14 +23,13 @@ from conformance._engine.describe import is_tuple, summarize
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.record import copied, snapshot
 from conformance._engine.evidence import Floor
+from conformance._kit import global_generators, rollout
 from conformance._kit.floors import FIRST_EPISODES, RESET
-from conformance._kit import rollout
 from conformance._kit.assertions import compare_rollouts, plans_for, read
 from conformance._kit.expectations import expect_equal, expect_true
-from conformance._kit.freeze import Freezer
 from conformance._kit.fresh_process import FreshProcessError, first_episode
 from conformance._kit.rollout import Record
-from conformance._kit.strategies import Plan, seeds
+from conformance._kit.strategies import Plan, sampler, seeds
 from conformance.equality import difference
 
 _UNSEEDED_RESETS = 5
@@ -39,13 +38,19 @@ _UNSEEDED_RESETS = 5
 _RESTART_RUN = 20
 _RESTART_EXAMPLES = 3
 _SEED_RANGE = 2**32
-_FRESH_INSTANCES = 8
+# SEED-006: fresh instances whose unseeded starts must all be alike for a finding (each stops at the first that
+# differs), once SEED-004's test (20 seeded starts, none in half of them) shows the start is random: a correct env
+# then fails with probability below 2e-5 (p**15 * P[Binomial(20, p) <= 9], largest near p = 0.5).
+_FRESH_INSTANCES = 16
 # SEED-012: the steps of the episode run in the fresh interpreter, and how long that interpreter may take (its
 # start and the target's import and construction included).
 _FRESH_STEPS = 50
 _FRESH_SECONDS = 120.0
-# SEED-013: how many unseeded starts follow each of the two seeds.
+# SEED-013: how many unseeded episodes follow each of the two seeds.
 _CONTINUATIONS = 10
+# SEED-004 and SEED-013 compare episodes, not only starts: the start and this many steps under one action sequence
+# (an env whose start is fixed, or drawn apart, may restart the randomness of its dynamics).
+_EPISODE_STEPS = 5
 _UNPICKLABLE = "<unpicklable>"
 
 
@@ -114,19 +119,76 @@ def _reset_obs(env: Handle, keep: Callable[[Any], Any] = snapshot, **kwargs: Any
 
 
 def _initial_state_varies(case: Case, seed: int) -> bool:
+    """Whether the start is random: no start holds half of :data:`_RESTART_RUN` seeded resets or more (SEED-004's
+    test; a start that varies at all among five seeds, once enough, let a start that is nearly always the same make
+    two fresh instances agree by chance too often)."""
     probe = case.make("probe")
-    first = _reset_obs(probe, seed=seed)
-    return any(difference(first, _reset_obs(probe, seed=seed + k)) is not None for k in range(1, 5))
+    groups: list[Any] = []
+    for k in range(_RESTART_RUN):
+        obs = _reset_obs(probe, seed=seed + k)
+        group = next((group for group in groups if difference(group[0], obs) is None), None)
+        if group is None:
+            groups.append([obs])
+            continue
+        group.append(obs)
+        if 2 * len(group) >= _RESTART_RUN:
+            return False
+    return True
 
 
-def _join(groups: list[list[Any]], obs: Any) -> int:
-    """Put ``obs`` into the group of observations exactly equal to it (a new one if none); return that group's size."""
+def _join(groups: list[list[list[Record]]], episode: list[Record], starts: bool = False) -> int:
+    """Put ``episode`` into the group of episodes identical to it (``starts``: whose first observations are) — a new
+    one if none; return that group's size."""
     for group in groups:
-        if difference(group[0], obs) is None:
-            group.append(obs)
+        same = (difference(group[0][0].obs_copy, episode[0].obs_copy) is None if starts
+                else rollout.first_difference(group[0], episode) is None)
+        if same:
+            group.append(episode)
             return len(group)
-    groups.append([obs])
+    groups.append([episode])
     return 1
+
+
+def _kinds(episodes: Sequence[list[Record]]) -> tuple[int, int]:
+    """How many different starts, and how many different episodes, ``episodes`` hold."""
+    starts: list[list[list[Record]]] = []
+    whole: list[list[list[Record]]] = []
+    for episode in episodes:
+        _join(starts, episode, starts=True)
+        _join(whole, episode)
+    return len(starts), len(whole)
+
+
+def _mostly_alike(episodes: Sequence[list[Record]], starts: bool) -> bool:
+    """Whether one start (``starts``) or one episode holds half of ``episodes`` or more: too little randomness to
+    tell a restarted generator from a continued one (the bound is derived in gymspec.env)."""
+    groups: list[list[list[Record]]] = []
+    return any(2 * _join(groups, episode, starts=starts) >= len(episodes) for episode in episodes)
+
+
+def _probe_actions(case: Case, seed: int) -> list[Any]:
+    """The actions every compared episode takes (:data:`_EPISODE_STEPS` of them, drawn from ``seed``)."""
+    space = case.probe().action_space
+    if space is None:
+        case.not_checkable("the target has no action_space (reported by ENV-001)")
+    draw, rng = sampler(space), np.random.default_rng(seed)
+    return [draw(rng) for _ in range(_EPISODE_STEPS)]
+
+
+def _episode(env: Handle, actions: list[Any], seed: int | None = None) -> list[Record]:
+    """The episode a reset (``seed``: ``None`` for an unseeded one) starts, under ``actions``, up to its end."""
+    return rollout.run(env, seed, actions, max_episodes=1)
+
+
+def _episodes_of(expression: str, episodes: Sequence[list[Record]], first: int = 1) -> str:
+    """Source of the list of ``episodes`` (of any lengths, in order from position ``first`` on) as slices of the
+    reproducer's list ``expression`` of what the instance's calls returned."""
+    slices: list[str] = []
+    start = first
+    for episode in episodes:
+        slices.append(f"{expression}[{start}:{start + len(episode)}]")
+        start += len(episode)
+    return f"[{', '.join(slices)}]"
 
 
 @checks("SEED-004", floor=Floor(unseeded_resets=2))
@@ -137,31 +199,40 @@ def test_unseeded_resets_do_not_restart(conformance_case: Case) -> None:
 
     def example(seed: int) -> None:
         case.set_seed(seed)
-        keep = Freezer()  # 2k observations: large ones are kept as digests past the freezer's budget
-        probe = case.make("probe")
-        # Each loop stops as soon as its verdict is certain (a seeded reset of a costly env reloads it; ALE's does).
-        seeded: list[list[Any]] = []
-        for i in range(k):
-            # One start holding half of the seeded starts or more: too little randomness to tell (gymspec.env).
-            case.require(2 * _join(seeded, _reset_obs(probe, keep, seed=(seed + i) % _SEED_RANGE)) < k,
-                         f"the initial state is not random enough to tell: {k} seeded resets start from one state "
-                         "half the time or more")
+        actions = _probe_actions(case, seed)
         env = case.make()
         env.reset(seed=seed)
-        unseeded: list[list[Any]] = []
+        unseeded: list[list[Record]] = []
+        starts: list[list[list[Record]]] = []
         for _ in range(k):
-            _join(unseeded, _reset_obs(env, keep))
-            if len(unseeded) > 1:
+            unseeded.append(_episode(env, actions))
+            if _join(starts, unseeded[-1], starts=True) < len(unseeded):
                 return  # two different unseeded starts: the generator was not restarted
-        # Copies taken at each reset: an env may return one buffer every time.
-        starts = f"{copied('env', part='[0]')}[1:]"
-        expect_true(case, f"any(difference({starts}[0], start) is not None for start in {starts}[1:])",
-                    f"{k} unseeded resets after reset(seed={seed}) all start from the same state",
-                    f"{starts}[0]", imports=("from conformance.equality import difference",))
-        case.fail(f"{k} unseeded resets after reset(seed={seed}) all start from the same state",
-                  expected=f"different starts (the generator continues; resets with {k} different seeds gave "
-                           f"{len(seeded)} different starts)",
-                  actual=f"always {summarize(unseeded[0][0])}")
+        # Every unseeded start is one: a restart, if starts are random; a fixed start may still hide one in its steps
+        # (the randomness of the dynamics replayed), which whole episodes show. The seeded episodes say what is
+        # random (a seeded reset of a costly env reloads it, ALE's does: only a start that repeats gets here).
+        probe = case.make("probe")
+        seeded = [_episode(probe, actions, (seed + i) % _SEED_RANGE) for i in range(k)]
+        restarted_starts = not _mostly_alike(seeded, starts=True)
+        if not restarted_starts and _kinds(unseeded)[1] > 1:
+            return  # a fixed start and unseeded episodes that differ: the generator was not restarted
+        case.require(restarted_starts or not _mostly_alike(seeded, starts=False),
+                     f"the env is not random enough to tell: {k} seeded episodes under one action sequence start "
+                     "alike and are one episode half the time or more")
+        what = "start from the same state" if restarted_starts else "start the same episode"
+        length = len(unseeded[0])
+        runs = _episodes_of(copied("env"), unseeded)
+        first, each = (f"{runs}[0][0]", "run[0]") if restarted_starts else (f"{runs}[0]", "run")
+        expect_true(case, f"any(difference({first}, {each}) is not None for run in {runs}[1:])",
+                    f"{k} unseeded resets after reset(seed={seed}) all {what}", first,
+                    imports=("from conformance.equality import difference",))
+        different = _kinds(seeded)[0 if restarted_starts else 1]
+        steps = "" if restarted_starts else f" (one start and the same {length - 1} steps under one action sequence)"
+        case.fail(f"{k} unseeded resets after reset(seed={seed}) all {what}{steps}",
+                  expected=f"different {'starts' if restarted_starts else 'episodes'} (the generator continues; "
+                           f"resets with {k} different seeds gave {different} different ones)",
+                  actual=f"always {summarize(unseeded[0][0].obs_copy)}" if restarted_starts
+                  else f"always the episode starting {summarize(unseeded[0][0].obs_copy)}")
 
     case.explore(example, seeds(), max_examples=min(case.profile.max_examples, _RESTART_EXAMPLES))
 
@@ -230,25 +301,34 @@ def _until_first_end(records: list[Record]) -> list[Record]:
     return records
 
 
-def _global_state() -> tuple[Any, Any]:
-    return random.getstate(), np.random.get_state()
+# SEED-008: whole first episodes (a global draw may come late in one: mo-gymnasium's minecart mines), or long ones.
+_WHOLE_EPISODES = Floor(ends=2) | Floor(steps=1000)
 
 
-@checks("SEED-008", floor=FIRST_EPISODES)
+@checks("SEED-008", floor=_WHOLE_EPISODES)
 def test_global_generators_irrelevant(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
 
-    def run(env: Handle, plan: Plan, actions: list[Any], global_seed: int) -> list[Record]:
+    def pin(global_seed: int) -> tuple[Any, Any]:
         case.note(f"np.random.seed({global_seed}); random.seed({global_seed})", imports=("import random",))
         case.note("global_before = (random.getstate(), np.random.get_state())")
         np.random.seed(global_seed)
         random.seed(global_seed)
-        before = _global_state()
+        return global_generators.state()
+
+    def built(var: str, global_seed: int) -> tuple[Handle, str]:
+        """An instance constructed with the global generators pinned (a construction that draws its task from
+        them then gives the same task under the same global seed), and which generator it advanced, if any."""
+        before = pin(global_seed)
+        env = case.make(var)
+        return env, global_generators.advanced(before, global_generators.state())
+
+    def run(env: Handle, plan: Plan, actions: list[Any], global_seed: int) -> list[Record]:
+        before = pin(global_seed)
         records = rollout.run(env, plan.seed, actions)
-        after = _global_state()
-        if before[0] != after[0] or difference(before[1], after[1]) is not None:
-            which = "random" if before[0] != after[0] else "numpy's legacy global generator"
+        which = global_generators.advanced(before, global_generators.state())
+        if which:
             expect_equal(case, "global_before", "(random.getstate(), np.random.get_state())",
                          "reset/step advanced the global generators")
             case.fail(f"reset/step advanced the global generator ({which})", expected="global generators untouched",
@@ -257,11 +337,18 @@ def test_global_generators_irrelevant(conformance_case: Case) -> None:
 
     def example(plan: Plan) -> None:
         actions = plan.actions()
-        env_a, env_b = case.make("env_a"), case.make("env_b")
+        env_a, drew = built("env_a", 1)
         a = _until_first_end(run(env_a, plan, actions, 1))
+        env_b, _ = built("env_b", 2)
         b = _until_first_end(run(env_b, plan, actions, 2))
-        compare_rollouts(case, a, b, "the first episode depends on the global generators", ("env_a", "env_b"),
-                         baseline=lambda: _until_first_end(run(case.make("env_a_again"), plan, actions, 1)))
+        # Constructions made under the same global seed are the baseline: a target that draws at construction
+        # reproduces itself so, and the difference a global seed makes is this rule's to report, not the gate's.
+        problem = "the first episode depends on the global generators"
+        if drew:
+            problem = (f"constructing the env advanced the global generator ({drew}), and the first episode "
+                       "depends on the global generators")
+        compare_rollouts(case, a, b, problem, ("env_a", "env_b"),
+                         baseline=lambda: _until_first_end(run(built("env_a_again", 1)[0], plan, actions, 1)))
 
     case.explore(example, plans_for(case))
 
@@ -392,19 +479,24 @@ def test_episodes_reproducible_across_hash_salts(conformance_case: Case) -> None
     case.explore(example, plans_for(case), max_examples=1)
 
 
-def _continuations(env: Handle, seed: int, keep: Freezer) -> list[Any]:
+def _continuations(env: Handle, seed: int, actions: list[Any]) -> list[list[Record]]:
     env.reset(seed=seed)
-    return [_reset_obs(env, keep) for _ in range(_CONTINUATIONS)]
+    return [_episode(env, actions) for _ in range(_CONTINUATIONS)]
 
 
-def _random_start(case: Case, seed: int, keep: Freezer) -> tuple[bool, int]:
-    """SEED-004's test of a random start: ``k`` seeded starts, none in half of them or more; and how many differ."""
+def _random(case: Case, seed: int, actions: list[Any]) -> tuple[bool, bool, tuple[int, int]]:
+    """Whether the env's starts, and its episodes under ``actions``, are random, and how many different ones the
+    seeded resets gave: ``k`` seeded episodes, none in half of them or more; or (an env that ignores the seed's
+    value) unseeded episodes after one seeded reset that differ."""
     probe = case.make("probe")
-    groups: list[list[Any]] = []
-    for i in range(_RESTART_RUN):
-        if 2 * _join(groups, _reset_obs(probe, keep, seed=(seed + i) % _SEED_RANGE)) >= _RESTART_RUN:
-            return False, len(groups)
-    return True, len(groups)
+    seeded = [_episode(probe, actions, (seed + i) % _SEED_RANGE) for i in range(_RESTART_RUN)]
+    random_starts, random_episodes = not _mostly_alike(seeded, starts=True), not _mostly_alike(seeded, starts=False)
+    if not random_episodes:
+        probe.reset(seed=seed)
+        unseeded = [_episode(probe, actions) for _ in range(_UNSEEDED_RESETS)]
+        kinds = _kinds(unseeded)
+        random_starts, random_episodes = kinds[0] > 1, kinds[1] > 1
+    return random_starts, random_episodes, _kinds(seeded)
 
 
 @checks("SEED-013", floor=Floor(unseeded_resets=20))
@@ -414,29 +506,40 @@ def test_different_seeds_continue_differently(conformance_case: Case) -> None:
 
     def example(seed: int) -> None:
         case.set_seed(seed)
-        keep = Freezer()
+        actions = _probe_actions(case, seed)
         other = (seed + 1) % _SEED_RANGE
-        a = _continuations(case.make("env_a"), seed, keep)
-        b = _continuations(case.make("env_b"), other, keep)
-        if any(difference(x, y) is not None for x, y in zip(a, b)):
+        a = _continuations(case.make("env_a"), seed, actions)
+        b = _continuations(case.make("env_b"), other, actions)
+        same_starts = all(difference(x[0].obs_copy, y[0].obs_copy) is None for x, y in zip(a, b))
+        if not same_starts and any(rollout.first_difference(x, y) is not None for x, y in zip(a, b)):
             return
-        random_start, starts = _random_start(case, seed, keep)
-        if not random_start:
-            return  # the start is (nearly) fixed: equal continuations say nothing
-        if all(difference(a[0], x) is None for x in a[1:]):
-            # Every unseeded reset starts from one state: the generator restarts (SEED-004's finding), and a stream
-            # that restarts has no sequence to depend on the seed; equal for both seeds is that one cause again.
-            case.not_checkable(f"the {_CONTINUATIONS} unseeded resets after reset(seed={seed}) all start from the "
-                               "same state: the generator restarts on an unseeded reset (reported by SEED-004)")
-        a_starts, b_starts = f"{copied('env_a', part='[0]')}[1:]", f"{copied('env_b', part='[0]')}[1:]"
-        expect_true(case, f"any(difference(x, y) is not None for x, y in zip({a_starts}, {b_starts}))",
-                    f"the unseeded resets after reset(seed={seed}) start from the same states as those after "
-                    f"reset(seed={other})", f"{a_starts}[0]", imports=("from conformance.equality import difference",))
-        case.fail(f"the {_CONTINUATIONS} unseeded resets after reset(seed={seed}) start from the same states as "
-                  f"those after reset(seed={other})",
-                  expected=f"different starts (the seed decides the generator's stream; {_RESTART_RUN} seeded "
-                           f"resets gave {starts} different starts)",
-                  actual=f"the same sequence, starting {summarize(a[0])}")
+        random_starts, random_episodes, (starts, episodes) = _random(case, seed, actions)
+        # The starts after the two seeds may be one sequence (a start stream every seed shares) while the steps
+        # differ, or whole episodes may be (a fixed start, and the dynamics' stream shared).
+        on_starts = same_starts and random_starts
+        if not on_starts and not (random_episodes and all(rollout.first_difference(x, y) is None
+                                                          for x, y in zip(a, b))):
+            return  # (nearly) fixed: equal continuations say nothing
+        restarted = (all(difference(a[0][0].obs_copy, x[0].obs_copy) is None for x in a[1:]) if on_starts
+                     else all(rollout.first_difference(a[0], x) is None for x in a[1:]))
+        if restarted:
+            # Every unseeded reset starts one state (or one episode): the generator restarts (SEED-004's finding),
+            # and a stream that restarts has no sequence to depend on the seed; equal for both seeds is that again.
+            case.not_checkable(f"the {_CONTINUATIONS} unseeded resets after reset(seed={seed}) all start the same "
+                               "episode: the generator restarts on an unseeded reset (reported by SEED-004)")
+        what = "start from the same states as" if on_starts else "are the same episodes as"
+        a_runs, b_runs = _episodes_of(copied("env_a"), a), _episodes_of(copied("env_b"), b)
+        compared = (f"[run[0] for run in {a_runs}], [run[0] for run in {b_runs}]" if on_starts
+                    else f"{a_runs}, {b_runs}")
+        expect_true(case, f"difference({compared}) is not None",
+                    f"the unseeded resets after reset(seed={seed}) {what} those after reset(seed={other})",
+                    f"{a_runs}[0]", imports=("from conformance.equality import difference",))
+        case.fail(f"the {_CONTINUATIONS} unseeded resets after reset(seed={seed}) {what} those after "
+                  f"reset(seed={other})",
+                  expected=f"different {'starts' if on_starts else 'episodes'} (the seed decides the generator's "
+                           f"stream; {_RESTART_RUN} seeded resets gave {starts if on_starts else episodes} different "
+                           "ones)",
+                  actual=f"the same sequence, starting {summarize(a[0][0].obs_copy)}")
 
     case.explore(example, seeds(), max_examples=min(case.profile.max_examples, _RESTART_EXAMPLES))
 

@@ -36,7 +36,7 @@ from conformance._kit.assertions import (
     space_label,
 )
 from conformance._kit.autoreset_model import OWN, VectorModel
-from conformance._kit.batching import batch_info_problem, mask_problem
+from conformance._kit.batching import batch_info_problem, mask_problem, row_source
 from conformance._kit.expectations import expect_equal, expect_member, expect_no_raise, expect_raises, expect_true
 from conformance._kit.own_model import refusal
 from conformance._kit.reference_sync import UnsupportedSpace, reference_sync
@@ -58,6 +58,7 @@ from conformance._kit.vector_checks import (
     sub_env_factories,
     vector_facts,
 )
+from conformance._kit.vector_restarts import Restarts
 from conformance._kit.vector_rollout import VecRecord, ended_flags, unpack_reset
 from conformance.equality import difference, value_difference
 from gymspec.errors import ClosedEnvironmentError, matches
@@ -517,12 +518,68 @@ _INDEPENDENCE_RESETS = 5
 _RANDOM_STARTS = 3
 
 
+# VEC-021's autoreset part: the rollout's length, in rollouts of the profile (it stops once decided), and the seeded
+# resets that show the start is random (SEED-004's test).
+_RESTART_ROLLOUTS = 4
+_RESTART_SEEDS = 20
+
+
+def _random_start(case: Case, seed: int) -> bool:
+    """Whether sub-env 0's start is random: no start holds half of :data:`_RESTART_SEEDS` seeded resets or more."""
+    env = case.make("probe")
+    facts = vector_facts(case, env)
+    groups: list[list[Any]] = []
+    for k in range(_RESTART_SEEDS):
+        obs, _ = unpack_reset(env.reset(seed=seed + 7919 * k))
+        row = split_rows(case, facts, snapshot(obs))[0]
+        group = next((group for group in groups if value_difference(group[0], row) is None), None)
+        if group is None:
+            groups.append([row])
+        else:
+            group.append(row)
+            if 2 * len(group) >= _RESTART_SEEDS:
+                return False
+    return True
+
+
+def _autoresets_continue(case: Case, seed: int) -> None:
+    """VEC-021 on the sub-envs' own resets: after autoresets (or partial resets), a sub-env's episodes do not all
+    start where its first did. Model-free: a vector env written directly that re-creates a sub-env's generator from
+    its reset seed does so in its num_envs=1 copies too, so no model shows it."""
+    env = case.make("env_long")
+    facts = vector_facts(case, env)
+    draw, rng = sampler(facts.act_space), np.random.default_rng(seed)
+    actions = [draw(rng) for _ in range(_RESTART_ROLLOUTS * case.profile.max_steps)]
+    starts = Restarts(facts.n, facts.mode, facts.single_obs)
+    vector_rollout.run(env, seed, actions, facts.n, facts.mode, on_record=starts.add, stop=lambda _: starts.decided)
+    if not starts.restarted() or not _random_start(case, seed):
+        return
+    batch = copied(env.var)
+    pairs = ", ".join(f"({row_source(facts.single_obs, f'{batch}[0][0]', i)}, "
+                      f"{row_source(facts.single_obs, f'{batch}[{position}][0]', i)})"
+                      for position, i in starts.later)
+    expect_true(case, f"any(difference(first, start) is not None for first, start in [{pairs}])",
+                f"every sub-env's episodes after its autoresets start where its first did ({len(starts.later)} "
+                "starts)", f"{batch}[0][0]", imports=("from conformance.equality import difference",))
+    sub_envs = sorted({i for _, i in starts.later})
+    case.fail(f"after reset(seed={seed}), each of the {len(starts.later)} episodes that sub-envs {sub_envs} started by "
+              "themselves starts where that sub-env's first episode did, while the start is random: their "
+              "generators restart at each autoreset (re-created from the reset seed?) instead of continuing",
+              expected="later episodes that start elsewhere (the generators continue, as a single env's do on an "
+                       "unseeded reset, SEED-004)",
+              actual=f"sub-env {sub_envs[0]} always starts at {summarize(starts.first[sub_envs[0]])}")
+
+
 @checks("VEC-021", floor=Floor(unseeded_resets=1, steps=10), kinds=_VECTOR)
 def test_unseeded_reset_continues_generators(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
+    restarts_checked: list[bool] = []
 
     def example(plan: Plan) -> None:
+        if not restarts_checked:
+            restarts_checked.append(True)
+            _autoresets_continue(case, plan.seed)
         actions = plan.actions()[:_UNSEEDED_STEPS]
         seeded: list[list[VecRecord]] = []
         unseeded: list[list[VecRecord]] = []
@@ -551,39 +608,55 @@ def test_unseeded_reset_continues_generators(conformance_case: Case) -> None:
     case.explore(example, plans_for(case), max_examples=min(case.profile.max_examples, 3))
 
 
-@checks("VEC-022", floor=RESET, kinds=_VECTOR)
-def test_sub_envs_are_independent(conformance_case: Case) -> None:
-    case = conformance_case
-
-    def body() -> None:
-        env = case.make()
-        facts = vector_facts(case, env)
-        case.require(facts.n >= 2, f"num_envs is {facts.n}")
+def _identical_rows(case: Case, seeded: bool) -> None:
+    """VEC-022 (``seeded``) and VEC-024: fail when the sub-envs of each of :data:`_INDEPENDENCE_RESETS` resets (with
+    seeds, or without: a fresh instance's first) all start from the same observation, while the start is random (at
+    least :data:`_RANDOM_STARTS` distinct first rows over as many seeds). One instance takes both kinds of reset, the
+    unseeded ones first (a second live instance of a vector env served from the shelf may own worker processes of
+    another process)."""
+    env = case.make()
+    facts = vector_facts(case, env)
+    case.require(facts.n >= 2, f"num_envs is {facts.n}")
+    if seeded:
         case.require(sub_env_factories(case, env, facts.n) is None,
                      "the target exposes env_fns: VEC-006 checks each sub-env's seed against its own factory")
-        firsts: list[Any] = []
-        for k in range(_INDEPENDENCE_RESETS):
-            seed = 7919 * (k + 1)
-            obs, _ = unpack_reset(env.reset(seed=seed))
-            rows = split_rows(case, facts, snapshot(obs))
-            if any(value_difference(rows[0], row) is not None for row in rows[1:]):
-                return
-            if all(value_difference(rows[0], seen) is not None for seen in firsts):
-                firsts.append(rows[0])
-        case.require(len(firsts) >= _RANDOM_STARTS, f"the start is not random: {_INDEPENDENCE_RESETS} seeds gave "
-                                                   f"{len(firsts)} distinct starts")
-        if is_array(firsts[-1]):  # an array batch: the rows are obs[i] (a composite one splits in the suite's own way)
-            expect_true(case, f"any(value_difference(obs[0], obs[i]) is not None for obs, _ in "
-                        f"{returned(env.var)}[-{_INDEPENDENCE_RESETS}:] for i in range(1, {facts.n}))",
-                        f"all {facts.n} sub-envs started from the same observation in each of {_INDEPENDENCE_RESETS} "
-                        "seeded resets", imports=("from conformance.equality import value_difference",))
-        case.fail(f"all {facts.n} sub-envs started from the same observation in each of {_INDEPENDENCE_RESETS} seeded "
-                  f"resets, while the start differs from seed to seed ({len(firsts)} distinct starts): the sub-envs "
-                  "are copies of one stream, not independent",
-                  expected="independent sub-envs (different rows for a random start)",
-                  actual=f"identical rows, e.g. {summarize(firsts[-1])} in every sub-env")
+    rows: list[Any] = []
+    for _ in range(0 if seeded else _INDEPENDENCE_RESETS):
+        obs, _ = unpack_reset(env.reset())
+        rows = split_rows(case, facts, snapshot(obs))
+        if any(value_difference(rows[0], row) is not None for row in rows[1:]):
+            return
+    firsts: list[Any] = []
+    for k in range(_INDEPENDENCE_RESETS):
+        obs, _ = unpack_reset(env.reset(seed=7919 * (k + 1)))
+        seeded_rows = split_rows(case, facts, snapshot(obs))
+        if seeded and any(value_difference(seeded_rows[0], row) is not None for row in seeded_rows[1:]):
+            return
+        if all(value_difference(seeded_rows[0], seen) is not None for seen in firsts):
+            firsts.append(seeded_rows[0])
+    case.require(len(firsts) >= _RANDOM_STARTS, f"the start is not random: {_INDEPENDENCE_RESETS} seeds gave "
+                                               f"{len(firsts)} distinct starts")
+    how, resets = ("seeded", f"[-{_INDEPENDENCE_RESETS}:]") if seeded else ("unseeded", f"[:{_INDEPENDENCE_RESETS}]")
+    if is_array(firsts[-1]):  # an array batch: the rows are obs[i] (a composite one splits in the suite's own way)
+        expect_true(case, f"any(value_difference(obs[0], obs[i]) is not None for obs, _ in "
+                    f"{returned(env.var)}{resets} for i in range(1, {facts.n}))",
+                    f"all {facts.n} sub-envs started from the same observation in each of {_INDEPENDENCE_RESETS} "
+                    f"{how} resets", imports=("from conformance.equality import value_difference",))
+    case.fail(f"all {facts.n} sub-envs started from the same observation in each of {_INDEPENDENCE_RESETS} {how} "
+              f"resets, while the start differs from seed to seed ({len(firsts)} distinct starts): the sub-envs "
+              "are copies of one stream, not independent",
+              expected="independent sub-envs (different rows for a random start)",
+              actual=f"identical rows, e.g. {summarize(rows[0] if rows else firsts[-1])} in every sub-env")
 
-    case.once(body)
+
+@checks("VEC-022", floor=RESET, kinds=_VECTOR)
+def test_sub_envs_are_independent(conformance_case: Case) -> None:
+    conformance_case.once(lambda: _identical_rows(conformance_case, seeded=True))
+
+
+@checks("VEC-024", floor=Floor(unseeded_resets=1), kinds=_VECTOR)
+def test_unseeded_sub_envs_are_independent(conformance_case: Case) -> None:
+    conformance_case.once(lambda: _identical_rows(conformance_case, seeded=False))
 
 
 @checks("VEC-023", floor=ROLLOUT, kinds=_VECTOR)

@@ -1,8 +1,9 @@
 """WRAP rules: every layer of a wrapped target is a conforming env, and the layers lead to ``unwrapped``.
 
-A target counts as wrapped when following ``.env`` from it reaches other objects before ``unwrapped``; envs made
-from ids usually are (``TimeLimit``, ``OrderEnforcing``, ...). Layers are driven directly (``env.env.env.step``),
-each with actions drawn from its own ``action_space``.
+A target counts as wrapped when following ``.env`` from it reaches other objects before ``unwrapped``, each a wrapper
+by the protocol (``env``, ``unwrapped`` and ``get_wrapper_attr``): an env that merely keeps an attribute named ``env``
+is no layer. Envs made from ids usually are wrapped (``TimeLimit``, ``OrderEnforcing``, ...). Layers are driven
+directly (``env.env.env.step``), each with actions drawn from its own ``action_space``.
 
 PYTEST_DONT_REWRITE: checks fail through rule failures, never ``assert``, so pytest need not rewrite this module
 (which costs every run where the installed package's bytecode cannot be cached).
@@ -306,17 +307,19 @@ def test_unwrapped_is_innermost(conformance_case: Case) -> None:
 
 
 def _forwards_to(obj: Any, inner: Any) -> bool:
-    """Whether ``obj`` is a wrapper of ``inner``: ``inner`` is an env (``reset`` and ``step``) and ``obj`` exposes
-    its very spaces. An env that merely keeps an attribute named ``env`` (a simulator, a model, another env it uses)
-    has spaces of its own, and is no wrapper: WRAP-006 applies to wrappers only."""
+    """Whether ``obj`` is a wrapper of ``inner``: ``inner`` is an env (``reset`` and ``step``) and ``obj``'s
+    ``get_wrapper_attr`` finds an attribute only ``inner`` defines, as a wrapper's searches its inner layers. An env
+    that merely keeps an attribute named ``env`` (a simulator, a model, another env it uses; it may even expose that
+    env's very spaces) looks up only its own attributes: it is the innermost env it says it is."""
     if not (callable(getattr(inner, "reset", None)) and callable(getattr(inner, "step", None))):
         return False
-    for name in ("observation_space", "action_space"):
+    for name in _inner_only_names(obj, inner):
         try:
-            if getattr(obj, name) is getattr(inner, name):
-                return True
-        except Exception:  # noqa: BLE001, S112 - unreadable spaces are ENV-001's finding
+            found = obj.get_wrapper_attr(name)
+        except Exception:  # noqa: BLE001, S112 - not found: obj looks up its own attributes only
             continue
+        if found is getattr(inner, name):
+            return True
     return False
 
 

@@ -150,14 +150,20 @@ class SupportsStep(Protocol[ObsT_co, ActT_contra]):
             before truncation". A limit the env declares is therefore a truncation (ENV-022, a MUST: the env itself
             says the end is outside the MDP). Where no limit is declared the suite cannot tell a time limit from a
             finite-horizon MDP, so ENV-023 is a SHOULD and fires only on a pattern no correct env shows: both flags
-            true on every one of at least three terminal steps, or ``terminated`` on every one of at least two
+            true on every one of at least three terminal steps before the declared limit (or with none declared: a
+            terminal state on the limit's step sets both legally), or ``terminated`` on every one of at least two
             episodes that reach the declared limit (under ``TimeLimit`` both flags are true there, so ENV-022 passes
             while bootstrapping learners stop at a time limit). ENV-024: the returned observation is "the next
             observation due to the agent actions", and a caller must ``reset`` after an end; an env that restarts
             inside ``step`` hands the next episode's first observation to the learner as the terminal one. The check
             deep-copies the env before a terminating step and resets the copy without a seed: an internal restart
-            draws the very start the copy's ``reset`` gives. Only ``terminated`` ends are checked (a truncation may
-            stop anywhere, the start included) and an env that cannot be deep-copied is not checked.
+            draws the very start the copy's ``reset`` gives. Equal is no evidence by itself (issue 37): a terminal
+            observation may equal a reset's draw by chance (one of six cells), by design (a contextual bandit's
+            observations are fresh draws, as its resets are), or because an episode ends where every one starts (a
+            fixed start). So the terminal observation must keep following the draw when the copy's ``np_random`` is
+            moved on (six times; the draw must change with it, which a fixed start never does), and the step before
+            it, which ended nothing, must not return a reset's draw too. Only ``terminated`` ends are checked (a
+            truncation may stop anywhere, the start included) and an env that cannot be deep-copied is not checked.
             ENV-027: Gymnasium's docs are silent on the action argument, so it is a SHOULD NOT; an env that clips
             or normalises the caller's array in place corrupts the action a learner stores with the transition.
         """
@@ -190,7 +196,9 @@ class SupportsReset(Protocol[ObsT_co]):
         (largest near ``p = 0.7``), so below ``1e-4`` for the few seeds the suite tries. Gymnasium's toy-text envs
         are far from that worst case (over 2000 seeds: Blackjack-v1 248 starts, the likeliest at ``p = 0.03``;
         Taxi 300 starts, ``p = 0.007``) or exempt (FrozenLake, CliffWalking: one start). Targets whose spec says
-        ``nondeterministic=True`` skip the check.
+        ``nondeterministic=True`` skip the check. Starts alone miss an env whose start is fixed (or drawn from a
+        stream of its own) while the randomness of its steps restarts, so the same test runs on whole episodes too:
+        the start and five steps under one action sequence drawn from ``s``, with the same bound (issue 37).
 
         Args:
             seed: Reseeds the env's generator when an int; ``None`` keeps the current generator (creating one from
@@ -213,8 +221,9 @@ class SupportsReset(Protocol[ObsT_co]):
                 started by later unseeded resets are a function of ``s`` (reproducible across instances).
             [SEED-004] MUST NOT restart the generator on an unseeded reset: when the initial state is random (resets
                 with different seeds start from different observations), the unseeded resets that follow
-                ``reset(seed=s)`` do not all start from the same state (checked over 20 of them; a correct env fails
-                with probability below 2e-5, see above).
+                ``reset(seed=s)`` do not all start from the same state, and when the episodes are random (under one
+                action sequence), they do not all start the same episode (checked over 20 of them; a correct env
+                fails with probability below 2e-5, see above).
             [SEED-005] MUST reseed on every integer seed: after any history, ``reset(seed=s2)`` starts the same
                 episode as a fresh instance's ``reset(seed=s2)``.
             [SEED-006] SHOULD seed a fresh generator from entropy: when the initial state is random (resets with
@@ -228,9 +237,11 @@ class SupportsReset(Protocol[ObsT_co]):
                 whose ``PYTHONHASHSEED`` differs, reset with the same ``seed`` and given the same actions, produces
                 the same first episode (no randomness drawn from ``hash()`` of a ``str`` or ``bytes``, nor from the
                 iteration order of a set of strings).
-            [SEED-013] SHOULD make the generator's stream depend on the seed: when the initial state is random, the
-                unseeded resets that follow ``reset(seed=a)`` and those that follow ``reset(seed=b)``, ``a != b``, do
-                not start the same sequence of states (checked over 10 of them).
+            [SEED-013] SHOULD make the generator's stream depend on the seed: when the initial state (or the
+                episode, under one action sequence) is random, the unseeded resets that follow ``reset(seed=a)`` and
+                those that follow ``reset(seed=b)``, ``a != b``, do not start the same sequence of states (or of
+                episodes) (checked over 10 of them). An env that ignores the seed's value is random when its unseeded
+                episodes vary.
             [SEED-014] SHOULD treat ``options={}`` as no options: ``reset(seed=s, options={})`` starts the episode
                 ``reset(seed=s)`` starts.
 
@@ -291,7 +302,10 @@ class SupportsRender(Protocol):
             ``"rgb_array"``) break no caller: the mode is fixed and declared. Costing every caller who never looks
             at a frame, it is a SHOULD of its own; RENDER-001 keeps the MUST part (the mode is fixed), and
             RENDER-005, about ``render()`` with ``render_mode`` ``None``, does not apply to such an env (its
-            message names the mode the env had).
+            message names the mode the env had). RENDER-001's construction with ``render_mode=None`` given
+            explicitly fails a constructor that rejects it only when the env declares a mode: one that declares
+            ``render_modes == []`` and takes no ``render_mode`` parameter renders nothing whatever it is given, and
+            its ``TypeError`` is RENDER-003's concern, a SHOULD (issue 37).
             RENDER-003 first asked every construction with an undeclared mode to raise. Gymnasium's own envs do
             not: their constructors store any string, and ``gymnasium.make`` warns ("The environment is being
             initialised with render_mode=... that is not in the possible render_modes") and lets the

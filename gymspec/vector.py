@@ -89,7 +89,11 @@ class VectorEnv(Protocol[ObsT_co, ActT_contra]):
             exposes ``env_fns`` is VEC-018's subject instead. The same copies model such a target for the AUTORESET
             rules: a sub-env seen to draw its own randomness (one of its steps agreed with its copy's) that then
             disagrees on the step another sub-env resets, or after a partial reset of others, breaks
-            AUTORESET-004 or AUTORESET-009; before that, a disagreement is VEC-023's.
+            AUTORESET-004 or AUTORESET-009; before that, a disagreement is VEC-023's. Agreeing steps are no proof
+            when the shared draws rarely show (one slip stream shared by the sub-envs, issue 37): before an AUTORESET
+            rule is blamed, constructions with ``num_envs=n`` and ``n+1``, given one seed and the same actions, must
+            run the first ``n`` sub-envs alike until the extra one first ends; when they do not, the sub-envs share a
+            stream and the disagreement is VEC-023's.
         """
         ...
 
@@ -114,10 +118,15 @@ class VectorEnv(Protocol[ObsT_co, ActT_contra]):
                 including sub-envs whose episode ended on the previous step.
             [VEC-021] MUST continue its generators on a reset without a seed: after ``reset(seed=s)``, the
                 observations of later unseeded resets (and of the steps after them) are a function of ``s``, as
-                for a single env (SEED-003).
+                for a single env (SEED-003), and a sub-env's own resets (autoresets, partial resets) do not restart
+                its generator: when the start is random, its later episodes do not all start where its first did
+                (SEED-004).
             [VEC-022] MUST run independent copies: when the single env's start is random (resets with different
                 seeds start from different observations), the sub-envs of one seeded reset do not all start from
                 the same observation.
+            [VEC-024] SHOULD run independent copies on a reset without a seed too: when the single env's start is
+                random, the sub-envs of an unseeded reset (a fresh instance's included) do not all start from the
+                same observation.
 
         Calibration:
             VEC-006, VEC-007 and AUTORESET-010 held for every vector env and failed Gymnasium's own
@@ -138,6 +147,13 @@ class VectorEnv(Protocol[ObsT_co, ActT_contra]):
             not. A correct vector env fails VEC-022 only when all ``n`` rows coincide in each of five seeded resets
             although at least half of the rows seen differ from each other, which for independent starts happens
             with probability far below ``1e-6``.
+            VEC-021's second half and VEC-024 came from a vector env written directly that re-creates each
+            sub-env's generator from its reset seed (issue 37): its ``num_envs=1`` copies do the same, so the
+            autoreset model agrees with it, and only the starts show it, model-free. A restart is concluded when
+            each of 16 episodes the sub-envs start by themselves starts where that sub-env's first did, while no
+            start holds half of 20 seeded resets' (SEED-004's test: below ``1e-5`` for a correct env). VEC-024 is
+            a SHOULD, as SEED-006 is for single envs: what an unseeded reset draws is the implementation's choice,
+            but identical sub-envs waste all but one of them.
         """
         ...
 

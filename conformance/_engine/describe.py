@@ -13,6 +13,7 @@ type, which is what the suite means: an array of any shape and dtype, a list of 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeAlias, cast
 
@@ -33,6 +34,7 @@ __all__ = [
     "is_scalar",
     "is_sequence",
     "is_tuple",
+    "rebuilt_dict",
     "rebuilt_tuple",
     "summarize",
     "type_name",
@@ -87,6 +89,22 @@ def rebuilt_tuple(value: tuple[_Item, ...], items: Iterable[_Item]) -> tuple[_It
         except Exception:  # noqa: BLE001, S110 - a tuple subclass that cannot be rebuilt so is copied as a tuple
             pass
     return tuple(parts)
+
+
+def rebuilt_dict(value: dict[_Item, _Item], items: Iterable[tuple[_Item, _Item]]) -> dict[_Item, _Item]:
+    """A dict of ``items`` of ``value``'s own type: a ``defaultdict`` stays one (with its factory), an ``OrderedDict``
+    too, since the checks compare types and a copy that turned it into a plain dict would read as a changed value."""
+    pairs = list(items)
+    if type(value) is dict:
+        return dict(pairs)
+    try:
+        rebuilt = copy.copy(value)  # the subclass's own copy keeps its type and state (a default factory)
+        rebuilt.clear()
+        for key, item in pairs:
+            rebuilt[key] = item
+        return rebuilt
+    except Exception:  # noqa: BLE001 - a dict subclass that cannot be rebuilt so is copied as a dict
+        return dict(pairs)
 
 
 def is_list(value: object) -> TypeIs[list[_Item]]:

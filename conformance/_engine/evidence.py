@@ -196,9 +196,12 @@ class Tally:
         floor: The item's floor (what a rollout is driven to).
         cap: Steps one rollout may run to meet an episodic floor (:func:`episode_cap`; 0 before it is known).
         seconds: Seconds of target time the item may spend driving rollouts past their plans.
+        also: Floors a rollout is driven to besides ``floor`` (a shared run's observers', each with its own
+            alternatives: met when every one is).
     """
 
     floor: Floor = field(default_factory=Floor)
+    also: tuple[Floor, ...] = ()
     cap: int = 0
     seconds: float = 0.0
     examples: int = 0
@@ -277,10 +280,11 @@ class Tally:
         under its episodic floor, the rollout is under the episode cap and the item has time left. Reaching the cap
         marks the tally :attr:`capped` (later rollouts are not driven again), running out of time
         :attr:`out_of_time`."""
-        floor = self.floor
-        if not floor.episodic or self.capped or self.out_of_time or self.cap <= 0:
+        floors = (self.floor, *self.also)
+        if not any(floor.episodic for floor in floors) or self.capped or self.out_of_time or self.cap <= 0:
             return False
-        if not floor.missing(self.evidence()):
+        evidence = self.evidence()
+        if not any(floor.missing(evidence) for floor in floors):
             return False
         if rollout_steps >= self.cap:
             self.capped = True

@@ -290,7 +290,7 @@ def run_shared(case: Case, rule_ids: Iterable[str]) -> dict[str, ObserverVerdict
     probe = case.probe()
     # The shared rollouts are driven to what the most demanding observer needs (ENV-023's episode ends).
     case.floor = strongest(obs.floor for obs in observers.values())
-    case.tally = Tally(case.floor, seconds=case.profile.budget)
+    case.tally = Tally(case.floor, seconds=case.profile.budget, also=tuple(obs.floor for obs in observers.values()))
     case.tally.cap = episode_cap(case.floor, probe.max_episode_steps, case.profile.name)
     plans = _plans(case)
 

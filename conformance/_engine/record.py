@@ -24,7 +24,16 @@ from typing import Any
 
 import numpy as np
 
-from conformance._engine.describe import is_array, is_dict, is_list, is_mapping, is_scalar, is_tuple, rebuilt_tuple
+from conformance._engine.describe import (
+    is_array,
+    is_dict,
+    is_list,
+    is_mapping,
+    is_scalar,
+    is_tuple,
+    rebuilt_dict,
+    rebuilt_tuple,
+)
 
 __all__ = [
     "Trace",
@@ -49,7 +58,8 @@ def snapshot(value: Any) -> Any:
     if is_list(value):
         return [snapshot(item) for item in value]
     if is_dict(value):
-        return {key: snapshot(item) for key, item in value.items()}
+        # The dict's own type: a defaultdict copied as a plain dict would compare as a changed value.
+        return rebuilt_dict(value, ((key, snapshot(item)) for key, item in value.items()))
     return value
 
 

@@ -107,6 +107,14 @@ class _Ahead:
     index: int
 
 
+def _recorded(data: Mapping[str, Any]) -> str:
+    """The outcome a serialized report's record holds (``""`` without one)."""
+    for key, value in data.get("user_properties") or ():
+        if key == PROPERTY and is_dict(value):
+            return str(value.get("outcome", ""))
+    return ""
+
+
 def _part(outcome: Outcome, index: int) -> Outcome | None:
     """Item ``index``'s outcome within the outcome of its batch's job: its own result, the job's ending when the item
     was in progress then, or ``None`` when it never ran (an earlier item ended the process)."""
@@ -253,7 +261,7 @@ class ItemRunner:
             facts.hang = (outcome, param.rule_id or CONSTRUCT)
             self._drop_stale(item.nodeid)  # later items of the target, started ahead, would meet the hang again
         failed = False if isinstance(outcome, Interrupted) else self._owner_failed(param, outcome.board)
-        verdict = _verdict(param, outcome, None, failed)
+        verdict = _verdict(param, outcome, None, failed, self._owner_known(param, outcome.board))
         if isinstance(outcome, Interrupted):
             self.interrupted = verdict.message
         return [self._report(item, param, verdict, outcome.seconds)]
@@ -273,7 +281,7 @@ class ItemRunner:
                 continue
             owner = owners[0]
             known = self.facts[param.target.id].outcomes.get(owner, "not run here")
-            message = unreported(record.message, owner, param.target.id, known)
+            message = unreported(record.message, owner, param.target.id, known, param.rule_id or CONSTRUCT)
             with_record(report, dataclasses.replace(record, outcome="error", message=message))
             report.outcome = "failed"
             report.longrepr = message
@@ -285,6 +293,14 @@ class ItemRunner:
         if owner is None or owner == (param.rule_id or CONSTRUCT):
             return False
         return self._decided_failed(param, owner)
+
+    def _owner_known(self, param: CaseParam, board: Snapshot) -> str:
+        """The outcome in this run of the rule owning the call in progress on ``board`` (``"not run here"`` when it
+        did not run), for a remedy that never sends the user to run a rule that passed."""
+        owner = _owner(param, board)
+        if owner is None:
+            return "not run here"
+        return self.facts[param.target.id].outcomes.get(owner, "not run here")
 
     def _decided_failed(self, param: CaseParam, owner: str) -> bool:
         """Whether ``owner``'s item on ``param``'s target failed: as it reported, or — when it is still to come in
@@ -301,7 +317,8 @@ class ItemRunner:
             known = self._decide(nodeid, facts)
             if known != "unknown":
                 facts.outcomes[owner] = known
-        return known in ("failed", "error")
+        # A SHOULD rule that warned reported the cause as much as a MUST rule that failed.
+        return known in ("failed", "error", "warned")
 
     def _decide(self, nodeid: str, facts: TargetRun) -> str:
         """Run the item ``nodeid`` ahead of its turn and read its outcome (its reports are logged in its turn)."""
@@ -323,7 +340,12 @@ class ItemRunner:
             return "failed"  # its own process ended without a return: its item reports that, as a failure
         value: Mapping[str, Any] = outcome.value
         phases = [str(data.get("outcome")) for data in value.get("reports", [])]
-        return "failed" if "failed" in phases else ("skipped" if "skipped" in phases else "passed")
+        if "failed" in phases:
+            return "failed"
+        if "skipped" in phases:
+            return "skipped"
+        # A SHOULD item that warned passed as far as pytest knows; its record says it warned (it reported a cause).
+        return "warned" if any(_recorded(data) == "warned" for data in value.get("reports", [])) else "passed"
 
     @staticmethod
     def _needs_job(param: CaseParam, facts: TargetRun) -> bool:

@@ -91,10 +91,11 @@ SHELF_MIB = 1024.0
 FRESH_RULES = frozenset({"SEED-001", "SEED-005", "VEC-008", "VEC-009"})
 """Rules whose statement is about fresh instances (two fresh instances agree; a used one replays a fresh one): their
 constructions are always fresh or untouched, never recycled, even when their first call is a seeded reset."""
-CONSTRUCTING_RULES = frozenset({"ENV-030", "WRAP-003"})
+CONSTRUCTING_RULES = frozenset({"ENV-030", "SEED-008", "WRAP-003"})
 """Rules whose constructions must happen in the item, never served from the shelf or the bin: WRAP-003 snapshots the
-innermost env as its constructor returns, and ENV-030 needs instances built after any earlier ``close`` (a
-constructor may restore what a close released). Each builds as few as its statement needs: WRAP-003 one, ENV-030 two
+innermost env as its constructor returns, ENV-030 needs instances built after any earlier ``close`` (a
+constructor may restore what a close released), and SEED-008 pins the global generators before each construction (a
+constructor may draw its task from them). Each builds as few as its statement needs: WRAP-003 one, ENV-030 two
 (the instance it checks, first without a close and then across another's, and that other instance). ENV-021's second
 live instance may be an untouched one: the shelf built it beside live instances, which is what that rule asks."""
 _BIN_MAX = 4  # recycled instances kept per construction kwargs; more are closed

@@ -7,6 +7,7 @@ hung in an earlier item, later items learn it here instead of paying for it agai
 
 from __future__ import annotations
 
+import inspect
 import time
 import traceback
 from collections.abc import Mapping
@@ -23,6 +24,19 @@ from conformance._engine.watchdog import CallTimeout, Guard
 __all__ = ["Layer", "Probe", "TargetState", "declared_render_modes"]
 
 _MAX_LAYERS = 64
+# What makes an object a wrapper by the protocol (gymspec.Wrapper) besides the env members: an env that merely keeps
+# an attribute named ``env`` (a model, a simulator, another env it uses) is no layer.
+_WRAPPER_MEMBERS = ("env", "unwrapped", "get_wrapper_attr")
+
+
+def _is_wrapper(obj: Any) -> bool:
+    """Whether ``obj`` has the members of a wrapper, looked up without running them (a property may raise)."""
+    for name in _WRAPPER_MEMBERS:
+        try:
+            inspect.getattr_static(obj, name)
+        except AttributeError:
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -102,7 +116,7 @@ class _Reader:
         layers: list[Layer] = []
         unwrapped = self.read(env, "env", "unwrapped", record=False)
         current, var = env, "env"
-        while current is not unwrapped and len(layers) < _MAX_LAYERS:
+        while current is not unwrapped and len(layers) < _MAX_LAYERS and _is_wrapper(current):
             inner = self.read(current, var, "env", record=False)
             if inner is None:
                 break

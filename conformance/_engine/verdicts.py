@@ -182,7 +182,8 @@ class Verdict:
 
 
 
-def verdict(param: CaseParam, outcome: Failure, first: str | None, owner_failed: bool) -> Verdict:
+def verdict(param: CaseParam, outcome: Failure, first: str | None, owner_failed: bool,
+            owner_known: str = "not run here") -> Verdict:
     """What an ending that was not a return means for one item.
 
     Args:
@@ -191,6 +192,8 @@ def verdict(param: CaseParam, outcome: Failure, first: str | None, owner_failed:
         first: The item whose process hung in this call, when it is not this one.
         owner_failed: Whether the rule that owns the call in progress failed (only then may this item skip, as
             reported by it; otherwise the item was not checked, and says so as an error).
+        owner_known: That rule's outcome in this run (``"not run here"`` when it did not run): the remedy never
+            sends the user to run a rule that passed.
     """
     rule_id = param.rule_id or CONSTRUCT
     target = param.target.id
@@ -217,7 +220,8 @@ def verdict(param: CaseParam, outcome: Failure, first: str | None, owner_failed:
                             f"{rule_id} not checked on {target}: {ending} (reported by {owner_text(owner)})")
         return Verdict("failed", "error",
                         f"{rule_id} ({rule_level(rule_id)}) not checked on {target}: {ending}; "
-                        f"{owner_text(owner)} did not fail, so nothing reports it. {remedy(owner, outcome)}")
+                        f"{owner_text(owner)} did not fail, so nothing reports it. "
+                        f"{remedy(owner, outcome, known=owner_known, rule_id=rule_id, mode=board.mode)}")
     if param.rule_id is None:
         return Verdict("failed", "failed", f"CONSTRUCT: target {target} cannot be constructed: {ending}")
     if first is not None and owner is None:
@@ -252,8 +256,24 @@ def worse(known: str | None, outcome: str) -> str:
     return outcome if rank.get(outcome, 0) > rank.get(known, 0) else known
 
 
-def remedy(owner: str | None, outcome: Failure | None = None, *, hung: bool = False) -> str:
-    """What to do about an item that could not be checked (``hung``: its call did not return)."""
+PASSED = ("passed", "warned", "skipped")
+"""Outcomes of an owner rule that say its own calls did not fail: a message never sends the user to run it."""
+
+
+def remedy(owner: str | None, outcome: Failure | None = None, *, hung: bool = False, known: str = "not run here",
+           rule_id: str = "", mode: str = "") -> str:
+    """What to do about an item that could not be checked (``hung``: its call did not return).
+
+    Args:
+        owner: The rule that owns the call that failed (``None``: no rule does).
+        outcome: How the item's process ended, if it did not return.
+        hung: Whether the call did not return.
+        known: The owner's outcome in this run, or ``"not run here"``. A message sends the user to run a rule only
+            when that rule did not run: one that passed (or warned, or skipped) did not show the failure in its own
+            calls, so the message states what this item saw instead.
+        rule_id: The item's own rule (to run it beside the owner).
+        mode: The render mode of the failing call, if any.
+    """
     if isinstance(outcome, Hung) or hung:
         return ("If the target is slow rather than stuck (a compile, a slow constructor), raise "
                 "--conformance-timeout; if it stalls only in forked processes, run with --conformance-isolation "
@@ -261,11 +281,22 @@ def remedy(owner: str | None, outcome: Failure | None = None, *, hung: bool = Fa
     if owner == CONSTRUCT:
         return ("A construction failed here where the probe's did not, and not for want of a process of its own (a "
                 "target allowing one live instance gets one, and ENV-021's warning): make construction deterministic.")
-    if isinstance(outcome, Died):
-        return f"The process died in a call {owner} owns: run {owner} alone (--rules {owner}) to see it fail there."
+    where = f" in render mode {mode!r} (construct the target with render_mode={mode!r} to check it)" if mode else ""
+    if owner is not None and known in PASSED:
+        # The owner's own calls did not fail: the failure needs what this item did first, so it is this item's
+        # observation, stated above, and the target's to fix; sending the user to the owner would show a pass.
+        if isinstance(outcome, Died):
+            return (f"{owner} {known} on this target, so the call does not crash on its own: it crashed{where} after "
+                    f"this item's earlier calls (another instance, an earlier render, a close). The call named above "
+                    f"is where the target crashed: fix it there.")
+        return (f"{owner} {known} on this target, so its own calls do not show this: it shows after this item's "
+                f"earlier calls, as stated above, and the target is what to fix.")
     if owner is not None:
-        return (f"Run {owner} (--rules {owner}, a larger --conformance-profile) to reproduce it as {owner}'s failure, "
-                "then fix that call.")
+        beside = f"{rule_id},{owner}" if rule_id else owner
+        if isinstance(outcome, Died):
+            return (f"The process died in a call {owner} owns{where}, and {owner} did not run here: run --rules "
+                    f"{beside} to have {owner} judge that call.")
+        return f"{owner} did not run here: run --rules {beside} to have {owner} judge that call, then fix it."
     return "Fix the earlier failure, then run again."
 
 
@@ -351,11 +382,12 @@ def unowned(rule_id: str, target: str, kind: str, method: str, error: str) -> st
             f"target; {hint}")
 
 
-def unreported(message: str, owner: str, target: str, known: str) -> str:
+def unreported(message: str, owner: str, target: str, known: str, rule_id: str = "") -> str:
     """A skip that named ``owner`` as the reporter of its cause, when ``owner`` did not fail (``known``: its outcome):
-    nothing reports the cause, so the item was not checked."""
+    nothing reports the cause, so the item was not checked. It never sends the user to run an owner that passed
+    (:func:`remedy`)."""
     hung = "did not return" in message
     fix = (f"{owner} could not check it either (see why it skipped)." if known == "skipped"
-           else remedy(owner, hung=hung))
+           else remedy(owner, hung=hung, known=known, rule_id=rule_id))
     return (f"{message}; but {owner_text(owner)} did not fail on {target} ({known}), so nothing reports it: not "
             f"checked. {fix}")

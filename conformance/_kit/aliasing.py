@@ -22,13 +22,18 @@ import collections
 from collections.abc import Callable
 from typing import Any
 
-from conformance._engine.describe import is_array, is_dict, is_list_or_tuple, summarize
+from conformance._engine.describe import is_array, is_dict, is_list_or_tuple, is_tuple, summarize
+from conformance._engine.handles import TargetError
 from conformance._engine.observe import View, Watch
 from conformance._engine.record import copied
+from conformance._kit.freeze import Freezer
 from conformance._kit.rollout import Record
 from conformance.equality import difference
 
 __all__ = ["KEPT_BYTES", "SWEEP_EVERY", "History", "HistoryWatch", "InfoHistoryWatch", "nbytes", "surely_unchanged"]
+
+# Each (target state, rule) whose watch checked two resets already (once per process is enough: no draw decides it).
+_ACROSS_RESETS: set[tuple[int, str]] = set()
 
 SWEEP_EVERY = 16
 """The fewest results between two sweeps of the whole history."""
@@ -118,6 +123,36 @@ class HistoryWatch(Watch):
         super().__init__(view)
         self.history = History(self.verify)
         self.positions: dict[str, int] = {}  # each call's position in the rollout, by the name History keeps
+        if view.env.var == "env" and (id(view.case.state), view.rule.id) not in _ACROSS_RESETS:
+            _ACROSS_RESETS.add((id(view.case.state), view.rule.id))
+            self._across_resets()
+
+    def _across_resets(self) -> None:
+        """Two seeded resets of an instance of its own, no step between: what the first returned must survive the
+        second. It needs no action, so an env that rejects some of its actions (ENV-016's finding, which stops the
+        rollouts) is still checked where its next reset rewrites what it returned before (issue 37 item 14)."""
+        view, part = self.view, self.part
+        env = view.case.make("resets")
+        try:
+            first = env.reset(seed=0)
+            # A type-keeping copy (Freezer): a defaultdict info is no changed info.
+            kept = Freezer()(first[self.index] if is_tuple(first) and len(first) == 2 else None)
+            env.reset(seed=1)
+        except TargetError:
+            return  # a reset that raises is ENV-004's finding; the rollouts meet it too
+        returned = first[self.index] if is_tuple(first) and len(first) == 2 else None
+        found = None if surely_unchanged(returned, kept) else difference(returned, kept, part)
+        if found is None:
+            return
+        view.case.expect(
+            f"found = difference({copied(env.var, part=f'[{self.index}]')}[0], results[{env.var!r}][0][{self.index}])",
+            "assert found is None, "
+            f"{f'{view.rule.id}: the {part} returned by reset(seed=0) changed at the next reset: '!r} + found",
+            imports=("from conformance.equality import difference",),
+        )
+        view.fail(f"the {part} returned by reset(seed=0) changed when the same instance was reset again ({found})",
+                  expected=f"the {part} keeps the value it was returned with",
+                  actual=f"{summarize(returned)}, was {summarize(kept)}")
 
     def verify(self, where: str, returned: Any, copy: Any, now: str) -> None:
         """Fail when a result's watched part no longer equals its copy."""

@@ -4,7 +4,10 @@
 
 * *structurally*, always: under ``"NextStep"`` a sub-env that ended on the previous step reports reward 0 and both
   flags false; under ``"SameStep"`` ``final_obs``/``final_info`` are masked exactly for the sub-envs that ended;
-  a partial reset leaves the observations of the sub-envs it does not select untouched and adds no info for them;
+  a partial reset leaves the observations of the sub-envs it does not select untouched and adds no info for them.
+  No structural check concludes a defect from two values being *equal*: a ``final_obs`` equal to the observation the
+  step returned is what an env does whose next episode starts where the last one ended (or, by chance, a card game
+  dealt the same hand twice), so only a single env says what the terminal observation was;
 * *exactly*, when one single env per sub-env is available (made from the target's own sub-env factories): each
   sub-env's observation, reward, flags and info must equal what its single env returns when driven alone by the
   mode's rules. A sub-env is predicted exactly only after a seeded reset has put both in the same state; after a
@@ -145,11 +148,6 @@ class VectorModel:
         self.synced = [False] * n
         self.after_partial = [False] * n
         self.last_obs: list[Any] = [None] * n
-        self.episode_first: list[Any] = [None] * n
-        """Each sub-env's first observation of its current episode (as the target returned it)."""
-        self.moved = [False] * n
-        """Whether a sub-env's observation changed since its episode started (a constant observation cannot tell a
-        start from an end, so the structural final-observation check skips such episodes)."""
         self._info = f"{LATEST}[1]"
         """Source of the info the call being followed returned (``[1]`` of a reset, ``[4]`` of a step)."""
 
@@ -254,7 +252,6 @@ class VectorModel:
                 self.synced[i] = False  # unseeded (the sub-envs' generators are unknown) or unreadable
             if rows is not None:
                 self.last_obs[i] = snapshot(rows[i])
-                self._start(i, rows[i])
         return problems
 
     def _own_reset(self, problems: list[Problem], seeds: list[Any], rows: list[Any], info: Any,
@@ -267,7 +264,6 @@ class VectorModel:
             self.ended[i] = self.after_partial[i] = False
             self.synced[i] = False
             self.last_obs[i] = snapshot(rows[i])
-            self._start(i, rows[i])
         if self.own is None or self.own.refused is not None or not (seeded or any(in_step)):
             return problems
         agreed: list[Problem] = []
@@ -294,14 +290,6 @@ class VectorModel:
             return problems
         return problems + agreed
 
-    def _start(self, i: int, row: Any) -> None:
-        self.episode_first[i] = snapshot(row)
-        self.moved[i] = False
-
-    def _follow(self, i: int, row: Any) -> None:
-        if not self.moved[i] and self.episode_first[i] is not None:
-            self.moved[i] = value_difference(row, self.episode_first[i]) is not None
-
     def partial(self, mask: Any, obs: Any, info: Any, where: str) -> list[Problem]:
         """Follow ``reset(options={"reset_mask": mask})``, which returned ``(obs, info)``."""
         self._info = f"{LATEST}[1]"
@@ -314,8 +302,6 @@ class VectorModel:
             at = f"{where}, sub-env {i}"
             if selected[i]:
                 self.ended[i] = False
-                if rows is not None:
-                    self._start(i, rows[i])
                 if self.synced[i] and rows is not None:
                     self._exact_reset(problems, i, ("AUTORESET-009", GENERIC), at, rows[i], info)
             else:
@@ -364,35 +350,15 @@ class VectorModel:
                 others = any(resetting[j] for j in range(self.n) if j != i)
                 self._plain_step(problems, i, at, action_rows[i], (rows[i], reward, term, trunc, sub_info(info, i)),
                                  others)
-            if rows is not None and self.mode is AutoresetMode.SAME_STEP and term and not trunc and self.moved[i]:
-                problems += self._final_is_not_a_start(info, i, at, rows[i])
             self.after_partial[i] = False
             self.ended[i] = False if resetting[i] else bool(ended_now[i])
             if self.mode is AutoresetMode.SAME_STEP:
                 self.ended[i] = False
             if rows is not None:
                 self.last_obs[i] = snapshot(rows[i])
-                restarted = resetting[i] or (self.mode is AutoresetMode.SAME_STEP and bool(ended_now[i]))
-                if restarted:
-                    self._start(i, rows[i])
-                else:
-                    self._follow(i, rows[i])
         if self.mode is AutoresetMode.SAME_STEP:
             problems += self._final_masks(info, ended_now, where)
         return problems
-
-    def _final_is_not_a_start(self, info: Any, i: int, at: str, row: Any) -> list[Problem]:
-        """Under ``"SameStep"``, a terminated sub-env's ``final_obs`` must be its terminal observation, not the
-        new episode's first one (which the step returns as the observation); structural, needs no model env."""
-        final = _entry(info, "final_obs", i)
-        if final is None or value_difference(final, row) is not None:
-            return []
-        claim = Claim("unequal", f"{LATEST}[4]['final_obs'][{i}]", self._row(i),
-                      f"{at}: info['final_obs'] holds the observation the step returned (the new episode's first)")
-        return [Problem(("AUTORESET-002", GENERIC), at, "info['final_obs'] holds the new episode's first observation "
-                        "(the one the step returned), not the terminated episode's last",
-                        "the terminal observation in final_obs", f"final_obs {summarize(final)} equal to the returned "
-                        "observation", claim)]
 
     # --- per-mode predictions ------------------------------------------------------------------------------------
 

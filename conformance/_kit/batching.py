@@ -36,6 +36,7 @@ __all__ = [
     "batch_info_problem",
     "batch_of_one",
     "batch_problem",
+    "first_rows",
     "is_blank",
     "mask_problem",
     "replace_rows",
@@ -216,6 +217,18 @@ def batch_of_one(single: Any, element: Any) -> Any:
     if kind == "dict":
         return {key: batch_of_one(single.spaces[key], element[key]) for key in single.spaces}
     return (element,)
+
+
+def first_rows(single: Any, batch: Any, n: int) -> Any:
+    """The batch of the first ``n`` elements of ``batch`` (a batch of the same structure, with more rows)."""
+    kind = space_kind(single)
+    if kind in _ARRAY_KINDS:
+        return np.array(batch, copy=True)[:n]
+    if kind == "tuple":
+        return tuple(first_rows(sub, part, n) for sub, part in zip(single.spaces, batch))
+    if kind == "dict":
+        return {key: first_rows(single.spaces[key], batch[key], n) for key in single.spaces}
+    return tuple(batch)[:n]
 
 
 def replace_rows(single: Any, batch: Any, other: Any, rows: Sequence[int]) -> Any:

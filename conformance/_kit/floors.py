@@ -12,7 +12,6 @@ from conformance._engine.evidence import Floor
 
 __all__ = [
     "CONSTRUCTION",
-    "EPISODES",
     "FACT",
     "FIRST_EPISODES",
     "FRAMES",
@@ -39,9 +38,6 @@ ROLLOUT = Floor(steps=30)
 
 FIRST_EPISODES = Floor(steps=60) | Floor(ends=2)
 """Two first episodes compared (two instances, or one reset twice): 30 steps of each, or two that ended sooner."""
-
-EPISODES = Floor(steps=30, ends=3)
-"""What the ends of episodes look like: several of them (rollouts are driven to them, up to the episode cap)."""
 
 INSTANCES = Floor(instances=2, steps=2)
 """Two live instances of the target, each stepped, in one example."""

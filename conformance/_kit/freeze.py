@@ -10,14 +10,13 @@ compares digests with digests or with arrays.
 
 from __future__ import annotations
 
-import collections
 import hashlib
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
-from conformance._engine.describe import is_array, is_dict, is_list, is_tuple, rebuilt_tuple
+from conformance._engine.describe import is_array, is_dict, is_list, is_tuple, rebuilt_dict, rebuilt_tuple
 
 __all__ = ["DEFAULT_BUDGET", "ArrayDigest", "Freezer", "digest_of"]
 
@@ -78,11 +77,9 @@ class Freezer:
             return rebuilt_tuple(value, (self(item) for item in value))
         if is_list(value):
             return [self(item) for item in value]
-        if isinstance(value, collections.OrderedDict):
-            # Kept as its own type: equality compares container types, and an env that returns OrderedDicts
-            # (highway-env's parking-v0) would otherwise read as one whose observations change type later.
-            ordered = cast("collections.OrderedDict[object, Any]", value)
-            return collections.OrderedDict((key, self(item)) for key, item in ordered.items())
         if is_dict(value):
-            return {key: self(item) for key, item in value.items()}
+            # Kept as its own type (rebuilt_dict): equality compares container types, and an env that returns
+            # OrderedDicts (highway-env's parking-v0) or defaultdicts would otherwise read as one whose results change
+            # type later.
+            return rebuilt_dict(value, ((key, self(item)) for key, item in value.items()))
         return value

@@ -6,7 +6,10 @@ returns when it takes that instance's calls alone. An :class:`Instance` records 
 one of its spaces with a copy of the result; :func:`check_alone` repeats the calls on a fresh instance and compares.
 
 Only *determined* results are compared: an env's results once its history holds a seeded ``reset`` (before that they
-come from entropy), a space's samples once its history holds a ``seed(int)``. A difference is confirmed by a second
+come from entropy), a space's samples once its history holds a ``seed(int)``. A frame is determined only when every
+frame the instance drew was drawn after its seeded reset: a renderer may keep state from its earlier frames (MuJoCo's
+free camera is aimed, once, at the scene as the first frame found it), so a frame drawn from an entropy-drawn state
+leaves every later frame of the instance undetermined, seeded resets or not. A difference is confirmed by a second
 fresh instance before it is reported: when two instances that each took the calls alone disagree as well, the target
 is not a function of its history even in isolation (SEED-001, SEED-002 and SEED-005 report that), so the check
 stops as not checkable instead of reporting the same defect twice.
@@ -23,6 +26,7 @@ from conformance._engine.describe import summarize
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import copied, source
+from conformance._kit import global_generators
 from conformance._kit.expectations import expect_equal
 from conformance._kit.assertions import read
 from conformance._kit.freeze import Freezer
@@ -103,6 +107,8 @@ class Instance:
         results: What each call returned (copies).
         determined: Whether each result must be a function of the calls before it.
         anchored: Owners whose history holds a seeding call (a seeded ``reset``, a ``seed(int)``).
+        drew_unanchored: Whether the env rendered before its history held a seeded ``reset`` (its later frames are
+            not determined: see the module).
         started: Whether the env was reset at least once.
         live: Whether an episode is running (reset, and no step ended it since).
         closed: Whether ``close`` was called (a closed instance takes no further calls).
@@ -115,6 +121,7 @@ class Instance:
     results: list[Result] = field(default_factory=list)
     determined: list[bool] = field(default_factory=list)
     anchored: set[str] = field(default_factory=set)
+    drew_unanchored: bool = False
     started: bool = False
     live: bool = False
     closed: bool = False
@@ -139,8 +146,12 @@ class Instance:
             self.anchored.add(call.owner)
         self.calls.append(call)
         self.results.append(result)
+        determined = call.owner in self.anchored
+        if call.owner == ENV and call.method == "render":
+            self.drew_unanchored = self.drew_unanchored or not determined
+            determined = not self.drew_unanchored
         # What close returns is not compared (None by convention, nothing a caller uses).
-        self.determined.append(call.owner in self.anchored and result.kind != "close")
+        self.determined.append(determined and result.kind != "close")
         return result
 
     def _result(self, call: Call, raw: Any) -> Result:
@@ -230,11 +241,24 @@ def _replay_alone(case: Case, index: int, instance: Instance) -> Dependence | No
     return Dependence(index, instance, alone, *found)
 
 
-def _confirmed(case: Case, dependence: Dependence) -> bool:
-    """Whether a second fresh instance that takes the calls alone agrees with the first up to the difference."""
+def _unconfirmed(case: Case, dependence: Dependence) -> str | None:
+    """``None`` when a second fresh instance that takes the calls alone agrees with the first up to the difference;
+    else what the two fresh instances show, stated plainly: the call whose results differ, how, and whether their
+    calls moved a global generator."""
     alone = dependence.alone
+    # The construction too: a target may draw its task from a global generator there.
+    before = global_generators.state()
     again = open_instance(case, f"{alone.var}_again", alone.kwargs, tuple(alone.spaces))
-    return _repeat(alone, again, dependence.position + 1) is None
+    found = _repeat(alone, again, dependence.position + 1)
+    moved = global_generators.advanced(before, global_generators.state())
+    if found is None:
+        return None
+    call = alone.calls[found[0]].text(alone.var) if found[0] >= 0 else "a call"
+    drew = (f"; their constructions and calls advanced {moved}, which the target draws from (SEED-008 forbids it: "
+            "reported by SEED-008)" if moved else f" (reported by {_REPLAY_RULES})")
+    return (f"two fresh instances that took the same calls alone disagree ({call}, call {found[0] + 1} of "
+            f"{alone.var}, returned other than on {again.var}: {found[1]}), so the target's results are not a "
+            f"function of its own history even without other instances{drew}")
 
 
 @dataclass(frozen=True)
@@ -286,16 +310,18 @@ def run_program(case: Case, program: Program) -> dict[int, Instance] | None:
     return instances
 
 
-def _dependence(case: Case, instances: Mapping[int, Instance]) -> tuple[Dependence | None, bool]:
-    """The first confirmed dependence among ``instances``, and whether an unconfirmed one was seen."""
-    unconfirmed = False
+def _dependence(case: Case, instances: Mapping[int, Instance]) -> tuple[Dependence | None, str | None]:
+    """The first confirmed dependence among ``instances``, and what the first unconfirmed one showed (two fresh
+    instances that disagree, see :func:`_unconfirmed`), if one was seen."""
+    unconfirmed: str | None = None
     for index, instance in sorted(instances.items()):
         found = _replay_alone(case, index, instance)
         if found is None:
             continue
-        if _confirmed(case, found):
+        shown = _unconfirmed(case, found)
+        if shown is None:
             return found, unconfirmed
-        unconfirmed = True
+        unconfirmed = unconfirmed or shown
     return None, unconfirmed
 
 
@@ -372,11 +398,8 @@ def check_program(case: Case, program: Program, instances: Mapping[int, Instance
     """
     found, unconfirmed = _dependence(case, instances)
     if found is None:
-        if unconfirmed:
-            case.not_checkable(
-                "two fresh instances that took the same calls alone disagree, so the target's results are not a "
-                f"function of its own history even without other instances (reported by {_REPLAY_RULES})"
-            )
+        if unconfirmed is not None:
+            case.not_checkable(unconfirmed)
         return
     shortest = _shortest(case, program, found)
     case.close_all()

@@ -28,8 +28,10 @@ each checked where it can be and named when it fails:
    The copy therefore shares the target's code at ``num_envs=1``: comparing with it shows what differs between
    ``n`` sub-envs and one — sub-envs that wait for one that resets, a partial reset that clears other sub-envs'
    state, misindexed final observations, randomness that is not each sub-env's own — never a defect the one-copy
-   construction has too; the model's structural checks stay for those (a ``final_obs`` that is the next episode's
-   first observation, say).
+   construction has too (a ``final_obs`` that is the next episode's first observation goes unseen: equal values are
+   also what an env does whose episodes start where the last one ended, so no check concludes a defect from them);
+   model-free checks see what they can of those: VEC-021's autoresets that restart a sub-env's generator
+   (:mod:`conformance._kit.vector_restarts`), VEC-024's identical sub-envs after an unseeded reset.
 
 Which differences are defects: a shared generator is legal (``CartPoleVectorEnv``), so a disagreement that a shared
 generator can explain — a drawn start, or a step of a sub-env not yet seen to step as its copy does — is reported

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from conformance._engine.describe import is_tuple, summarize
+from conformance._engine.describe import is_bool, is_tuple, summarize
 from conformance._engine.handles import Handle
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import snapshot
@@ -191,13 +191,26 @@ class Comparable(Protocol):
         ...
 
 
+_FLAGS = frozenset({"terminated", "truncated"})
+"""A single env's flags: ``bool`` and ``numpy.bool_`` are the same flag to every rule (ENV-013, ENV-014)."""
+
+
+def _difference(name: str, u: Any, v: Any) -> str | None:
+    """How two parts of a result differ, exactly (types included) except where the rules take two types as one:
+    a flag that is ``True`` in one result and ``np.True_`` in the other is the same flag."""
+    if name in _FLAGS and is_bool(u) and is_bool(v):
+        return None if bool(u) == bool(v) else f"{name}: {bool(u)!r} != {bool(v)!r}"
+    return difference(u, v, name)
+
+
 def first_difference(a: Sequence[Comparable], b: Sequence[Comparable]) -> tuple[int, str] | None:
-    """The first position where two rollouts (single or vector) differ, and how (``None`` when identical)."""
+    """The first position where two rollouts (single or vector) differ, and how (``None`` when identical, or when
+    they differ only in types the rules accept as one, see :func:`_difference`)."""
     for index, (x, y) in enumerate(zip(a, b)):
         if x.kind != y.kind:
             return index, f"{x.kind} != {y.kind}"
         for name, u, v in zip(x.FIELDS, x.values(), y.values()):
-            found = difference(u, v, name)
+            found = _difference(name, u, v)
             if found is not None:
                 return index, found
     if len(a) != len(b):

@@ -18,16 +18,18 @@ import numpy as np
 from conformance._engine.case import Case
 from conformance._engine.describe import describe_exception, is_array, summarize
 from conformance._engine.handles import Handle, TargetError
+from conformance._engine.outcomes import NotCheckable
 from conformance._kit import vector_rollout
 from conformance._kit.arrays import as_numpy, jax_declared
 from conformance._kit.assertions import contains, read, space_label
 from conformance._engine.record import returned, source
 from conformance._kit.autoreset_model import LATEST, Problem, VectorModel
-from conformance._kit.batching import SplitError, batch_problem, split
+from conformance._kit.batching import SplitError, batch_problem, first_rows, split
 from conformance._kit.expectations import expect_equal, expect_no_raise, expect_true, expect_unequal
 from conformance._kit.own_model import own_copies
 from conformance._kit.strategies import Plan, sampler
-from conformance._kit.vector_rollout import VecRecord, declared_mode
+from conformance._kit.vector_rollout import VecRecord, declared_mode, ended_flags
+from conformance.equality import value_difference
 from gymspec import AutoresetMode
 
 __all__ = [
@@ -308,3 +310,58 @@ def batched_space_rule(case: Case, single_name: str, batched_name: str) -> None:
                               expected=f"an element of {space_label(single)}", actual=summarize(part))
 
     case.once(body)
+
+
+# shared_stream: how many seeds it tries (each window ends at the extra sub-env's first end, often after a few steps).
+_SHARED_TRIES = 8
+
+
+def shared_stream(case: Case, facts: VecFacts) -> bool:
+    """Whether the target's sub-envs draw from one generator, shown model-free: constructions with ``num_envs=n``
+    and ``n+1``, reset with one seed and given the same actions (the extra sub-env its own), must run the first ``n``
+    sub-envs alike until the extra sub-env's first end, if each sub-env draws its own randomness (no sub-env of either
+    resets otherwise: the first ``n`` end alike); a stream shared by the sub-envs is interleaved differently with one
+    more. Tried with :data:`_SHARED_TRIES` seeds. Used before a disagreement of a sub-env with its copy is blamed on
+    an AUTORESET rule (an autoreset touching other sub-envs): one slip generator shared by the sub-envs, whose first
+    steps happened to agree with the copies', is VEC-023's, not that rule's."""
+    found = _SHARED.get(case.state)
+    if found is None:
+        found = any(_differs_with_one_more(case, facts, seed) for seed in range(_SHARED_TRIES))
+        _SHARED[case.state] = found
+    return found
+
+
+def _differs_with_one_more(case: Case, facts: VecFacts, seed: int) -> bool:
+    try:
+        narrow, wider = case.make("narrow"), case.make("wider", num_envs=facts.n + 1)
+        wide = vector_facts(case, wider)
+    except (TargetError, NotCheckable):
+        return False
+    if wide.n != facts.n + 1:
+        return False
+    draw, rng = sampler(wide.act_space), np.random.default_rng(seed)
+    widened = [draw(rng) for _ in range(case.profile.max_steps)]
+    mine: list[VecRecord] = []
+    theirs: list[VecRecord] = []
+
+    def extra_ended(record: VecRecord) -> bool:
+        return bool(ended_flags(record.terminations, record.truncations, wide.n)[facts.n])
+
+    try:
+        vector_rollout.run(wider, seed, widened, wide.n, wide.mode, on_record=theirs.append, stop=extra_ended)
+        narrowed = [first_rows(facts.single_act, action, facts.n) for action in widened[: len(theirs) - 1]]
+        vector_rollout.run(narrow, seed, narrowed, facts.n, facts.mode, on_record=mine.append)
+    except (TargetError, NotCheckable):
+        return False
+    for a, b in zip(mine, theirs[:-1]):  # the extra sub-env's ending step is left out: its reset may follow it
+        try:
+            ours = split(facts.single_obs, a.obs_copy, facts.n, "observations")
+            wide_rows = split(wide.single_obs, b.obs_copy, wide.n, "observations")[: facts.n]
+        except SplitError:
+            return False
+        if any(value_difference(x, y) is not None for x, y in zip(ours, wide_rows)):
+            return True
+    return False
+
+
+_SHARED: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()

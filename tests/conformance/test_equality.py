@@ -20,6 +20,7 @@ def test_identical_values_have_no_difference() -> None:
 
 def test_types_must_match_exactly() -> None:
     assert difference(np.float32(1.0), 1.0) == "value: type float32 != float"
+    assert difference(np.True_, True) == "value: type np.bool != bool"  # NumPy 2 names both "bool"
     assert value_difference(np.float32(1.0), 1.0) is None
 
 

@@ -143,3 +143,18 @@ def test_sigterm_is_given_back_after_an_inprocess_run(tmp_path: Path) -> None:
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
     run_inprocess(["--env", _WALK, "--rules", "ENV-001"], tmp_path / "r.json")
     assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+
+
+def test_not_checkable_before_the_examples_is_a_skip(tmp_path: Path) -> None:
+    # Issue 37 item 2: VEC-007 and AUTORESET-010/011/012 read the facts their strategies are drawn from before any
+    # example runs; on a target whose single_observation_space raises, that stop surfaced as a failed MUST item whose
+    # message started with the suite's internal "conformance._engine.outcomes.NotCheckable:".
+    spec = "tests.meta.broken_vector.vector:Vec001SingleSpaceUnreadable"
+    rules = "VEC-001,VEC-007,AUTORESET-010,AUTORESET-011,AUTORESET-012"
+    run = run_inprocess(["--vector-env", spec, "--rules", rules, "--conformance-profile", "quick"], tmp_path / "r.json")
+    assert run.result(spec, "VEC-001")["outcome"] == "failed"
+    for rule in rules.split(",")[1:]:
+        record = run.result(spec, rule)
+        assert record["outcome"] == "skipped", record["message"]
+        assert record["message"].startswith(f"{rule} not checked on {spec}: "), record["message"]
+        assert "(reported by VEC-001)" in record["message"], record["message"]

@@ -32,9 +32,13 @@ _SAMPLE_TARGETS = ("space_008_global_generator", "wrap_003_mutates_inner_space",
 _SAMPLE = [broken for broken in BROKEN if broken.name in _SAMPLE_TARGETS]
 # Root causes whose consequences must stay with their own rules, checked on the rules they once spilled into: no
 # options parameter, ENV-004 only, not ENV-031; unseeded resets restarted, SEED-004 only, not SEED-013; a close that
-# fails after rendering, RENDER-015 only, not ENV-030 or SEED-009.
+# fails after rendering, RENDER-015 only, not ENV-030 or SEED-009; no render mode and no render_mode parameter,
+# RENDER-003 (a SHOULD) only, not RENDER-001 or RENDER-002; episodes that time out on one of six cells, ENV-023 only,
+# not ENV-024 (a terminal cell equal to a reset's draw by chance).
 _GUARDS = {
     "Env004NoOptions": ("ENV-031",),
+    "Render003NoRenderModeParameter": ("RENDER-001", "RENDER-002"),
+    "HopsBothFlagsAtEveryEnd": ("ENV-024",),
     "Seed004ConstantOnUnseededReset": ("SEED-013",),
     "Render015CloseFailsAfterRender": ("ENV-030", "SEED-009"),
 }

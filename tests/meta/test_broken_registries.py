@@ -95,3 +95,12 @@ def test_reference_registry_passes(tmp_path: Path) -> None:
     assert {rule for rule in RULES if rule.startswith("REG-")} <= ran, outcomes
     problems = {key: outcome for key, outcome in outcomes.items() if outcome not in ("passed", "skipped")}
     assert not problems, problems
+
+
+def test_flags_of_either_bool_type_are_one_trajectory(tmp_path: Path) -> None:
+    # Issue 37 item 6: REG-002 compared the remade env's flags by type, and failed a registry whose envs made from a
+    # spec return numpy.bool_ flags, "truncated: type bool != bool", though every rule takes either as a flag.
+    module = "tests.meta.broken_registry.numpy_flags"
+    run = _run("numpy_flags", module, "REG-002", tmp_path / "report.json", '{"push": 0.9}')
+    record = run.result(f"numpy_flags/{HOP_ID}", "REG-002")
+    assert record["outcome"] == "passed", record["message"]

@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from conformance._engine.messages import Died
+from conformance._engine.processes import Snapshot
+from conformance._engine.verdicts import remedy, unreported
 from conformance._kit.rollout import Record
 from conformance._kit.vector_rollout import VecRecord
 from tests.meta._run import REPO
@@ -106,3 +109,41 @@ def test_the_where_of_records_reads_after_the() -> None:
 def test_wrapper_layers_are_named_once() -> None:
     source = Path(REPO / "conformance" / "test_wrapper.py").read_text(encoding="utf-8")
     assert "layer {handle.var}" not in source
+
+
+# --- Messages that send the user to run a rule (issue 37 item 8) ---------------------------------------------------
+
+# A template that tells the user to run a rule names it right after "--rules" or "run": every such f-string in the
+# suite's source, and where it lives. Each must be gated on that rule's outcome (below), so a new one is listed here.
+_RUN_A_RULE = re.compile(r"(--rules |\b[Rr]un )p\d+")
+_GATED = {"conformance/_engine/verdicts.py"}
+
+
+def _strings(path: Path) -> Iterator[tuple[int, str]]:
+    counter = iter(range(10**6))
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.JoinedStr):
+            yield node.lineno, _render(node, counter)
+
+
+def test_every_template_that_sends_the_user_to_a_rule_is_gated_on_its_outcome() -> None:
+    found = {str(path.relative_to(REPO)) for path in _SOURCES for _, text in _strings(path) if _RUN_A_RULE.search(text)}
+    assert found == _GATED, found
+
+
+def _deaths() -> list[Died | None]:
+    board = Snapshot(pid=1, active=True, started=0.0, beat=0.0, calls=3, method="render", mode="rgb_array",
+                     label="env_0.render()", note="")
+    return [None, Died(status="SIGABRT", board=board, seconds=0.0)]
+
+
+@pytest.mark.parametrize("known", ["passed", "warned", "skipped", "not run here"])
+def test_a_message_sends_the_user_to_a_rule_only_when_it_did_not_run(known: str) -> None:
+    owner = "RENDER-004"
+    texts = [remedy(owner, outcome, known=known, rule_id="SEED-009", mode="rgb_array") for outcome in _deaths()]
+    texts.append(unreported("SEED-009 not checked on t: x (reported by RENDER-004)", owner, "t", known, "SEED-009"))
+    sends = [text for text in texts if f"--rules {owner}" in text or f",{owner}" in text]
+    if known == "not run here":
+        assert len(sends) == len(texts), texts  # it did not run: running it beside the item judges the call
+    else:
+        assert not sends, sends  # it ran and did not fail: the message states what the item saw instead

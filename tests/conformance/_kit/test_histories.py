@@ -51,6 +51,14 @@ def _reset(seed: int | None = None) -> Call:
 _STEP = Call(ENV, "step", (np.int64(2),))
 
 
+def _check(case: Case, program: Program) -> None:
+    """Run ``program`` as a new example and check it."""
+    case.new_example()
+    instances = run_program(case, program)
+    assert instances is not None
+    check_program(case, program, instances)
+
+
 def test_calls_read_as_source() -> None:
     assert Call("action_space", "seed", (3,)).text("env_1") == "env_1.action_space.seed(3)"
     assert _reset(7).text("env_0") == "env_0.reset(seed=7)"
@@ -65,6 +73,22 @@ def test_results_are_determined_once_their_owner_is_seeded(watchdog: Watchdog) -
     watchdog.run(lambda: [instance.perform(call) for call in calls])
     assert instance.determined == [False, False, True, True, False, True, True, False]
     assert instance.anchored == {ENV, "action_space"} and instance.started and instance.live
+
+
+def test_frames_after_one_drawn_from_entropy_are_not_determined(watchdog: Watchdog) -> None:
+    # Issue 37 item 7: a renderer may keep state from its first frame (MuJoCo aims its free camera at the scene as the
+    # first render finds it), so frames drawn after a seeded reset are determined only when no frame came before it.
+    case = _case(f"{_BROKEN}.odd:ControlCameraAimedOnce", watchdog)
+    render, push = Call(ENV, "render"), Call(ENV, "step", (np.array([0.5], dtype=np.float32),))
+    drawn_late = watchdog.run(lambda: open_instance(case, "env_0", {"render_mode": "rgb_array"}))
+    watchdog.run(lambda: [drawn_late.perform(call) for call in (_reset(), push, _reset(3), render, push, render)])
+    assert drawn_late.determined == [False, False, True, True, True, True]
+    drawn_early = watchdog.run(lambda: open_instance(case, "env_1", {"render_mode": "rgb_array"}))
+    watchdog.run(lambda: [drawn_early.perform(call) for call in (_reset(), render, _reset(3), render, push, render)])
+    assert drawn_early.determined == [False, False, True, False, True, False]
+    program = Program(({"render_mode": "rgb_array"},), tuple((0, call) for call in drawn_early.calls))
+    # The frames differ from a fresh instance's (another entropy-drawn start), and are not compared.
+    watchdog.run(lambda: _check(case, program))
 
 
 def test_a_program_is_cut_after_a_call_and_thinned_call_by_call() -> None:
@@ -107,14 +131,8 @@ def test_a_shared_generator_fails_on_the_calls_that_show_it(watchdog: Watchdog) 
     noise = [(1, Call("action_space", "sample")), (0, Call("observation_space", "seed", (4,)))]
     program = Program(({}, {}), ((0, _reset(1)), *noise, (1, _reset(2)), *noise, (0, _STEP), (1, _STEP)))
 
-    def body() -> None:
-        case.new_example()
-        instances = run_program(case, program)
-        assert instances is not None
-        check_program(case, program, instances)
-
     with pytest.raises(RuleFailure) as caught:
-        watchdog.run(body)
+        watchdog.run(lambda: _check(case, program))
     reproducer = caught.value.reproducer
     assert "env_0.reset(seed=1)" in reproducer and "env_1.reset(seed=2)" in reproducer
     assert "sample()" not in reproducer and "seed(4)" not in reproducer  # the shortened program drops the noise
@@ -125,11 +143,18 @@ def test_a_target_that_is_no_function_of_its_own_history_is_not_checkable(watchd
     case = _case(f"{_BROKEN}.seeding:Seed001PerInstance", watchdog)
     program = Program(({},), ((0, _reset(1)), (0, _STEP)))
 
-    def body() -> None:
-        case.new_example()
-        instances = run_program(case, program)
-        assert instances is not None
-        check_program(case, program, instances)
-
     with pytest.raises(NotCheckable, match="SEED-001"):
-        watchdog.run(body)
+        watchdog.run(lambda: _check(case, program))
+
+
+def test_two_fresh_instances_that_disagree_are_stated_plainly(watchdog: Watchdog) -> None:
+    # Issue 37 item 8: the item states what it saw (the call, how the results differ, the global generator the
+    # calls advanced) and names the rule of that cause, SEED-008 for a draw from NumPy's global generator.
+    case = _case(f"{_BROKEN}.seeding:Seed008LateGlobalDraws", watchdog)
+    program = Program(({},), ((0, _reset(1)), *((0, Call(ENV, "step", (np.int64(1),))) for _ in range(6))))
+
+    with pytest.raises(NotCheckable) as caught:
+        watchdog.run(lambda: _check(case, program))
+    message = str(caught.value)
+    assert "alone_0.step(np.int64(1)), call 5 of alone_0" in message, message
+    assert "advanced numpy's legacy global generator" in message and message.endswith("reported by SEED-008)")

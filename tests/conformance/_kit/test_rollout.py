@@ -44,6 +44,19 @@ def test_kinds_types_and_lengths_differ() -> None:
     assert first_difference(a, a[:1]) == (1, "rollout length 2 != 1")
 
 
+def test_flags_of_either_bool_type_are_the_same_flag() -> None:
+    # Issue 37 item 6: bool and numpy.bool_ are one flag to every rule; only the value counts.
+    obs = np.zeros(2)
+    plain = [Record(0, "step", None, obs, obs, 0.0, True, False, {}, {})]
+    numpy = [Record(0, "step", None, obs, obs, 0.0, np.True_, np.False_, {}, {})]
+    assert first_difference(plain, numpy) is None
+    flipped = [Record(0, "step", None, obs, obs, 0.0, np.False_, np.False_, {}, {})]
+    assert first_difference(plain, flipped) == (0, "terminated: True != False")
+    as_int = [Record(0, "step", None, obs, obs, 0.0, 1, False, {}, {})]  # an int flag is ENV-013's finding: it differs
+    found = first_difference(plain, as_int)
+    assert found is not None and "type" in found[1]
+
+
 def test_vector_records_compare_their_final_observation_arrays_item_by_item() -> None:
     final = np.empty(2, dtype=object)
     final[0], final[1] = np.zeros(3), None

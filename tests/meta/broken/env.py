@@ -139,6 +139,32 @@ class Env017AliasedObservation(Walk):
         return self._buffer  # ENV-017: every call returns (and overwrites) the same array
 
 
+class Env017ZeroedByResetBesidesRejections(Walk):
+    """Two defects: it rejects action 2 of its ``Discrete(3)`` (ENV-016), and its reset zeroes, in place, every
+    observation array it returned before (ENV-017), as an env that reuses a pool of buffers might. Gymnasium's
+    ``check_env`` finds the second; the suite once skipped ENV-017 as "reported by ENV-016" (issue 37 item 14)."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        self._returned: list[NDArray[np.float32]] = []
+
+    def _push(self, action: Any) -> int:
+        if int(action) == 2:
+            raise ValueError("Env017ZeroedByResetBesidesRejections cannot push right")  # ENV-016
+        return super()._push(action)
+
+    def _observation(self) -> Any:
+        obs = super()._observation()
+        self._returned.append(obs)
+        return obs
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+        for obs in self._returned:
+            obs[:] = 0.0  # ENV-017: what it returned before changes
+        self._returned = []
+        return super().reset(seed=seed, options=options)
+
+
 class Env018SharedInfo(Walk):
     def __init__(self, render_mode: str | None = None) -> None:
         super().__init__(render_mode)

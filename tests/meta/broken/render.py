@@ -9,6 +9,7 @@ from numpy.typing import NDArray
 
 from gymspec.errors import UnsupportedMode
 from tests.meta.broken._base import Walk
+from tests.meta.broken.semantics import Hops
 
 
 class Render001ModeChangesOnReset(Walk):
@@ -16,6 +17,23 @@ class Render001ModeChangesOnReset(Walk):
         if self.render_mode is None:
             self.render_mode = "human"  # RENDER-001: the mode is not fixed at construction
         return super().reset(seed=seed, options=options)
+
+
+class Render001SwitchesOnLaterFrame(Walk):
+    """The second ``render()`` in ``rgb_array`` switches ``render_mode`` to ``rgb_array_list`` (a recorder turned on
+    by rendering): fixed at construction only until then (RENDER-001; a single render() once missed it, issue 37
+    item 12)."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        self._renders = 0
+
+    def render(self) -> Any:
+        frame = super().render()
+        self._renders += 1
+        if self._renders == 2 and self.render_mode == "rgb_array":
+            self.render_mode = "rgb_array_list"  # RENDER-001: the mode changes after construction
+        return frame
 
 
 class Render002InstanceDropsMode(Walk):
@@ -90,6 +108,17 @@ class Render003WrongError(Walk):
         if render_mode not in (None, *Walk.metadata["render_modes"]):
             raise TypeError(f"Render003WrongError render_mode must be declared, got {render_mode!r}")  # RENDER-003
         super().__init__(render_mode)
+
+
+class Render003NoRenderModeParameter(Walk):
+    """Declares no render mode and takes no ``render_mode`` at all: a construction with one, even ``None``, raises
+    ``TypeError`` (RENDER-003, a SHOULD). RENDER-001 once failed it, "the constructor rejects render_mode=None", a MUST
+    finding for an env that renders nothing whatever it is given (issue 37 item 4)."""
+
+    metadata: dict[Any, Any] = {"render_modes": []}
+
+    def __init__(self) -> None:
+        super().__init__()
 
 
 class Render004NeedsArgument(Walk):
@@ -170,6 +199,31 @@ class Render014RenderDrawsRandomness(Walk):
     def render(self) -> Any:
         self.np_random.random()  # RENDER-014: rendering consumes the dynamics' generator
         return super().render()
+
+
+class Render014DrawsOnGoalFrame(Hops):
+    """Hops with an ``rgb_array`` mode whose ``render()`` draws from the env's generator only on a goal frame (an end
+    cell: the episode is over), as an env that animates its goal with random sparks does: the next episode's random
+    start then depends on whether that frame was drawn (RENDER-014). Rendering only between steps never drew it
+    (issue 37 item 12)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 4}
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        if render_mode not in (None, "rgb_array"):
+            raise UnsupportedMode(f"Render014DrawsOnGoalFrame render_mode must be None or 'rgb_array', got "
+                                  f"{render_mode!r}")
+        super().__init__()
+        self.render_mode = render_mode
+
+    def render(self) -> Any:
+        if self.render_mode != "rgb_array":
+            return None
+        frame = np.zeros((4, 8, 3), dtype=np.uint8)
+        frame[:, int(self._cell) % 8, 1] = 255
+        if self._cell in (0, 7):
+            frame[0, 0, 0] = int(self.np_random.integers(256))  # RENDER-014: sparks on the goal frame
+        return frame
 
 
 class Render015CloseFailsAfterRender(Walk):

@@ -95,6 +95,15 @@ class Seed004DerivedFromSeedOnUnseededReset(Walk):
             super()._seed(seed)
 
 
+class Seed004NoiseRewindsOnUnseededReset(Seed004RewindsOnUnseededReset):
+    """:class:`Seed004RewindsOnUnseededReset` with a fixed start: only the noise of its steps replays after each
+    unseeded reset. SEED-004 compared starts only and read the fixed start as "too little randomness to tell"; it
+    compares episodes now (issue 37 item 10)."""
+
+    def _initial_state(self) -> NDArray[np.float64]:
+        return np.zeros(2)
+
+
 class Seed005PreviousSeedLeaks(Walk):
     """``reset(seed=s2)`` after a reset with another seed is perturbed by that earlier seed."""
 
@@ -130,6 +139,59 @@ class Seed008AdvancesGlobal(Walk):
         np.random.random()  # SEED-008: advances (without using) the global generators
         random.random()
         return super()._noise()
+
+
+class Seed008TaskFromGlobalAtConstruction(Walk):
+    """Draws its task (a start offset) from NumPy's global generator when constructed, as an env that picks its
+    task with ``np.random`` in ``__init__`` does. SEED-008 once ended "not checked — the target is not reproducible —
+    see SEED-008" on it (itself); the draw is the cause, seen directly (issue 37 item 8)."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        self._offset = float(np.random.uniform(-1.0, 1.0))  # SEED-008: the global generator decides the task
+
+    def _initial_state(self) -> NDArray[np.float64]:
+        return super()._initial_state() + self._offset
+
+
+class Seed008LateGlobalDraws(Walk):
+    """From the fourth step of an episode on, its noise comes from NumPy's global generator (mo-gymnasium's
+    ``minecart-v0`` draws from it late in its episodes): short episodes, so the quick profile's rollouts reach it."""
+
+    def _noise(self) -> float:
+        if self._steps >= 3:
+            return float(np.random.normal(0.0, 0.1))  # SEED-008
+        return super()._noise()
+
+
+class Seed013IgnoresSeedValue(Walk):
+    """``reset(seed=s)`` re-creates the generator from one constant whatever ``s`` is (and reports ``s``); unseeded
+    resets continue it. Seeds 0..k give one episode while unseeded episodes vary: SEED-013's precondition once read
+    that as "not random" and passed (issue 37 item 10)."""
+
+    def _seed(self, seed: int | None) -> None:
+        if seed is not None:
+            self._np_random = np.random.default_rng(7)  # SEED-013: the seed's value is ignored
+            self.np_random_seed = seed
+
+
+class Seed013NoiseFromEpisodeCount(Walk):
+    """A fixed start, and each unseeded reset re-creates the generator from the episode count: the episodes after
+    ``reset(seed=s)`` are the same for every ``s`` (issue 37 item 10; SEED-013 compared starts only)."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        self._episodes = 0
+
+    def _seed(self, seed: int | None) -> None:
+        self._episodes = 0 if seed is not None else self._episodes + 1
+        if seed is None and self.np_random_seed is not None:
+            self._np_random = np.random.default_rng(self._episodes)  # SEED-013: a stream every seed shares
+        else:
+            super()._seed(seed)
+
+    def _initial_state(self) -> NDArray[np.float64]:
+        return np.zeros(2)
 
 
 class Seed009SharedGenerator(Walk):

@@ -165,3 +165,23 @@ class Seed009FirstInstanceOwnsTheGenerator(Walk):
     def np_random(self) -> np.random.Generator:
         owner: Seed009FirstInstanceOwnsTheGenerator = type(self)._owner
         return owner._own  # SEED-009: whichever instance was made first
+
+
+class Seed009CloseClearsSharedOffsets(Walk):
+    """A class-level table of start offsets, filled at construction, which every instance's reset reads and which
+    ``close`` empties: a live instance's next reset after another's close starts from the default offset instead.
+    Nothing raises (ENV-030 holds); only a reset after another instance's close shows it (SEED-009; issue 37 item 12).
+    """
+
+    _offsets: ClassVar[dict[str, float]] = {}
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        Seed009CloseClearsSharedOffsets._offsets["start"] = 0.5
+
+    def _initial_state(self) -> NDArray[np.float64]:
+        return super()._initial_state() + Seed009CloseClearsSharedOffsets._offsets.get("start", 0.0)
+
+    def close(self) -> None:
+        Seed009CloseClearsSharedOffsets._offsets.clear()  # SEED-009: other live instances read it
+        super().close()

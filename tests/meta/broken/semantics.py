@@ -33,12 +33,12 @@ __all__ = [
     "DriveSpacesAnew",
     "DriveTerminatedAtLimit",
     "Grid",
-    "GridAutoresets",
     "GridLimitAsTermination",
     "GridMetadataInConstructor",
     "GridSpacesAnew",
     "Hops",
     "HopsAutoresets",
+    "HopsBothFlagsAtEveryEnd",
     "HopsBothFlagsAtTerminal",
     "HopsCountsInstancesInMetadata",
     "HopsTruncatesAndTerminatesApart",
@@ -218,13 +218,11 @@ class HopsBothFlagsAtTerminal(Hops):
         return terminated, terminated
 
 
-class HopsTruncatesAndTerminatesApart(Hops):
-    """Control: a declared limit of 3 steps, reported as truncation, and terminal cells reported as termination;
-    an episode may end either way, and a terminal cell on the limit's step sets both (legal)."""
+class _CountingHops(Hops):
+    """:class:`Hops` that counts the steps of its episode (``_steps``), for ends of its own."""
 
     def __init__(self, render_mode: str | None = None) -> None:
         super().__init__(render_mode)
-        self.spec = EnvSpec("conformance_meta/HopsLimited-v0", entry_point=None, max_episode_steps=3)
         self._steps = 0
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
@@ -235,6 +233,26 @@ class HopsTruncatesAndTerminatesApart(Hops):
         self._steps += 1
         return super().step(action)
 
+
+class HopsBothFlagsAtEveryEnd(_CountingHops):
+    """Declares no step limit and rarely reaches an end cell, but times out after four steps by itself, and reports
+    every end, time-out or end cell, with both flags true (gymnax's ``done`` in both): the flags carry one meaning
+    (ENV-023; issue 37 item 9). Its episodes are short so that a rollout sees several ends."""
+
+    def _ends(self) -> tuple[bool, bool]:
+        terminated, _ = super()._ends()
+        done = terminated or self._steps >= 4
+        return done, done
+
+
+class HopsTruncatesAndTerminatesApart(_CountingHops):
+    """Control: a declared limit of 3 steps, reported as truncation, and terminal cells reported as termination;
+    an episode may end either way, and a terminal cell on the limit's step sets both (legal)."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        self.spec = EnvSpec("conformance_meta/HopsLimited-v0", entry_point=None, max_episode_steps=3)
+
     def _ends(self) -> tuple[bool, bool]:
         terminated, _ = super()._ends()
         return terminated, self._steps >= 3
@@ -243,18 +261,10 @@ class HopsTruncatesAndTerminatesApart(Hops):
 # --- ENV-024: no reset inside step ------------------------------------------------------------------------------
 
 
-class GridAutoresets(Grid):
-    """Resets itself on the terminating step and returns the fresh start as the terminal observation (ENV-024)."""
-
-    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        obs, reward, terminated, truncated, info = super().step(action)
-        if terminated:
-            obs, _ = self.reset()
-        return obs, reward, terminated, truncated, info
-
-
 class DriveAutoresets(Drive):
-    """As :class:`GridAutoresets`, with a random start drawn from the env's generator (ENV-024)."""
+    """Resets itself on the terminating step and returns the fresh start, a random one drawn from the env's generator,
+    as the terminal observation (ENV-024). Only a start the generator draws tells a reset from an end: an env with a
+    fixed start may end where every episode starts (tests/meta/broken/odd.py HopsReturnsHome)."""
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         obs, reward, terminated, truncated, info = super().step(action)
@@ -264,7 +274,7 @@ class DriveAutoresets(Drive):
 
 
 class HopsAutoresets(Hops):
-    """As :class:`GridAutoresets`, for a ``Discrete`` observation with a random start (ENV-024)."""
+    """As :class:`DriveAutoresets`, for a ``Discrete`` observation with a random start (ENV-024)."""
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         obs, reward, terminated, truncated, info = super().step(action)

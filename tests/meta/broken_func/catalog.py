@@ -34,5 +34,6 @@ BROKEN: tuple[Broken, ...] = (
     _func("FUNC-009", "FuncBatch009PythonBool"),
 )
 
-CORRECT: tuple[str, ...] = ("tests.meta.broken_func._base:Drift", "tests.meta.broken_func.controls:SingleStates")
+CORRECT: tuple[str, ...] = ("tests.meta.broken_func._base:Drift", "tests.meta.broken_func.controls:SingleStates",
+                             "tests.meta.broken_func.controls:CoinSlips")
 """Correct functional targets."""

@@ -9,8 +9,9 @@ from numpy.typing import NDArray
 
 from reference.functional import FuncEnv
 from reference.spaces import Box, Discrete
+from tests.meta.broken_func._base import Drift, DriftParams
 
-__all__ = ["SingleStates"]
+__all__ = ["CoinSlips", "SingleStates"]
 
 _State = NDArray[np.float64]
 
@@ -52,3 +53,21 @@ class SingleStates(FuncEnv[_State, NDArray[np.float32], Any, Any, Any, Any, None
 
     def transition_info(self, state: _State, action: Any, next_state: _State, params: None = None) -> dict[str, Any]:
         return {}
+
+
+class CoinSlips(Drift):
+    """:class:`Drift` whose only randomness in ``transition`` is a coin (a slip of 0.1 or none), drawn from a
+    generator it derives from ``rng`` for each row (legal: the randomness still comes from ``rng``). Two calls give
+    equal results half the time: FUNC-004 (a generator built, results equal for two rngs) and FUNC-013 (equal for
+    two calls with one generator) once concluded a defect from two equal results (issue 37, the equality audit)."""
+
+    def transition(self, state: Any, action: Any, rng: Any, params: DriftParams | None = None) -> Any:
+        p = self._p(params)
+        actions = np.asarray(action)
+        if actions.shape != state.shape[:-1] or not np.isin(actions, (0, 1, 2)).all():
+            raise ValueError(f"CoinSlips action must be an element of {self.action_space} per state, got {action!r}")
+        # One uniform per row from rng, each seeding a coin: the rows stay independent (FUNC-014).
+        seeds = np.asarray(rng.uniform(0.0, 1.0)) * 2**31
+        coins = np.vectorize(lambda seed: np.random.default_rng(int(seed)).integers(2))(seeds)
+        x = state[..., 0] + (actions - 1) * p["push"] + 0.1 * coins
+        return np.stack([x, state[..., 1] + 1.0], axis=-1)

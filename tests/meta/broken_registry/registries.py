@@ -10,6 +10,8 @@ import copy
 import dataclasses
 from typing import Any
 
+import numpy as np
+
 from reference import registration
 from reference.core import Wrapper
 from reference.error import Error
@@ -18,6 +20,7 @@ from tests.meta.broken_registry import _base
 
 __all__ = [
     "Correct",
+    "NumpyFlagsFromSpec",
     "Reg001MalformedId",
     "Reg002SpecKwargsDropped",
     "Reg003UnversionedId",
@@ -143,3 +146,20 @@ class Reg008OneSubEnv(Correct):
 
     def make_vec(self, id: Any, num_envs: int = 1, **kwargs: Any) -> Any:  # noqa: A002
         return super().make_vec(id, num_envs=1, **kwargs)
+
+
+class _NumpyFlags(Wrapper[Any, Any, Any, Any]):
+    """Returns the flags as ``numpy.bool_`` (which ENV-013/ENV-014 accept as flags)."""
+
+    def step(self, action: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
+        obs, reward, terminated, truncated, info = self.env.step(action)
+        return obs, reward, np.bool_(terminated), np.bool_(truncated), info
+
+
+class NumpyFlagsFromSpec(Correct):
+    """Correct, unusually: an env made from an ``EnvSpec`` returns its flags as ``numpy.bool_``, one made from an id
+    as ``bool``. REG-002 once compared the types and failed it, "truncated: type bool != bool" (issue 37 item 6)."""
+
+    def make(self, id: Any, **kwargs: Any) -> Any:  # noqa: A002
+        env = super().make(id, **kwargs)
+        return _NumpyFlags(env) if isinstance(id, EnvSpec) else env

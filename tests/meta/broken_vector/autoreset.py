@@ -14,6 +14,7 @@ from tests.meta.broken_vector._base import HopSync
 
 __all__ = [
     "Autoreset001UnknownMode",
+    "Autoreset002FlagsMerged",
     "Autoreset002NoFinalReward",
     "Autoreset003RewardOnResetStep",
     "Autoreset004OthersWait",
@@ -43,6 +44,18 @@ class Autoreset002NoFinalReward(HopSync):
         obs, rewards, terms, truncs, info = super().step(actions)
         rewards[terms | truncs] = 0.0
         return obs, rewards, terms, truncs, info
+
+
+class Autoreset002FlagsMerged(HopSync):
+    """``NextStep``: ``terminations`` and ``truncations`` are one array, each sub-env's ``done`` (gymnax's vector
+    wrapper): a sub-env that terminated reports a truncation too, and one that timed out a termination (issue 37
+    item 9). Its single envs (``env_fns``) report the real flags, so AUTORESET-002 sees it; written directly, with no
+    model, no rule of the catalog does (ENV-023's pattern is about single envs)."""
+
+    def step(self, actions: Any) -> Any:
+        obs, rewards, terms, truncs, info = super().step(actions)
+        done = terms | truncs
+        return obs, rewards, done.copy(), done.copy(), info
 
 
 class Autoreset003RewardOnResetStep(HopSync):

@@ -31,9 +31,10 @@ __all__ = [
     "LanesDisabled",
     "LanesOthersWait",
     "LanesPartialClearsOthers",
+    "LanesRestartsOnAutoreset",
     "LanesSameStep",
-    "LanesSameStepFinalIsStart",
     "LanesSharedNoise",
+    "LanesSharedSlips",
 ]
 
 _MAX_STEPS = 8
@@ -162,6 +163,18 @@ class LanesSharedNoise(Lanes):
         return noise
 
 
+class LanesSharedSlips(Lanes):
+    """Every sub-env slips (a push of 0.4) a fifth of the time, drawn from sub-env 0's generator: one slip stream
+    shared by all. A sub-env's first steps often agree with its copy's (no slip on either), so it looked proven to
+    draw its own randomness, and later slips were reported as AUTORESET-002/004 (VEC-023; issue 37 item 13)."""
+
+    def _noise(self, rows: NDArray[np.bool_]) -> NDArray[np.float64]:
+        noise = np.zeros(self.num_envs)
+        for i in np.flatnonzero(rows):
+            noise[i] = 0.4 if self._rngs[0].random() < 0.2 else 0.0
+        return noise
+
+
 class LanesPartialClearsOthers(LanesDisabled):
     """A partial reset clears every sub-env's hidden velocity, not only the masked ones' (AUTORESET-009)."""
 
@@ -176,8 +189,21 @@ class LanesOthersWait(Lanes):
         return ~resetting if not resetting.any() else np.zeros(self.num_envs, dtype=bool)
 
 
-class LanesSameStepFinalIsStart(LanesSameStep):
-    """Under ``"SameStep"``, puts the new episode's first observation in ``final_obs`` (AUTORESET-002)."""
+class LanesRestartsOnAutoreset(Lanes):
+    """Re-creates a sub-env's generator from the seed of its last reset whenever it starts an episode, its own
+    autoresets included: every episode of a sub-env starts where its first did. Its num_envs=1 copies do the same, so
+    every exact check agrees with it; only the starts show it (VEC-021; issue 37 item 11)."""
 
-    def _final(self, final: NDArray[np.float32], ended: NDArray[np.bool_]) -> dict[str, Any]:
-        return super()._final(self._obs(), ended)
+    def __init__(self, num_envs: int) -> None:
+        super().__init__(num_envs)
+        self._seeds: list[int | None] = [None] * num_envs
+
+    def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        if isinstance(seed, (int, np.integer)):
+            self._seeds = [int(seed) + i for i in range(self.num_envs)]
+        return super().reset(seed=seed, options=options)
+
+    def _start(self, i: int) -> None:
+        if self._seeds[i] is not None:
+            self._rngs[i] = np.random.default_rng(self._seeds[i])  # VEC-021: the generator restarts
+        super()._start(i)

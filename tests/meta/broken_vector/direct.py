@@ -25,7 +25,7 @@ __all__ = [
     "SlideIdenticalRows",
     "SlideReseedsUnseeded",
     "SlideSameStep",
-    "SlideSameStepFinalIsStart",
+    "SlideUnseededAlike",
 ]
 
 _MAX_STEPS = 6
@@ -101,9 +101,6 @@ class SlideSameStep(Slide):
 
     mode = AutoresetMode.SAME_STEP
 
-    def _final_obs(self, final: NDArray[np.float32], ended: NDArray[np.bool_], obs: NDArray[np.float32]) -> Any:
-        return final
-
     def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
         self._check_open()
         rewards, terminated, truncated = self._advance(actions)
@@ -113,11 +110,9 @@ class SlideSameStep(Slide):
         if ended.any():
             self._x[ended] = self._starts(int(ended.sum()))
             self._t[ended] = 0
-            obs = self._obs()
             values = np.empty(self.num_envs, dtype=object)
-            chosen = self._final_obs(final, ended, obs)
             for i in np.flatnonzero(ended):
-                values[i] = chosen[i].copy()
+                values[i] = final[i].copy()
             info = {"final_obs": values, "_final_obs": ended.copy(), "final_info": {}, "_final_info": ended.copy()}
         return self._obs(), rewards, terminated, truncated, info
 
@@ -136,8 +131,13 @@ class SlideIdenticalRows(Slide):
         return np.full(count, self._rng.uniform(-0.5, 0.5))
 
 
-class SlideSameStepFinalIsStart(SlideSameStep):
-    """Under ``"SameStep"``, puts the new episode's first observation in ``final_obs`` (AUTORESET-002)."""
+class SlideUnseededAlike(Slide):
+    """A reset without a seed gives every sub-env one start (a single draw): seeded resets draw each sub-env's own
+    (VEC-024; issue 37 item 11)."""
 
-    def _final_obs(self, final: NDArray[np.float32], ended: NDArray[np.bool_], obs: NDArray[np.float32]) -> Any:
-        return obs
+    def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        obs, info = super().reset(seed=seed, options=options)
+        if seed is None:
+            self._x[:] = self._x[0]  # VEC-024: one stream copied to every sub-env
+            obs = self._obs()
+        return obs, info

@@ -15,6 +15,7 @@ from tests.meta.broken_vector._base import HopSync
 
 __all__ = [
     "Vec001FloatNumEnvs",
+    "Vec001SingleSpaceUnreadable",
     "Vec002UntiledBounds",
     "Vec003ActionsAsBox",
     "Vec004NoAutoresetMode",
@@ -50,6 +51,23 @@ class Vec001FloatNumEnvs(VectorWrapper[Any, Any, Any, Any, Any]):
     @num_envs.setter
     def num_envs(self, value: Any) -> None:
         raise AttributeError("Vec001FloatNumEnvs num_envs is read-only")
+
+
+class Vec001SingleSpaceUnreadable(VectorWrapper[Any, Any, Any, Any, Any]):
+    """Reading ``single_observation_space`` raises ``AttributeError`` (issue 37 item 2: the rules whose strategies
+    are drawn from it once failed with the suite's internal ``NotCheckable`` instead of skipping, reported by VEC-001).
+    """
+
+    def __init__(self, num_envs: int) -> None:
+        super().__init__(HopSync(num_envs))
+
+    @property
+    def single_observation_space(self) -> Any:
+        raise AttributeError("Vec001SingleSpaceUnreadable has no single_observation_space")
+
+    @single_observation_space.setter
+    def single_observation_space(self, space: Any) -> None:
+        raise AttributeError("Vec001SingleSpaceUnreadable single_observation_space is read-only")
 
 
 class Vec002UntiledBounds(HopSync):
