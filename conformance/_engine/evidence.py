@@ -408,6 +408,13 @@ def shortfall(rule_id: str, target: str, floor: Floor, tally: Tally) -> tuple[st
     if not missing:
         return None
     seen = "; ".join(f"observed {found} of {needed} {_words(name, needed)}" for name, found, needed in missing)
+    other = floor.otherwise
+    while other is not None:
+        # An alternative floor the item could have met instead: what it lacked there too.
+        lacked = [(name, found, needed) for name, found, needed in dataclasses.replace(other, otherwise=None).missing(
+            evidence)]
+        seen += " (or " + ", ".join(f"{found} of {needed} {_words(name, needed)}" for name, found, needed in lacked) + ")"
+        other = other.otherwise
     if floor.episodic and (tally.capped or tally.exhausted):
         ending = ("no episode ended" if evidence.ends == 0 else f"{evidence.ends} episode "
                   f"end{'s' if evidence.ends != 1 else ''} ({evidence.terminated} terminated, {evidence.truncated} "
