@@ -40,7 +40,7 @@ from conformance._engine.describe import is_list_or_tuple, is_mapping, is_tuple
 from conformance._engine.messages import Facts, ItemsJob, TraceJob, TraceResult, WarmJob
 from conformance._engine.observe import run_shared
 from conformance._engine.options import CaseParam, option
-from conformance._engine.processes import BoardGuard, current_board, open_fds, rss
+from conformance._engine.processes import BoardGuard, current_board, open_fds, peak_mib, reset_peak, rss
 from conformance._engine.profiles import Costs, Profile, hypothesis_settings, scaled
 from conformance._engine.artifacts import capture, frames_folder
 from conformance._engine.session import get_session
@@ -360,7 +360,7 @@ def run_items(payload: Mapping[str, JSON]) -> JSON:
     for nodeid in job.nodeids:
         item: pytest.Item = _CONTEXT["items"][nodeid]
         _apply(get_session(config), job.target, job.facts)
-        fresh = _reset_peak()
+        fresh = reset_peak()
         log = _WarningLog(item.nodeid)
         name = f"conformance-warnings-{os.getpid()}-{nodeid}"
         config.pluginmanager.register(log, name)
@@ -374,29 +374,7 @@ def run_items(payload: Mapping[str, JSON]) -> JSON:
         finally:
             config.pluginmanager.unregister(name=name)
         serialized = [config.hook.pytest_report_to_serializable(config=config, report=report) for report in reports]
-        emit({"reports": serialized, "warnings": log.records, "peak_mib": _peak_mib() if fresh else None})
-    return None
-
-
-def _reset_peak() -> bool:
-    """Start this process's peak-memory mark afresh (Linux: ``clear_refs``); whether it could."""
-    try:
-        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
-            clear.write("5")
-    except OSError:
-        return False
-    return True
-
-
-def _peak_mib() -> float | None:
-    """This process's peak resident memory since :func:`_reset_peak`, in MiB (``None`` when unknown)."""
-    try:
-        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except (OSError, ValueError, IndexError):
-        return None
+        emit({"reports": serialized, "warnings": log.records, "peak_mib": peak_mib() if fresh else None})
     return None
 
 

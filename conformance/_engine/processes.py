@@ -32,6 +32,7 @@ import os
 import signal
 import struct
 import sys
+import threading
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -53,8 +54,11 @@ __all__ = [
     "kill_group",
     "kill_tree",
     "open_fds",
+    "peak_mib",
     "prctl",
+    "reset_peak",
     "rss",
+    "tasks",
     "tracked",
 ]
 
@@ -212,6 +216,37 @@ def open_fds() -> set[str]:
         return set(os.listdir("/proc/self/fd"))
     except OSError:
         return set()
+
+
+def tasks() -> int:
+    """How many threads this process has, native ones included (those Python's ``threading`` never sees)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
+def reset_peak() -> bool:
+    """Start this process's peak-memory mark afresh (Linux: ``clear_refs``); whether it could."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
+            clear.write("5")
+    except OSError:
+        return False
+    return True
+
+
+def peak_mib() -> float | None:
+    """This process's peak resident memory since :func:`reset_peak` (or its start), in MiB (``None`` when
+    unknown)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 def rss(pid: int) -> int:

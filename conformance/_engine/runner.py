@@ -19,7 +19,8 @@ more than such an item): an ending that is not a return is still the item's in p
 handed over their results, those after it run again, together, in a new batch), and each item's peak memory is its
 own. A target costly to construct runs one item per process when forked (each item gets its zygote's whole shelf of
 untouched instances) and many per process when spawned (they share its recycled instances;
-:mod:`conformance._engine.shelf`).
+:mod:`conformance._engine.shelf`). Spawned jobs run in their zygote's worker, one after another
+(:mod:`conformance._engine.worker`): the batches are what a crash ends, not what pays the import.
 """
 
 from __future__ import annotations

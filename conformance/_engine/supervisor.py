@@ -12,7 +12,10 @@ Three kinds of process take part, and only the last two ever run target code:
 * one **job process** per job (a pytest item, a shared rollout), forked from the zygote. It runs the job, writes
   its JSON result to a file and leaves with ``os._exit``: threads it started, memory it leaked and global state it
   changed die with it. Descendants die with their process group; those that escape it (``setsid``) are adopted
-  by the zygote, a child subreaper on Linux, which kills them when the job ends.
+  by the zygote, a child subreaper on Linux, which kills them when the job ends. Under spawn isolation (a target
+  unsafe to fork once warm) the zygote is *cold* and its jobs run one after another in its *worker*, a process that
+  warmed up in its first job and stays (:mod:`conformance._engine.worker`): the import is paid once per worker, and
+  a worker whose job left something behind is retired after it.
 
 Several jobs may run at once (``parallel``; a target then gets a second zygote), each under its own limits: the
 supervisor submits jobs and waits for the one it needs while enforcing the limits of all. A zygote's warm-up may clone
@@ -467,7 +470,9 @@ class Supervisor:
         self._jobs += 1
         ticket.result = str(self._workdir / f"job-{os.getpid()}-{self._jobs}.json")
         key = ticket.key
-        preload = [] if key in self._no_preload else sorted(self._imported.get(key, set()) - zygote.preloaded)
+        # A cold zygote never imports what its target's jobs import: its worker does, in its own process.
+        cold = key in self._no_preload or zygote.cold
+        preload = [] if cold else sorted(self._imported.get(key, set()) - zygote.preloaded)
         zygote.preloaded.update(preload)
         zygote.preloading = bool(preload)
         zygote.ticket, zygote.job_pid, zygote.watch = ticket, None, _Watch(ticket.started)

@@ -7,9 +7,18 @@ import os
 import signal
 import time
 
+import numpy as np
 import pytest
 
-from conformance._engine.processes import Board, BoardGuard, current_board, kill_descendants, tracked
+from conformance._engine.processes import (
+    Board,
+    BoardGuard,
+    current_board,
+    kill_descendants,
+    peak_mib,
+    reset_peak,
+    tracked,
+)
 
 # --- The progress board --------------------------------------------------------------------------------------------
 
@@ -127,3 +136,17 @@ def _sleeper() -> int:
         time.sleep(60)
         os._exit(0)
     return pid
+
+
+def test_the_peak_memory_mark_can_be_started_afresh() -> None:
+    if not reset_peak():
+        pytest.skip("this kernel has no /proc/self/clear_refs")
+    before = peak_mib()
+    block = np.ones(64 << 20, dtype=np.uint8)  # 64 MiB, touched
+    after = peak_mib()
+    del block
+    assert before is not None and after is not None
+    assert after >= before + 60
+    reset_peak()
+    again = peak_mib()
+    assert again is not None and again < after - 60

@@ -169,9 +169,14 @@ def test_a_zygote_that_dies_warming_up_is_reported_and_replaced(supervisor: Supe
     assert isinstance(again, Finished) and again.value == 2
 
 
-def test_processes_a_job_leaves_behind_are_killed(supervisor: Supervisor, tmp_path: Path) -> None:
+@pytest.mark.parametrize("start", ["auto", "spawn"])  # a job process of its own, a worker that runs the next job
+def test_processes_a_job_leaves_behind_are_killed(tmp_path: Path, start: str) -> None:
     marker = tmp_path / "pid"
-    outcome = supervisor.run("t", _job("warm"), _job("leave_a_child", file=str(marker)))
+    supervisor = Supervisor(1.0, 512 << 20, start=start)
+    try:
+        outcome = supervisor.run("t", _job("warm"), _job("leave_a_child", file=str(marker)))
+    finally:
+        supervisor.close()
     assert isinstance(outcome, Finished)
     escaped = int(marker.read_text())
     deadline = time.monotonic() + 5
