@@ -40,6 +40,7 @@ from conformance._engine.describe import is_list_or_tuple, is_mapping, is_tuple
 from conformance._engine.messages import Facts, ItemsJob, TraceJob, TraceResult, WarmJob
 from conformance._engine.observe import run_shared
 from conformance._engine.options import CaseParam, option
+from conformance._engine.output import Tail, bounded, private
 from conformance._engine.processes import BoardGuard, current_board, open_fds, peak_mib, reset_peak, rss
 from conformance._engine.profiles import Costs, Profile, hypothesis_settings, scaled
 from conformance._engine.artifacts import capture, frames_folder
@@ -109,6 +110,7 @@ def warm_target(payload: Mapping[str, JSON]) -> JSON:
     # where every job would inherit it.
     sys.unraisablehook = _ignore_unraisable
     config: pytest.Config = _CONTEXT["config"]
+    private(config)  # what the target prints while it warms up stays out of the pytest process and the terminal
     session = get_session(config)
     board = current_board()
     if board is not None:
@@ -222,6 +224,7 @@ def run_trace(payload: Mapping[str, JSON]) -> JSON:
     profile to the budget (unless told not to measure), run the observers on the shared rollouts; returns a
     :class:`~conformance._engine.messages.TraceResult`."""
     config: pytest.Config = _CONTEXT["config"]
+    private(config)
     session = get_session(config)
     job = TraceJob.from_wire(payload)
     state = _apply(session, job.target, job.facts)
@@ -328,6 +331,9 @@ def _nbytes(value: object) -> int:
     return 0
 
 
+_TAIL = "conformance-output-tail"
+
+
 class _WarningLog:
     """Collects the warnings pytest records for one item in a job process."""
 
@@ -357,6 +363,9 @@ def run_items(payload: Mapping[str, JSON]) -> JSON:
     as it has ended."""
     config: pytest.Config = _CONTEXT["config"]
     job = ItemsJob.from_wire(payload)
+    private(config)
+    if config.pluginmanager.get_plugin(_TAIL) is None:  # a worker's earlier job registered it already
+        config.pluginmanager.register(Tail(), _TAIL)
     for nodeid in job.nodeids:
         item: pytest.Item = _CONTEXT["items"][nodeid]
         _apply(get_session(config), job.target, job.facts)
@@ -373,7 +382,8 @@ def run_items(payload: Mapping[str, JSON]) -> JSON:
                 reports = runtestprotocol(item, log=False, nextitem=None)
         finally:
             config.pluginmanager.unregister(name=name)
-        serialized = [config.hook.pytest_report_to_serializable(config=config, report=report) for report in reports]
+        serialized = [bounded(config.hook.pytest_report_to_serializable(config=config, report=report))
+                      for report in reports]
         emit({"reports": serialized, "warnings": log.records, "peak_mib": peak_mib() if fresh else None})
     return None
 

@@ -115,7 +115,10 @@ def _part(outcome: Outcome, index: int) -> Outcome | None:
         return outcome
     if index < len(outcome.parts):
         part: JSON = outcome.parts[index]
-        peak: JSON = part.get("peak_mib") if is_dict(part) else None
+        if not is_dict(part) or "unreadable" in part:  # a part file the supervisor could not read (zygote.collect)
+            why = part.get("unreadable") if is_dict(part) else "it holds no JSON object"
+            return Died("exit code 0", _NO_CALL, outcome.seconds, detail=f"the item's result could not be read: {why}")
+        peak: JSON = part.get("peak_mib")
         imported = outcome.imported if isinstance(outcome, Finished) else ()
         return Finished(part, outcome.seconds, imported, float(peak) if peak is not None else _peak_of(outcome))
     if isinstance(outcome, Finished):  # returned without handing over every item's result: the suite's own bug

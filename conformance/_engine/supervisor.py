@@ -653,5 +653,5 @@ class Supervisor:
             return dataclasses.replace(verdict, parts=parts)
         if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and "value" in data:
             return Finished(data["value"], seconds, tuple(data.get("imported", ())), parts=parts)
-        internal = str(data.get("internal_error", ""))
+        internal = str(data.get("internal_error") or data.get("unreadable") or "")
         return Died(describe_status(status), snapshot, seconds, internal, traceback=stacks, parts=parts)

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from conformance._engine.describe import is_mapping
 from conformance._engine.processes import Board
 from conformance._engine.processes import (
     PR_SET_CHILD_SUBREAPER,
@@ -53,6 +54,7 @@ from conformance._kit.pristine import restore as restore_process_state
 
 __all__ = [
     "JSON",
+    "MAX_RESULT_BYTES",
     "STACKS_SIGNAL",
     "Job",
     "JobFunction",
@@ -202,16 +204,24 @@ class Leftovers:
 
 
 def collect(result: str) -> Leftovers:
-    """Read what the job whose result file is ``result`` left, and remove the files."""
+    """Read what the job whose result file is ``result`` left, and remove the files.
+
+    A file that is not what a job writes (over :data:`MAX_RESULT_BYTES`, or not JSON: a job never leaves one
+    half-written, since each is written under another name and renamed) is read as ``{"unreadable": why}``, which
+    the supervisor reports as the suite's own error for that item.
+    """
     stacks = ""
     crash = Path(f"{result}.crash")
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError), crash.open("rb") as handle:
         # The innermost frames come first; the list of extension modules faulthandler ends with is noise.
-        stacks = crash.read_text(encoding="utf-8", errors="replace").split("\nExtension modules:")[0]
-        stacks = stacks[:_MAX_TRACEBACK]
+        text = handle.read(_MAX_TRACEBACK * 4).decode("utf-8", errors="replace")
+        stacks = text.split("\nExtension modules:")[0][:_MAX_TRACEBACK]
+    with contextlib.suppress(OSError):
         crash.unlink()
     found, value = _take(Path(result))
-    data: Mapping[str, JSON] = value if found else {}
+    data: Mapping[str, JSON] = {}
+    if found:
+        data = value if is_mapping(value) else {"unreadable": "it holds no JSON object"}
     parts: list[JSON] = []
     while True:
         found, value = _take(Path(f"{result}.{len(parts)}"))
@@ -221,12 +231,25 @@ def collect(result: str) -> Leftovers:
     return Leftovers(data, tuple(parts), stacks)
 
 
+MAX_RESULT_BYTES = 256 << 20
+"""The largest result (or part) file the supervisor reads: a job's reports are bounded (what a target prints is cut
+to its tail, :mod:`conformance._engine.output`), so a larger one is not what a job meant to write."""
+
+
 def _take(path: Path) -> tuple[bool, JSON]:
-    """Read and remove a JSON file a job wrote: whether it held JSON, and its value."""
+    """Read and remove a JSON file a job wrote: whether there was one, and its value (``{"unreadable": why}`` when it
+    could not be read as a job's JSON)."""
     try:
-        return True, json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        size = path.stat().st_size
+    except OSError:
         return False, None
+    try:
+        if size > MAX_RESULT_BYTES:
+            return True, {"unreadable": f"{path.name} holds {size} bytes, more than the {MAX_RESULT_BYTES} a result "
+                                        "may hold"}
+        return True, json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError, MemoryError) as exc:
+        return True, {"unreadable": f"{path.name} could not be read: {type(exc).__name__}: {str(exc)[:200]}"}
     finally:
         with contextlib.suppress(OSError):
             path.unlink()

@@ -331,6 +331,39 @@ def test_ctrl_c_stops_at_once_and_the_report_says_so(tmp_path: Path) -> None:
             os.kill(int(entry.name), 0)
 
 
+# pytest, then a line with its own peak resident memory (what it read of the targets' output would show there).
+_SAYS_ITS_PEAK = """
+import sys, pytest
+code = pytest.main(sys.argv[1:])
+with open("/proc/self/status", encoding="ascii") as status:
+    print("peak", *[line.split()[1] for line in status if line.startswith("VmHWM:")], "kB")
+sys.exit(code)
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads the peak memory from /proc")
+def test_a_target_printing_100_mib_leaves_the_run_and_its_report_intact(tmp_path: Path) -> None:
+    """FloodsOutputOnStep prints 100 MiB in each instance's first step and fails ENV-011: the run ends as any failing
+    run does (it once ended with an INTERNALERROR, the pytest process at 4 GB), its report is complete, the failing
+    item's captured output is its last 64 KiB after a line saying what was cut, and the pytest process never holds
+    what the target printed."""
+    report = tmp_path / "report.json"
+    target = f"{_PACKAGE}.hostile:FloodsOutputOnStep"
+    command = [sys.executable, "-c", _SAYS_ITS_PEAK, *BASE_ARGS, "--conformance-report", str(report), "--env", target,
+               "--rules", "ENV-011,ENV-016", "--conformance-profile", "quick", "--conformance-timeout", "60"]
+    completed = subprocess.run(command, cwd=REPO, env=suite_env(), capture_output=True, text=True, timeout=600,
+                               check=False)
+    text = completed.stdout + completed.stderr
+    assert completed.returncode == pytest.ExitCode.TESTS_FAILED, text[-3000:]
+    data = json.loads(report.read_text(encoding="utf-8"))
+    assert data["summary"]["run"]["incomplete"] is False and data["summary"]["total"] == len(data["results"]) == 3
+    outcomes = {r["rule"]: r["outcome"] for r in data["results"]}
+    assert outcomes == {"ENV-011": "failed", "ENV-016": "passed", "CONSTRUCT": "passed"}, data["results"]
+    assert "printed here were cut; the last 65536 follow" in text and len(text) < 1 << 20, text[-3000:]
+    peak = re.search(r"peak (\d+) kB", text)
+    assert peak is not None and int(peak[1]) < 1 << 20, text[-2000:]  # under 1 GiB: it never read the 100 MiB
+
+
 def test_suite_run_leaves_global_generators_alone() -> None:
     random.seed(1234)
     np.random.seed(1234)

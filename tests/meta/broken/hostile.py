@@ -21,8 +21,9 @@ import numpy as np
 
 from tests.meta.broken._base import Walk
 from tests.meta.broken._spaces import Box, Discrete
+from tests.meta.broken.env import Env011ArrayReward
 
-__all__ = ["HOSTILE", "Hostile", "PID_DIR"]
+__all__ = ["FLOOD_BYTES", "HOSTILE", "Hostile", "PID_DIR"]
 
 PID_DIR = "CONFORMANCE_HOSTILE_PIDS"
 """Environment variable naming a directory where targets that start processes record their pids."""
@@ -315,6 +316,27 @@ class FloodsMemory(Walk):
         return super().step(action)
 
 
+# --- output --------------------------------------------------------------------------------------------------------
+
+FLOOD_BYTES = 100 << 20
+"""What :class:`FloodsOutputOnStep` prints in its first step."""
+
+
+class FloodsOutputOnStep(Env011ArrayReward):
+    """Prints 100 MiB (stdout, and a line on stderr) in the first step of each instance, and breaks ENV-011 (a 0-d
+    array reward), so that the captured output of a failing item is printed: the suite must cut it, not pass it on
+    to the pytest process (which once grew to gigabytes and ended the run with an INTERNALERROR)."""
+
+    def step(self, action: Any) -> tuple[Any, Any, Any, Any, Any]:
+        if self._steps == 0:
+            line = "x" * 1023 + "\n"
+            for _ in range(FLOOD_BYTES // 1024):
+                sys.stdout.write(line)
+            sys.stdout.flush()
+            sys.stderr.write("FloodsOutputOnStep: the last line on stderr\n")
+        return super().step(action)
+
+
 # --- odd but harmless, and odd and harmful -------------------------------------------------------------------------
 
 
@@ -370,7 +392,8 @@ class Hostile:
         message: Text the failing item's message contains.
         others: The outcomes every other item may have (a failure or error among them must mention ``message``
             too, or say the target hung earlier).
-        run: Which suite run checks it: ``"main"``, or ``"memory"`` (a run with a memory cap and few rules).
+        run: Which suite run checks it: ``"main"``, ``"memory"`` (a run with a memory cap and few rules), or
+            ``"output"`` (a run of its own, tests/meta/test_hostile.py's flood test).
     """
 
     target: str
@@ -412,6 +435,7 @@ HOSTILE: tuple[Hostile, ...] = (
     Hostile("HugeObservation", "", "", run="memory"),
     Hostile("FourMiBObservation", "", "", run="memory"),
     Hostile("FloodsMemory", "ENV-016", "over the memory cap", _OVER_CAP, run="memory"),
+    Hostile("FloodsOutputOnStep", "ENV-011", "ENV-011", run="output"),
     Hostile("AbortsInHumanMode", "", ""),  # no display here: a crash in human mode is skipped (see README)
     Hostile("RaisesInDel", "", ""),
     Hostile("SpaceVanishesAfterReset", "ENV-002", "env.observation_space cannot be read any more"),
