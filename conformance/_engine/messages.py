@@ -327,6 +327,9 @@ class Hung:
         stage: ``"warm"`` when it was the zygote, warming up (the job never ran), else ``"job"``.
         traceback: The Python stacks of the job's threads when it was stopped (from ``faulthandler``), else ``""``.
         parts: What the job handed over with :func:`~conformance._engine.zygote.emit` before it hung.
+        cause: What its processes did past the limit: ``"busy"`` (they had their share of a CPU: a loop),
+            ``"asleep"`` (none was runnable: blocked), ``"starved"`` (runnable without a CPU, past the grace a
+            loaded machine gets), ``""`` (not known).
     """
 
     limit: float
@@ -335,6 +338,7 @@ class Hung:
     stage: str = "job"
     traceback: str = ""
     parts: tuple[JSON, ...] = ()
+    cause: str = ""
 
 
 @dataclass(frozen=True)

@@ -60,6 +60,7 @@ __all__ = [
     "rss",
     "tasks",
     "tracked",
+    "tree_usage",
 ]
 
 
@@ -208,6 +209,36 @@ def cpu_and_state(pid: int) -> tuple[float, str]:
         return 0.0, ""
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks, fields[0].decode()
+
+
+def _task_states(pid: int) -> list[str]:
+    """The scheduler state of each thread of ``pid`` (empty when it is gone or there is no ``/proc``)."""
+    states: list[str] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/stat", "rb") as stat:
+                states.append(stat.read().rsplit(b")", 1)[1].split()[0].decode())
+    except (OSError, IndexError):
+        pass  # the process (or a thread) ended while listing: what was found is what there is
+    return states
+
+
+def tree_usage(pid: int) -> tuple[float, bool]:
+    """CPU seconds ``pid`` and its descendants have used, and whether any thread of them is runnable (waiting for a
+    CPU, ``R``, or in the kernel, ``D``): a process waiting for the child or the thread that does its work is as
+    starved as that one is."""
+    cpu, runnable = 0.0, False
+    pending, seen = [pid], set[int]()
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        used, _ = cpu_and_state(current)
+        cpu += used
+        runnable = runnable or any(state in ("R", "D") for state in _task_states(current))
+        pending += children(current)
+    return cpu, runnable
 
 
 def open_fds() -> set[str]:

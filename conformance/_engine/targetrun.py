@@ -113,6 +113,16 @@ def jobs_for(param: CaseParam, facts: TargetRun, request: Request) -> tuple[Job,
     return warm, Job.of(run_trace, job.to_wire())
 
 
+def _doubtful(supervisor: Supervisor, param: CaseParam, outcome: Hung) -> bool:
+    """Whether a job's hang may be the machine's or the fork's doing rather than the target's, so that it is worth
+    running again in a fresh process: not when its processes had their share of a CPU past the limit (a loop: the
+    supervisor does not excuse it, and a rerun would only wait as long again, longer under load), nor when they all
+    slept in a process that never forked from a warm one (a call blocked for good, not a lock a fork copied)."""
+    if outcome.stage == "warm" or outcome.cause == "busy":
+        return False
+    return not (outcome.cause == "asleep" and supervisor.isolation(param.target.id)[0] == "spawn")
+
+
 def supervised(
     supervisor: Supervisor, param: CaseParam, facts: TargetRun, request: Request, first: Outcome | None = None
 ) -> Outcome:
@@ -121,7 +131,8 @@ def supervised(
     target = param.target
     warm, job = jobs_for(param, facts, request)
     outcome = first if first is not None else supervisor.run(target.id, warm, job)
-    if isinstance(outcome, Hung) and outcome.stage != "warm" and facts.hang is None and not facts.reran_hang:
+    confirm = isinstance(outcome, Hung) and facts.hang is None and not facts.reran_hang
+    if isinstance(outcome, Hung) and confirm and _doubtful(supervisor, param, outcome):
         # A process can stall on a machine under heavy load, where a call of microseconds has been seen to
         # stay unfinished past the limit: the target's first hang is confirmed in a fresh process (a real hang
         # hangs again), once per target, so a hanging target costs one more timeout, not one per item.

@@ -13,11 +13,13 @@ import pytest
 from conformance._engine.processes import (
     Board,
     BoardGuard,
+    cpu_and_state,
     current_board,
     kill_descendants,
     peak_mib,
     reset_peak,
     tracked,
+    tree_usage,
 )
 
 # --- The progress board --------------------------------------------------------------------------------------------
@@ -150,3 +152,20 @@ def test_the_peak_memory_mark_can_be_started_afresh() -> None:
     reset_peak()
     again = peak_mib()
     assert again is not None and again < after - 60
+
+
+def test_the_usage_of_a_job_counts_the_processes_it_started() -> None:
+    # A process that waits for a child doing its work (an AsyncVectorEnv's workers) is as busy as that child.
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the busy child
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            pass
+        os._exit(0)
+    try:
+        time.sleep(0.5)
+        cpu, runnable = tree_usage(os.getpid())
+        own, _ = cpu_and_state(os.getpid())
+        assert runnable and cpu > own
+    finally:
+        os.waitpid(child, 0)

@@ -157,6 +157,23 @@ class SleepsInRender(Walk):
         return super().render()
 
 
+class SpinsInReset(Walk):
+    """``reset`` busy-loops in Python for ever: it uses its CPU, so a loaded machine is no excuse for it."""
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+        while True:
+            pass
+
+
+class SpinsInRender(Walk):
+    """``render`` in ``rgb_array`` mode busy-loops in Python for ever."""
+
+    def render(self) -> Any:
+        while self.render_mode == "rgb_array":
+            pass
+        return super().render()
+
+
 class SleepsInClose(Walk):
     def close(self) -> None:
         time.sleep(_FOREVER)
@@ -425,6 +442,8 @@ HOSTILE: tuple[Hostile, ...] = (
     Hostile("RaisesInConstructor", "CONSTRUCT", "RuntimeError: RaisesInConstructor cannot be built"),
     Hostile("SleepsInReset", "ENV-004", "the target hung: env.reset() did not return within"),
     Hostile("SleepsInRender", "RENDER-004", "render() in mode 'rgb_array' did not return within"),
+    Hostile("SpinsInReset", "ENV-004", "the target hung: env.reset() did not return within"),
+    Hostile("SpinsInRender", "RENDER-004", "render() in mode 'rgb_array' did not return within"),
     Hostile("SleepsInClose", "ENV-020", "close() did not return within", _FAST_FAIL),
     Hostile("SleepingObservationSpace", "", "observation_space did not return within", _FAST_FAIL),
     Hostile("SleepsInContains", "", "contains() did not return within", _FAST_FAIL),
