@@ -98,6 +98,9 @@ def _apply(session: ConformanceSession, param_target: str, facts: Facts) -> Targ
     # What the target's calls cost in the cost probe: a compile or a slow constructor earns its call a longer limit in
     # every job, not only in the one that measured it.
     session.watchdog.limits.prime(facts.first_costs, facts.steady_costs)
+    # A shape of call that never returned earlier in the run is refused at once here, not waited for again.
+    session.watchdog.limits.refuse(facts.hung)
+    state.single_instance = facts.single_instance
     state.verdicts = dict(facts.verdicts)
     return state
 
@@ -287,6 +290,7 @@ def _measure(case: Case) -> tuple[Costs, int, dict[str, float]] | None:
         steady = shelf.steady() or costly
 
         def construct_and_reset() -> tuple[Any, Any]:
+            case.close_all()  # the previous try's instance: one live at a time, as a target may allow no more
             case.new_example()
             started = time.perf_counter()
             made = case.make("env")
@@ -368,7 +372,9 @@ def run_items(payload: Mapping[str, JSON]) -> JSON:
         config.pluginmanager.register(Tail(), _TAIL)
     for nodeid in job.nodeids:
         item: pytest.Item = _CONTEXT["items"][nodeid]
+        limits = get_session(config).watchdog.limits
         _apply(get_session(config), job.target, job.facts)
+        limits.refused = ""
         fresh = reset_peak()
         log = _WarningLog(item.nodeid)
         name = f"conformance-warnings-{os.getpid()}-{nodeid}"
@@ -384,7 +390,9 @@ def run_items(payload: Mapping[str, JSON]) -> JSON:
             config.pluginmanager.unregister(name=name)
         serialized = [bounded(config.hook.pytest_report_to_serializable(config=config, report=report))
                       for report in reports]
-        emit({"reports": serialized, "warnings": log.records, "peak_mib": peak_mib() if fresh else None})
+        # An item that made a call of a shape that hung earlier was stopped there: the supervisor words its ending.
+        emit({"reports": serialized, "warnings": log.records, "peak_mib": peak_mib() if fresh else None,
+              "hung_earlier": limits.refused})
     return None
 
 

@@ -34,11 +34,11 @@ import struct
 import sys
 import threading
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
-from conformance._engine.watchdog import CallLimits, kind_of
+from conformance._engine.watchdog import CallLimits, call_shape, kind_of
 
 __all__ = [
     "Board",
@@ -300,7 +300,8 @@ _METHOD = 32
 _MODE = 24
 _LABEL = 200
 _NOTE = 200
-_SIZE = _HEAD.size + _METHOD + _MODE + _LABEL + _NOTE
+_SHAPE = 160
+_SIZE = _HEAD.size + _METHOD + _MODE + _LABEL + _NOTE + _SHAPE
 _READ_TRIES = 5
 
 
@@ -319,6 +320,8 @@ class Snapshot:
         label: The call, e.g. ``"env.step"``.
         note: Free text the process left for the supervisor (the example's seed, an exit it is about to make).
         limit: The time limit of the call in progress, in seconds (0.0: the supervisor's own timeout).
+        shape: The shape of the call in progress or last made (:func:`~conformance._engine.watchdog.call_shape`;
+            ``""`` when it was made without one).
     """
 
     pid: int
@@ -331,6 +334,7 @@ class Snapshot:
     label: str
     note: str
     limit: float = 0.0
+    shape: str = ""
 
 
 _CURRENT: list[Board] = []
@@ -381,7 +385,7 @@ class Board:
         self._started = 0.0
         self._beat = 0.0
         self._limit = 0.0
-        self._last = ("", "", "")
+        self._last = ("", "", "", "")
         self._cache: dict[tuple[str, int], bytes] = {}
 
     # --- the writer (the supervised process) -------------------------------------------------------------------
@@ -397,11 +401,11 @@ class Board:
 
     def reset(self, pid: int) -> None:
         """Claim the board for process ``pid``: nothing active, progress now, no note."""
-        self._pid, self._depth, self._calls, self._last = pid, 0, 0, ("", "", "")
+        self._pid, self._depth, self._calls, self._last = pid, 0, 0, ("", "", "", "")
         self._started, self._beat, self._limit = 0.0, time.monotonic(), 0.0
-        self._write(("", _METHOD), ("", _MODE), ("", _LABEL), ("", _NOTE))
+        self._write(("", _METHOD), ("", _MODE), ("", _LABEL), ("", _NOTE), ("", _SHAPE))
 
-    def begin(self, label: str, method: str, mode: str, limit: float = 0.0) -> None:
+    def begin(self, label: str, method: str, mode: str, limit: float = 0.0, shape: str = "") -> None:
         """Record the start of a call (a call nested in one in progress is not timed on its own).
 
         Args:
@@ -409,17 +413,19 @@ class Board:
             method: The kind of call (``"step"``, ``"construct"``...), which decides the rule that owns a crash.
             mode: The render mode of the instance called (``""`` for none).
             limit: Seconds this call may take, when it differs from the supervisor's timeout (0.0: the timeout).
+            shape: Its shape (:func:`~conformance._engine.watchdog.call_shape`; ``""``: its kind), which a hang of
+                it ends the calls of.
         """
         self._depth += 1
         if self._depth == 1:
             self._calls += 1
             self._limit = limit
             self._started = self._beat = time.monotonic()
-            if (method, mode, label) == self._last:
+            if (method, mode, label, shape) == self._last:
                 self._write()  # the common case (a run of steps): only the times change
             else:
-                self._last = (method, mode, label)
-                self._write((method, _METHOD), (mode, _MODE), (label, _LABEL))
+                self._last = (method, mode, label, shape)
+                self._write((method, _METHOD), (mode, _MODE), (label, _LABEL), (None, _NOTE), (shape, _SHAPE))
 
     def end(self) -> None:
         """Record the end of a call begun with :meth:`begin`."""
@@ -474,11 +480,11 @@ class Board:
         _, pid, depth, started, beat, calls, limit = _HEAD.unpack_from(raw, 0)
         offset = _HEAD.size
         texts: list[str] = []
-        for width in (_METHOD, _MODE, _LABEL, _NOTE):
+        for width in (_METHOD, _MODE, _LABEL, _NOTE, _SHAPE):
             texts.append(_text(raw[offset : offset + width]))
             offset += width
-        method, mode, label, note = texts
-        return Snapshot(pid, depth > 0, started, beat, calls, method, mode, label, note, limit)
+        method, mode, label, note, shape = texts
+        return Snapshot(pid, depth > 0, started, beat, calls, method, mode, label, note, limit, shape)
 
 
 class BoardGuard:
@@ -497,18 +503,24 @@ class BoardGuard:
         self.timeout = timeout
         self.limits = CallLimits(timeout)
 
-    def call(self, label: str, fn: Callable[[], T], *, method: str = "", mode: str = "", limit: float = 0.0) -> T:
+    def call(
+        self, label: str, fn: Callable[[], T], *, method: str = "", mode: str = "", limit: float = 0.0,
+        arguments: Mapping[str, object] | None = None, beside: bool = False,
+    ) -> T:
         """Call ``fn`` with ``label`` on the board as the call in progress (see :meth:`Board.begin`), under the
-        limit its kind earned (:class:`~conformance._engine.watchdog.CallLimits`) unless ``limit`` is given."""
+        limit its shape earned (:class:`~conformance._engine.watchdog.CallLimits`) unless ``limit`` is given; a
+        call of a shape that hung earlier in the run is refused
+        (:class:`~conformance._engine.watchdog.HungEarlier`)."""
         method = method or label.rsplit(".", 1)[-1]
-        kind = kind_of(method, label, mode)
-        self.board.begin(label, method, mode, limit or self.limits.limit(kind))
+        shape = call_shape(kind_of(method, label, mode), mode, arguments, beside=beside)
+        self.limits.admit(shape)
+        self.board.begin(label, method, mode, limit or self.limits.limit(shape), shape)
         started = time.monotonic()
         try:
             result = fn()
         finally:
             self.board.end()
-        self.limits.took(kind, time.monotonic() - started)
+        self.limits.took(shape, time.monotonic() - started)
         return result
 
     def run(self, body: Callable[[], T]) -> T:

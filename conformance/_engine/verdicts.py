@@ -182,7 +182,10 @@ class Verdict:
 
 
 
-def verdict(param: CaseParam, outcome: Failure, first: str | None, owner_failed: bool) -> Verdict:
+def verdict(
+    param: CaseParam, outcome: Failure, first: str | None, owner_failed: bool, *, shape: str = "",
+    reports: bool = False,
+) -> Verdict:
     """What an ending that was not a return means for one item.
 
     Args:
@@ -191,6 +194,11 @@ def verdict(param: CaseParam, outcome: Failure, first: str | None, owner_failed:
         first: The item whose process hung in this call, when it is not this one.
         owner_failed: Whether the rule that owns the call in progress failed (only then may this item skip, as
             reported by it; otherwise the item was not checked, and says so as an error).
+        shape: The shape of the call that hung (:func:`~conformance._engine.watchdog.call_shape`), when the hang
+            ends only the calls of that shape.
+        reports: Whether this item reports the hang as its rule's failure: no item has, and the rule that owns the
+            call did not fail (it never made a call of that shape: a huge seed, a render mode). The item whose
+            process hung, or the first to meet the hang later, reports it; the others are not checked.
     """
     rule_id = param.rule_id or CONSTRUCT
     target = param.target.id
@@ -211,21 +219,30 @@ def verdict(param: CaseParam, outcome: Failure, first: str | None, owner_failed:
                         f"{rule_id} not checked on {target}: {ending}, on a machine with no display "
                         "(DISPLAY/WAYLAND_DISPLAY unset); check human rendering under a display, e.g. "
                         "xvfb-run -a pytest --pyargs conformance ...")
+    if shape and first is not None and not reports and not (owner is not None and owner_failed):
+        hung = describe_ending(outcome)
+        return Verdict("failed", "error",
+                        f"{rule_id} ({rule_level(rule_id)}) not checked on {target}: hung earlier in {shape}, first "
+                        f"seen in {first} ({hung}; not called again). {remedy(None, outcome)}")
     if owner is not None and owner != rule_id:
         if owner_failed:
             return Verdict("skipped", "skipped",
                             f"{rule_id} not checked on {target}: {ending} (reported by {owner_text(owner)})")
-        return Verdict("failed", "error",
-                        f"{rule_id} ({rule_level(rule_id)}) not checked on {target}: {ending}; "
-                        f"{owner_text(owner)} did not fail, so nothing reports it. {remedy(owner, outcome)}")
+        if not reports:
+            return Verdict("failed", "error",
+                            f"{rule_id} ({rule_level(rule_id)}) not checked on {target}: {ending}; "
+                            f"{owner_text(owner)} did not fail, so nothing reports it. {remedy(owner, outcome)}")
     if param.rule_id is None:
         return Verdict("failed", "failed", f"CONSTRUCT: target {target} cannot be constructed: {ending}")
-    if first is not None and owner is None:
+    if first is not None and owner is None and not reports:
         return Verdict("failed", "error",
                         f"{rule_id} ({rule_level(rule_id)}) not checked: target {target} hung earlier: {ending}. "
                         f"{remedy(None, outcome)}")
     problem = f"the target hung: {ending}" if isinstance(outcome, Hung) else ending
     message = f"{rule_id} ({rule_level(rule_id)}) violated by {target}: {problem}"
+    if shape and owner is not None and owner != rule_id:
+        message += (f" (a call of shape {shape}: {owner_text(owner)}, which owns that call, did not meet it, so this "
+                    "item reports it)")
     rule = RULES.get(rule_id)
     if rule is not None:
         message += f"\n  rule:     {rule_id} {rule.level.value} {rule.text}"

@@ -34,6 +34,7 @@ _WALK = f"{_PACKAGE}._base:Walk"
 
 _MAIN_RULES = "ENV-00*,ENV-01*,ENV-020,SEED-00[12],SPACE-00[17],RENDER-004"
 _MEMORY_RULES = "ENV-001,ENV-004,ENV-01[67],SEED-00[127]"
+_SHAPES_RULES = "ENV-00*,ENV-01*,SEED-00*,RENDER-00*"
 _SUMMARY = re.compile(r"(\d+) (passed|failed|skipped|errors?)\b")
 
 
@@ -69,6 +70,8 @@ def _attack(tmp: Path, which: str, parallel: bool) -> _Attack:
     args = [arg for spec in (*(hostile.spec for hostile in hostiles), _WALK) for arg in ("--env", spec)]
     if which == "main":
         args += ["--conformance-timeout", "1", "--rules", _MAIN_RULES]
+    elif which == "shapes":
+        args += ["--conformance-timeout", "1", "--rules", _SHAPES_RULES]
     else:
         # A 1 GiB observation costs the env itself a second a step: its rollout rules are left out to save minutes.
         # The 4 MiB one runs them all: rollouts keep bounded copies, so it passes under the cap (it once held
@@ -96,7 +99,7 @@ def _attack_unchecked(tmp: Path, pids: Path, parallel: bool) -> _Attack:
     return _Attack(run, time.monotonic() - started, pids)
 
 
-_RUNS = [("main", False), ("main", True), ("memory", False), ("unchecked", False)]
+_RUNS = [("main", False), ("main", True), ("memory", False), ("shapes", False), ("unchecked", False)]
 
 
 @pytest.fixture(scope="module", params=_RUNS, ids=[f"{w}{'-xdist' if p else ''}" for w, p in _RUNS])
@@ -211,6 +214,26 @@ def test_each_hostile_target_gets_its_rule_tagged_outcome(attack: tuple[str, _At
                 outcomes = run.outcomes(hostile.spec)
                 assert any(outcomes.get(reporter) == "failed" for reporter in reporters), (record, outcomes)
             assert record["message"].startswith((record["rule"], "CONSTRUCT")) or not record["message"], record
+
+
+def test_a_hang_ends_only_the_items_that_make_its_shape_of_call(attack: tuple[str, _Attack]) -> None:
+    """Issue 36 item 5: one slow call must not silence its whole kind. A reset with a seed of 2**32 that takes a
+    minute, or a construction in human mode that stalls, ended every later item of the target with "not called
+    again"; now each target gets the correct Walk's verdict on every rule but those whose items make that call."""
+    which, attacked = attack
+    if which != "shapes":
+        pytest.skip("the shapes run checks these targets")
+    run = attacked.run
+    walk = run.outcomes(_WALK)
+    seeds = run.outcomes(f"{_PACKAGE}.hostile:SlowOnHugeSeeds")
+    assert {rule: outcome for rule, outcome in seeds.items() if outcome != walk[rule]} == {"SEED-007": "failed"}
+    human = f"{_PACKAGE}.hostile:StallsInHumanMode"
+    differing = [run.result(human, rule) for rule, outcome in run.outcomes(human).items() if outcome != walk[rule]]
+    assert differing, "no item constructed in human mode"
+    for record in differing:
+        assert record["outcome"] == "skipped" and "did not return" in record["message"], record
+        assert "no display" in record["message"], record
+    assert len(differing) < len(walk) // 4, [record["rule"] for record in differing]
 
 
 def test_the_correct_target_beside_them_passes(attack: tuple[str, _Attack]) -> None:

@@ -174,6 +174,27 @@ class SpinsInRender(Walk):
         return super().render()
 
 
+class SlowOnHugeSeeds(Walk):
+    """``reset(seed=...)`` with a seed of 2**32 or more takes a minute, then raises (a seed folded into 32 bits the
+    slow way): a hang of that shape of call only, so the items that never make one are checked as usual."""
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+        if seed is not None and seed >= 2**32:
+            time.sleep(60.0)
+            raise ValueError(f"SlowOnHugeSeeds seed must be below 2**32, got {seed}")
+        return super().reset(seed=seed, options=options)
+
+
+class StallsInHumanMode(Walk):
+    """A construction with ``render_mode="human"`` never returns (a window that waits for a display): it ends only
+    the items that construct in that mode."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        if render_mode == "human":
+            time.sleep(_FOREVER)
+        super().__init__(render_mode)
+
+
 class SleepsInClose(Walk):
     def close(self) -> None:
         time.sleep(_FOREVER)
@@ -409,8 +430,9 @@ class Hostile:
         message: Text the failing item's message contains.
         others: The outcomes every other item may have (a failure or error among them must mention ``message``
             too, or say the target hung earlier).
-        run: Which suite run checks it: ``"main"``, ``"memory"`` (a run with a memory cap and few rules), or
-            ``"output"`` (a run of its own, tests/meta/test_hostile.py's flood test).
+        run: Which suite run checks it: ``"main"``, ``"memory"`` (a run with a memory cap and few rules),
+            ``"shapes"`` (a run of every rule that makes the call, and of those that do not), or ``"output"`` (a run
+            of its own, tests/meta/test_hostile.py's flood test).
     """
 
     target: str
@@ -444,6 +466,10 @@ HOSTILE: tuple[Hostile, ...] = (
     Hostile("SleepsInRender", "RENDER-004", "render() in mode 'rgb_array' did not return within"),
     Hostile("SpinsInReset", "ENV-004", "the target hung: env.reset() did not return within"),
     Hostile("SpinsInRender", "RENDER-004", "render() in mode 'rgb_array' did not return within"),
+    # Per shape of call: only the items that make the call that hung end (SEED-007 alone draws seeds of 2**32 and
+    # more; no display here, so a hang in human mode is skipped as the display's), every other item passes.
+    Hostile("SlowOnHugeSeeds", "SEED-007", "the target hung: env.reset() did not return within", run="shapes"),
+    Hostile("StallsInHumanMode", "", "", run="shapes"),
     Hostile("SleepsInClose", "ENV-020", "close() did not return within", _FAST_FAIL),
     Hostile("SleepingObservationSpace", "", "observation_space did not return within", _FAST_FAIL),
     Hostile("SleepsInContains", "", "contains() did not return within", _FAST_FAIL),
