@@ -354,7 +354,10 @@ def tracked(label: str, fn: Callable[[], T], method: str = "", limit: float = 0.
     board = current_board()
     if board is None:
         return fn()
-    board.begin(label, method or label.rsplit(".", 1)[-1], "", limit)
+    kind = method or label.rsplit(".", 1)[-1]
+    if board.limits is not None:
+        board.limits.admit(kind)  # a kind of call that hung earlier in the run is refused at once here too
+    board.begin(label, kind, "", limit, kind)
     try:
         return fn()
     finally:
@@ -387,6 +390,8 @@ class Board:
         self._limit = 0.0
         self._last = ("", "", "", "")
         self._cache: dict[tuple[str, int], bytes] = {}
+        self.limits: CallLimits | None = None
+        """The call limits of the guard that writes on this board (:func:`tracked` refuses what they refuse)."""
 
     # --- the writer (the supervised process) -------------------------------------------------------------------
 
@@ -502,6 +507,7 @@ class BoardGuard:
         self.board = board
         self.timeout = timeout
         self.limits = CallLimits(timeout)
+        board.limits = self.limits
 
     def call(
         self, label: str, fn: Callable[[], T], *, method: str = "", mode: str = "", limit: float = 0.0,

@@ -327,7 +327,10 @@ class ItemRunner:
         if rule == SINGLE_INSTANCE_RULE and BESIDE in shape and facts.single_instance:
             return self._single_instance(item, param, own or hang)
         failed = self._owner_failed(param, hang.board)
-        reports = not failed and shape not in facts.blamed
+        # A call no rule owns, or of a shape the owner of its kind may never make (a huge seed, an options dict, a
+        # render mode), needs another item to report it; a plain call's owner makes one, and fails it.
+        unowned = _owner(param, hang.board) is None or "[" in alone(shape)
+        reports = unowned and not failed and shape not in facts.blamed and param.rule_id is not None
         verdict = _verdict(param, own or hang, None if own is not None else first, failed, shape=shape, reports=reports)
         if verdict.outcome == "failed":
             facts.blamed.add(shape)

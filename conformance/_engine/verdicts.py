@@ -219,7 +219,7 @@ def verdict(
                         f"{rule_id} not checked on {target}: {ending}, on a machine with no display "
                         "(DISPLAY/WAYLAND_DISPLAY unset); check human rendering under a display, e.g. "
                         "xvfb-run -a pytest --pyargs conformance ...")
-    if shape and first is not None and not reports and not (owner is not None and owner_failed):
+    if shape and first is not None and not reports and owner != rule_id and not (owner is not None and owner_failed):
         hung = describe_ending(outcome)
         return Verdict("failed", "error",
                         f"{rule_id} ({rule_level(rule_id)}) not checked on {target}: hung earlier in {shape}, first "
