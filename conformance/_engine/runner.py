@@ -34,6 +34,7 @@ from typing import Any
 
 import pytest
 
+from conformance._engine.case import SINGLE_INSTANCE_RULE
 from conformance._engine.describe import is_dict
 from conformance._engine.jobs import share, warm_supervisor
 from conformance._engine.messages import (
@@ -60,7 +61,6 @@ from conformance._engine.verdicts import owning_rule as _owner
 from conformance._engine.verdicts import verdict as _verdict
 from conformance._engine.watchdog import BESIDE, alone, kind_of
 from conformance._engine.zygote import JSON
-from conformance._engine.case import SINGLE_INSTANCE_RULE
 from conformance.results import CONSTRUCT, RuleResult, rule_level
 from conformance.rule_warnings import ConformanceWarning, warning_class
 
