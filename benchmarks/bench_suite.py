@@ -19,6 +19,10 @@ in the run's directory, so they always start cold here: compare with ``--baselin
 ``git worktree add /tmp/old <commit>``) first on ``PYTHONPATH``, interleaved with the current code, and adds the
 baseline's median wall time and the ratio current/baseline.
 
+The ``warm-ups`` column counts the processes that imported and probed a target (``jobs.warm_target``, counted by a
+wrapper the run installs before pytest starts): a target run under spawn isolation pays its import in each of them
+(issue 36: a worker per lane, once per lane; it was once per batch of items).
+
 Targets (issue 13, default profile on a 2-core machine): CartPole-v1 <= 3 s, ALE/Pong-v5 <= 60 s, Humanoid-v5
 <= 60 s, FetchReach <= 60 s, CarRacing-v3 <= 90 s, the reference's whole registry with ``-n 2`` <= 90 s; issue 23:
 FrankaKitchen-v1 <= 60 s, a target whose constructor takes 20 s <= 300 s (quick: <= 120 s). The
@@ -82,7 +86,28 @@ CASES: tuple[Case, ...] = (
     # Issue 23: a constructor of 20 s (tests/meta's SlowConstructor; the repository must be on PYTHONPATH).
     Case("20 s constructor", ("--env", "tests.meta.broken.unchecked:SlowConstructor", "--env-kwargs",
                               '{"seconds": 20}'), ("tests.meta",), 300.0, 120.0),
+    # Issue 36: spawn isolation's import paid per worker: a factory importing a package that takes 4 s and leaves two
+    # threads running (tests/meta's slow_import), and Gymnasium's JAX envs.
+    Case("slow import (spawn)", ("--env", "tests.meta.broken.slow_import:walk"), ("tests.meta",)),
+    Case("phys2d CartPole func JAX", ("--func-env", "gymnasium.envs.phys2d.cartpole:CartPoleFunctional"),
+         ("jax", "gymnasium")),
+    Case("phys2d/CartPole-v1 JAX", ("--env-id", "phys2d/CartPole-v1", "--registry", "gymnasium"), ("jax", "gymnasium")),
 )
+
+# Runs pytest with the zygotes' warm-up wrapped so that each process running it leaves a line in $_WARM_UPS: jobs
+# name their functions by module and name, so every process the run forks finds the wrapper there.
+_COUNTING = """
+import os, sys
+import conformance._engine.jobs as jobs
+warm = jobs.warm_target
+def warm_target(payload):
+    with open(os.environ["GYMSPEC_BENCH_WARM_UPS"], "a", encoding="ascii") as log:
+        log.write(f"{os.getpid()}\\n")
+    return warm(payload)
+jobs.warm_target = warm_target
+import pytest
+sys.exit(pytest.main(sys.argv[1:]))
+"""
 
 
 def _available(case: Case) -> str:
@@ -103,17 +128,20 @@ class _Run:
     cpu: float
     peak_mib: float
     status: int
+    warm_ups: int
 
 
 def _run(case: Case, profile: str, baseline: str = "", *, cold: bool = False) -> _Run:
     """One run of ``case`` (with ``baseline`` first on ``PYTHONPATH`` when given; ``cold``: with an empty cache)."""
     with tempfile.TemporaryDirectory() as scratch:
+        warm_ups = Path(scratch) / "warm-ups"
         command = [
-            sys.executable, "-m", "pytest", "--pyargs", "conformance", "-q", "-p", "no:cacheprovider",
+            sys.executable, "-c", _COUNTING, "--pyargs", "conformance", "-q", "-p", "no:cacheprovider",
             "-o", "addopts=", "--conformance-profile", profile,
             "--conformance-report", str(Path(scratch) / "report.json"), *case.args,
         ]
-        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "MUJOCO_GL": "egl"}
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "MUJOCO_GL": "egl",
+               "GYMSPEC_BENCH_WARM_UPS": str(warm_ups)}
         if cold:
             env["XDG_CACHE_HOME"] = str(Path(scratch) / "cache")
         if baseline:
@@ -122,8 +150,9 @@ def _run(case: Case, profile: str, baseline: str = "", *, cold: bool = False) ->
         child = subprocess.Popen(command, cwd=scratch, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _, status, usage = os.wait4(child.pid, 0)
         seconds = time.perf_counter() - started
+        counted = len(warm_ups.read_text(encoding="ascii").split()) if warm_ups.exists() else 0
     cpu = usage.ru_utime + usage.ru_stime
-    return _Run(seconds, cpu, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status))
+    return _Run(seconds, cpu, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status), counted)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -147,22 +176,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             if options.baseline:
                 before[case.name].append(_run(case, options.profile, options.baseline, cold=options.cold))
     missed = False
-    extra = f" {'baseline s':>10} {'ratio':>6}" if options.baseline else ""
-    print(f"{'case':<26} {'seconds':>8} {'cpu s':>7} {'peak MiB':>9}{extra} {'target':>7}  {'exit':>4}  verdict")
+    extra = f" {'baseline s':>10} {'ratio':>6} {'warm-ups':>8}" if options.baseline else ""
+    print(f"{'case':<26} {'seconds':>8} {'cpu s':>7} {'peak MiB':>9} {'warm-ups':>8}{extra} {'target':>7}  {'exit':>4}  "
+          "verdict")
     for case in cases:
         reason = _available(case)
         if reason:
-            print(f"{case.name:<26} {'-':>8} {'-':>7} {'-':>9}{' ' * len(extra)} {'-':>7}  {'-':>4}  skipped ({reason})")
+            print(f"{case.name:<26} {'-':>8} {'-':>7} {'-':>9} {'-':>8}{' ' * len(extra)} {'-':>7}  {'-':>4}  "
+                  f"skipped ({reason})")
             continue
         runs = timings[case.name]
         seconds = statistics.median(run.seconds for run in runs)
         cpu = statistics.median(run.cpu for run in runs)
         peak = max(run.peak_mib for run in runs)
+        warm_ups = statistics.median(run.warm_ups for run in runs)
         status = runs[-1].status
         compared = ""
         if options.baseline:
             old = statistics.median(run.seconds for run in before[case.name])
-            compared = f" {old:10.1f} {seconds / old:6.2f}"
+            old_warm_ups = statistics.median(run.warm_ups for run in before[case.name])
+            compared = f" {old:10.1f} {seconds / old:6.2f} {old_warm_ups:8g}"
         verdict = ""
         goal = case.target_for(options.profile)
         if goal:
@@ -170,7 +203,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             missed |= not ok
             verdict = "met" if ok else "MISSED"
         target = f"{goal:g}" if goal else "-"
-        print(f"{case.name:<26} {seconds:8.1f} {cpu:7.1f} {peak:9.0f}{compared} {target:>7}  {status:>4}  {verdict}")
+        print(f"{case.name:<26} {seconds:8.1f} {cpu:7.1f} {peak:9.0f} {warm_ups:8g}{compared} {target:>7}  {status:>4}  "
+              f"{verdict}")
     return 1 if missed else 0
 
 

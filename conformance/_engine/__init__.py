@@ -17,7 +17,9 @@ A reader following one item opens the modules in this order:
 3. **Supervision** — :mod:`.runner` (an item's processes and reports), :mod:`.targetrun` (what the runner learns of a
    target as its jobs end; a first hang confirmed, a zygote's death learnt), :mod:`.jobs` (what those processes run),
    :mod:`.messages` (what crosses the process boundary, typed, and how a job ended), :mod:`.supervisor`
-   (the supervisor) and :mod:`.zygote` (the processes' side of the fork server), :mod:`.processes` (process hygiene; the
+   (the supervisor) and :mod:`.zygote` (the processes' side of the fork server), :mod:`.worker` (a cold zygote's
+   warm process, reused across a spawned target's jobs), :mod:`.output` (what a target prints, kept out of the pytest
+   process and cut to its tail), :mod:`.processes` (process hygiene; the
    progress board), :mod:`.verdicts` (the one place that decides and words what an item's ending means: owners,
    endings that were not a return, "not checked").
 4. **Reporting** — :mod:`.report` (the JSON report on disk, live and final), :mod:`.reporting` (the reporter and

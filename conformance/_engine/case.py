@@ -236,14 +236,31 @@ class Case:
         else:
             handle = Handle(self._construct(expression, method, mode_text, kwargs), var, self._trace, self.watchdog,
                             mode=mode_text, tally=self.tally, instance=True)
+        handle.beside = functools.partial(self._beside, handle)
         self._handles.append(handle)
         return handle
+
+    def _beside(self, handle: Handle | None) -> bool:
+        """Whether another instance than ``handle``'s is live in this process (a call on one beside another has a
+        shape of its own: an emulator allowing one live instance per process blocks there)."""
+        if handle is not None and handle.remote is not None:
+            return False
+        return any(other is not handle and other.held is not None and other.remote is None and not other.closed
+                   for other in self._handles)
 
     def _construct(self, expression: str, method: str, mode: str, kwargs: dict[str, Any]) -> Any:
         """A new instance, or a :class:`~conformance._engine.remote.Remote` one when the target refuses a second
         live instance in this process but constructs alone."""
+        beside = self._beside(None)
+        if beside and self.state.single_instance:
+            # A call on a second live instance never returned earlier in the run: the second lives in a process of
+            # its own from the start (ENV-021, whose finding it is, never gets one).
+            elsewhere = self._elsewhere(expression, method, mode, kwargs)
+            if elsewhere is not None:
+                return elsewhere
         try:
-            return self.watchdog.call(expression, lambda: self.target.construct(**kwargs), method=method, mode=mode)
+            return self.watchdog.call(expression, lambda: self.target.construct(**kwargs), method=method, mode=mode,
+                                      beside=beside)
         except (Exception, SystemExit) as exc:  # noqa: BLE001
             elsewhere = self._elsewhere(expression, method, mode, kwargs)
             if elsewhere is None:

@@ -68,6 +68,10 @@ Binder: TypeAlias = Callable[[bool], Any]
 is a seeded ``reset`` (which a recycled instance may serve). Raises :class:`ConstructionFailed`."""
 
 
+def _alone() -> bool:
+    return False
+
+
 class Handle:
     """A target object (env, wrapper layer or space) seen through the trace and the guard.
 
@@ -105,6 +109,9 @@ class Handle:
         """Whether a call on it raised or did not return."""
         self.key: str | None = None
         """A deferred handle's construction kwargs, as the shelf keys them (``None``: never recycled)."""
+        self.beside: Callable[[], bool] = _alone
+        """Whether another instance of the target is live in this process beside this one now (the case that made
+        it says): a call made then has a shape of its own (:func:`~conformance._engine.watchdog.call_shape`)."""
         self.remote: Remote | None = obj if isinstance(obj, Remote) else None
         """Where the instance lives when it lives in a process of its own (:mod:`conformance._engine.remote`)."""
         if self.remote is not None:
@@ -188,7 +195,8 @@ class Handle:
         started = time.perf_counter()
         try:
             result = self._guard.call(
-                label, lambda: self._do(obj, method, args, kwargs), method=method, mode=self.mode
+                label, lambda: self._do(obj, method, args, kwargs), method=method, mode=self.mode, arguments=kwargs,
+                beside=self.beside(),
             )
         except BaseException as exc:
             self.failed = True

@@ -40,7 +40,8 @@ from conformance._engine.describe import is_list_or_tuple, is_mapping, is_tuple
 from conformance._engine.messages import Facts, ItemsJob, TraceJob, TraceResult, WarmJob
 from conformance._engine.observe import run_shared
 from conformance._engine.options import CaseParam, option
-from conformance._engine.processes import BoardGuard, current_board, open_fds, rss
+from conformance._engine.output import Tail, bounded, private
+from conformance._engine.processes import BoardGuard, current_board, open_fds, peak_mib, reset_peak, rss
 from conformance._engine.profiles import Costs, Profile, hypothesis_settings, scaled
 from conformance._engine.artifacts import capture, frames_folder
 from conformance._engine.session import get_session
@@ -97,6 +98,9 @@ def _apply(session: ConformanceSession, param_target: str, facts: Facts) -> Targ
     # What the target's calls cost in the cost probe: a compile or a slow constructor earns its call a longer limit in
     # every job, not only in the one that measured it.
     session.watchdog.limits.prime(facts.first_costs, facts.steady_costs)
+    # A shape of call that never returned earlier in the run is refused at once here, not waited for again.
+    session.watchdog.limits.refuse(facts.hung)
+    state.single_instance = facts.single_instance
     state.verdicts = dict(facts.verdicts)
     return state
 
@@ -109,6 +113,7 @@ def warm_target(payload: Mapping[str, JSON]) -> JSON:
     # where every job would inherit it.
     sys.unraisablehook = _ignore_unraisable
     config: pytest.Config = _CONTEXT["config"]
+    private(config)  # what the target prints while it warms up stays out of the pytest process and the terminal
     session = get_session(config)
     board = current_board()
     if board is not None:
@@ -222,6 +227,7 @@ def run_trace(payload: Mapping[str, JSON]) -> JSON:
     profile to the budget (unless told not to measure), run the observers on the shared rollouts; returns a
     :class:`~conformance._engine.messages.TraceResult`."""
     config: pytest.Config = _CONTEXT["config"]
+    private(config)
     session = get_session(config)
     job = TraceJob.from_wire(payload)
     state = _apply(session, job.target, job.facts)
@@ -283,6 +289,7 @@ def _measure(case: Case) -> tuple[Costs, int, dict[str, float]] | None:
         steady = shelf.steady() or costly
 
         def construct_and_reset() -> tuple[Any, Any]:
+            case.close_all()  # the previous try's instance: one live at a time, as a target may allow no more
             case.new_example()
             started = time.perf_counter()
             made = case.make("env")
@@ -327,6 +334,9 @@ def _nbytes(value: object) -> int:
     return 0
 
 
+_TAIL = "conformance-output-tail"
+
+
 class _WarningLog:
     """Collects the warnings pytest records for one item in a job process."""
 
@@ -356,10 +366,15 @@ def run_items(payload: Mapping[str, JSON]) -> JSON:
     as it has ended."""
     config: pytest.Config = _CONTEXT["config"]
     job = ItemsJob.from_wire(payload)
+    private(config)
+    if config.pluginmanager.get_plugin(_TAIL) is None:  # a worker's earlier job registered it already
+        config.pluginmanager.register(Tail(), _TAIL)
     for nodeid in job.nodeids:
         item: pytest.Item = _CONTEXT["items"][nodeid]
+        limits = get_session(config).watchdog.limits
         _apply(get_session(config), job.target, job.facts)
-        fresh = _reset_peak()
+        limits.refused = ""
+        fresh = reset_peak()
         log = _WarningLog(item.nodeid)
         name = f"conformance-warnings-{os.getpid()}-{nodeid}"
         config.pluginmanager.register(log, name)
@@ -372,30 +387,11 @@ def run_items(payload: Mapping[str, JSON]) -> JSON:
                 reports = runtestprotocol(item, log=False, nextitem=None)
         finally:
             config.pluginmanager.unregister(name=name)
-        serialized = [config.hook.pytest_report_to_serializable(config=config, report=report) for report in reports]
-        emit({"reports": serialized, "warnings": log.records, "peak_mib": _peak_mib() if fresh else None})
-    return None
-
-
-def _reset_peak() -> bool:
-    """Start this process's peak-memory mark afresh (Linux: ``clear_refs``); whether it could."""
-    try:
-        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
-            clear.write("5")
-    except OSError:
-        return False
-    return True
-
-
-def _peak_mib() -> float | None:
-    """This process's peak resident memory since :func:`_reset_peak`, in MiB (``None`` when unknown)."""
-    try:
-        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except (OSError, ValueError, IndexError):
-        return None
+        serialized = [bounded(config.hook.pytest_report_to_serializable(config=config, report=report))
+                      for report in reports]
+        # An item that made a call of a shape that hung earlier was stopped there: the supervisor words its ending.
+        emit({"reports": serialized, "warnings": log.records, "peak_mib": peak_mib() if fresh else None,
+              "hung_earlier": limits.refused})
     return None
 
 

@@ -83,6 +83,14 @@ def _seconds(value: JSON, name: str) -> dict[str, float]:
     return {str(key): float(seconds) for key, seconds in value.items()}
 
 
+def _texts(value: JSON, name: str) -> dict[str, str]:
+    if value is None:
+        return {}
+    if not is_mapping(value):
+        raise ValueError(f"Facts {name} must be a mapping of text to text, got {value!r}")
+    return {str(key): str(text) for key, text in value.items()}
+
+
 def _verdicts(value: JSON) -> dict[str, ObserverVerdict]:
     if value is None:
         return {}
@@ -112,6 +120,11 @@ class Facts:
             first call of that kind in every job gets a limit from it.
         steady_costs: Seconds of a later call of each kind.
         verdicts: The observers' verdicts from the shared run, by rule id.
+        hung: The shapes of call (:func:`~conformance._engine.watchdog.call_shape`) that did not return earlier in
+            the run, each with what is known of its hang: a job refuses such a call at once.
+        single_instance: Why the target is known to allow one live instance per process (a call on a second live
+            instance never returned), ``""`` when it is not: a second instance is then built in a process of its
+            own (:mod:`conformance._engine.remote`).
     """
 
     construct_error: str | None = None
@@ -120,6 +133,8 @@ class Facts:
     first_costs: Mapping[str, float] = field(default_factory=dict[str, float])
     steady_costs: Mapping[str, float] = field(default_factory=dict[str, float])
     verdicts: Mapping[str, ObserverVerdict] = field(default_factory=dict[str, ObserverVerdict])
+    hung: Mapping[str, str] = field(default_factory=dict[str, str])
+    single_instance: str = ""
 
     def basis(self) -> Facts:
         """What a job's outcome depends on: all but the observers' verdicts (only their own items use them)."""
@@ -138,6 +153,8 @@ class Facts:
             "first_costs": dict(self.first_costs),
             "steady_costs": dict(self.steady_costs),
             "verdicts": {rule_id: verdict.to_wire() for rule_id, verdict in self.verdicts.items()},
+            "hung": dict(self.hung),
+            "single_instance": self.single_instance,
         }
 
     @classmethod
@@ -152,6 +169,8 @@ class Facts:
             first_costs=_seconds(data.get("first_costs"), "first_costs"),
             steady_costs=_seconds(data.get("steady_costs"), "steady_costs"),
             verdicts=_verdicts(data.get("verdicts")),
+            hung=_texts(data.get("hung"), "hung"),
+            single_instance=str(data.get("single_instance") or ""),
         )
 
 
@@ -325,6 +344,9 @@ class Hung:
         stage: ``"warm"`` when it was the zygote, warming up (the job never ran), else ``"job"``.
         traceback: The Python stacks of the job's threads when it was stopped (from ``faulthandler``), else ``""``.
         parts: What the job handed over with :func:`~conformance._engine.zygote.emit` before it hung.
+        cause: What its processes did past the limit: ``"busy"`` (they had their share of a CPU: a loop),
+            ``"asleep"`` (none was runnable: blocked), ``"starved"`` (runnable without a CPU, past the grace a
+            loaded machine gets), ``""`` (not known).
     """
 
     limit: float
@@ -333,6 +355,7 @@ class Hung:
     stage: str = "job"
     traceback: str = ""
     parts: tuple[JSON, ...] = ()
+    cause: str = ""
 
 
 @dataclass(frozen=True)

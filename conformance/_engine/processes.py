@@ -32,12 +32,13 @@ import os
 import signal
 import struct
 import sys
+import threading
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
-from conformance._engine.watchdog import CallLimits, kind_of
+from conformance._engine.watchdog import CallLimits, call_shape, kind_of
 
 __all__ = [
     "Board",
@@ -53,9 +54,13 @@ __all__ = [
     "kill_group",
     "kill_tree",
     "open_fds",
+    "peak_mib",
     "prctl",
+    "reset_peak",
     "rss",
+    "tasks",
     "tracked",
+    "tree_usage",
 ]
 
 
@@ -206,12 +211,73 @@ def cpu_and_state(pid: int) -> tuple[float, str]:
     return (int(fields[11]) + int(fields[12])) / ticks, fields[0].decode()
 
 
+def _task_states(pid: int) -> list[str]:
+    """The scheduler state of each thread of ``pid`` (empty when it is gone or there is no ``/proc``)."""
+    states: list[str] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/stat", "rb") as stat:
+                states.append(stat.read().rsplit(b")", 1)[1].split()[0].decode())
+    except (OSError, IndexError):
+        pass  # the process (or a thread) ended while listing: what was found is what there is
+    return states
+
+
+def tree_usage(pid: int) -> tuple[float, bool]:
+    """CPU seconds ``pid`` and its descendants have used, and whether any thread of them is runnable (waiting for a
+    CPU, ``R``, or in the kernel, ``D``): a process waiting for the child or the thread that does its work is as
+    starved as that one is."""
+    cpu, runnable = 0.0, False
+    pending, seen = [pid], set[int]()
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        used, _ = cpu_and_state(current)
+        cpu += used
+        runnable = runnable or any(state in ("R", "D") for state in _task_states(current))
+        pending += children(current)
+    return cpu, runnable
+
+
 def open_fds() -> set[str]:
     """This process's open file descriptors (empty where that cannot be read): what a call left open shows as new."""
     try:
         return set(os.listdir("/proc/self/fd"))
     except OSError:
         return set()
+
+
+def tasks() -> int:
+    """How many threads this process has, native ones included (those Python's ``threading`` never sees)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return threading.active_count()
+
+
+def reset_peak() -> bool:
+    """Start this process's peak-memory mark afresh (Linux: ``clear_refs``); whether it could."""
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as clear:
+            clear.write("5")
+    except OSError:
+        return False
+    return True
+
+
+def peak_mib() -> float | None:
+    """This process's peak resident memory since :func:`reset_peak` (or its start), in MiB (``None`` when
+    unknown)."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 def rss(pid: int) -> int:
@@ -234,7 +300,8 @@ _METHOD = 32
 _MODE = 24
 _LABEL = 200
 _NOTE = 200
-_SIZE = _HEAD.size + _METHOD + _MODE + _LABEL + _NOTE
+_SHAPE = 160
+_SIZE = _HEAD.size + _METHOD + _MODE + _LABEL + _NOTE + _SHAPE
 _READ_TRIES = 5
 
 
@@ -253,6 +320,8 @@ class Snapshot:
         label: The call, e.g. ``"env.step"``.
         note: Free text the process left for the supervisor (the example's seed, an exit it is about to make).
         limit: The time limit of the call in progress, in seconds (0.0: the supervisor's own timeout).
+        shape: The shape of the call in progress or last made (:func:`~conformance._engine.watchdog.call_shape`;
+            ``""`` when it was made without one).
     """
 
     pid: int
@@ -265,6 +334,7 @@ class Snapshot:
     label: str
     note: str
     limit: float = 0.0
+    shape: str = ""
 
 
 _CURRENT: list[Board] = []
@@ -284,7 +354,10 @@ def tracked(label: str, fn: Callable[[], T], method: str = "", limit: float = 0.
     board = current_board()
     if board is None:
         return fn()
-    board.begin(label, method or label.rsplit(".", 1)[-1], "", limit)
+    kind = method or label.rsplit(".", 1)[-1]
+    if board.limits is not None:
+        board.limits.admit(kind)  # a kind of call that hung earlier in the run is refused at once here too
+    board.begin(label, kind, "", limit, kind)
     try:
         return fn()
     finally:
@@ -315,8 +388,10 @@ class Board:
         self._started = 0.0
         self._beat = 0.0
         self._limit = 0.0
-        self._last = ("", "", "")
+        self._last = ("", "", "", "")
         self._cache: dict[tuple[str, int], bytes] = {}
+        self.limits: CallLimits | None = None
+        """The call limits of the guard that writes on this board (:func:`tracked` refuses what they refuse)."""
 
     # --- the writer (the supervised process) -------------------------------------------------------------------
 
@@ -331,11 +406,11 @@ class Board:
 
     def reset(self, pid: int) -> None:
         """Claim the board for process ``pid``: nothing active, progress now, no note."""
-        self._pid, self._depth, self._calls, self._last = pid, 0, 0, ("", "", "")
+        self._pid, self._depth, self._calls, self._last = pid, 0, 0, ("", "", "", "")
         self._started, self._beat, self._limit = 0.0, time.monotonic(), 0.0
-        self._write(("", _METHOD), ("", _MODE), ("", _LABEL), ("", _NOTE))
+        self._write(("", _METHOD), ("", _MODE), ("", _LABEL), ("", _NOTE), ("", _SHAPE))
 
-    def begin(self, label: str, method: str, mode: str, limit: float = 0.0) -> None:
+    def begin(self, label: str, method: str, mode: str, limit: float = 0.0, shape: str = "") -> None:
         """Record the start of a call (a call nested in one in progress is not timed on its own).
 
         Args:
@@ -343,17 +418,19 @@ class Board:
             method: The kind of call (``"step"``, ``"construct"``...), which decides the rule that owns a crash.
             mode: The render mode of the instance called (``""`` for none).
             limit: Seconds this call may take, when it differs from the supervisor's timeout (0.0: the timeout).
+            shape: Its shape (:func:`~conformance._engine.watchdog.call_shape`; ``""``: its kind), which a hang of
+                it ends the calls of.
         """
         self._depth += 1
         if self._depth == 1:
             self._calls += 1
             self._limit = limit
             self._started = self._beat = time.monotonic()
-            if (method, mode, label) == self._last:
+            if (method, mode, label, shape) == self._last:
                 self._write()  # the common case (a run of steps): only the times change
             else:
-                self._last = (method, mode, label)
-                self._write((method, _METHOD), (mode, _MODE), (label, _LABEL))
+                self._last = (method, mode, label, shape)
+                self._write((method, _METHOD), (mode, _MODE), (label, _LABEL), (None, _NOTE), (shape, _SHAPE))
 
     def end(self) -> None:
         """Record the end of a call begun with :meth:`begin`."""
@@ -408,11 +485,11 @@ class Board:
         _, pid, depth, started, beat, calls, limit = _HEAD.unpack_from(raw, 0)
         offset = _HEAD.size
         texts: list[str] = []
-        for width in (_METHOD, _MODE, _LABEL, _NOTE):
+        for width in (_METHOD, _MODE, _LABEL, _NOTE, _SHAPE):
             texts.append(_text(raw[offset : offset + width]))
             offset += width
-        method, mode, label, note = texts
-        return Snapshot(pid, depth > 0, started, beat, calls, method, mode, label, note, limit)
+        method, mode, label, note, shape = texts
+        return Snapshot(pid, depth > 0, started, beat, calls, method, mode, label, note, limit, shape)
 
 
 class BoardGuard:
@@ -430,19 +507,26 @@ class BoardGuard:
         self.board = board
         self.timeout = timeout
         self.limits = CallLimits(timeout)
+        board.limits = self.limits
 
-    def call(self, label: str, fn: Callable[[], T], *, method: str = "", mode: str = "", limit: float = 0.0) -> T:
+    def call(
+        self, label: str, fn: Callable[[], T], *, method: str = "", mode: str = "", limit: float = 0.0,
+        arguments: Mapping[str, object] | None = None, beside: bool = False,
+    ) -> T:
         """Call ``fn`` with ``label`` on the board as the call in progress (see :meth:`Board.begin`), under the
-        limit its kind earned (:class:`~conformance._engine.watchdog.CallLimits`) unless ``limit`` is given."""
+        limit its shape earned (:class:`~conformance._engine.watchdog.CallLimits`) unless ``limit`` is given; a
+        call of a shape that hung earlier in the run is refused
+        (:class:`~conformance._engine.watchdog.HungEarlier`)."""
         method = method or label.rsplit(".", 1)[-1]
-        kind = kind_of(method, label, mode)
-        self.board.begin(label, method, mode, limit or self.limits.limit(kind))
+        shape = call_shape(kind_of(method, label, mode), mode, arguments, beside=beside)
+        self.limits.admit(shape)
+        self.board.begin(label, method, mode, limit or self.limits.limit(shape), shape)
         started = time.monotonic()
         try:
             result = fn()
         finally:
             self.board.end()
-        self.limits.took(kind, time.monotonic() - started)
+        self.limits.took(shape, time.monotonic() - started)
         return result
 
     def run(self, body: Callable[[], T]) -> T:

@@ -19,7 +19,8 @@ more than such an item): an ending that is not a return is still the item's in p
 handed over their results, those after it run again, together, in a new batch), and each item's peak memory is its
 own. A target costly to construct runs one item per process when forked (each item gets its zygote's whole shelf of
 untouched instances) and many per process when spawned (they share its recycled instances;
-:mod:`conformance._engine.shelf`).
+:mod:`conformance._engine.shelf`). Spawned jobs run in their zygote's worker, one after another
+(:mod:`conformance._engine.worker`): the batches are what a crash ends, not what pays the import.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from typing import Any
 
 import pytest
 
+from conformance._engine.case import SINGLE_INSTANCE_RULE
 from conformance._engine.describe import is_dict
 from conformance._engine.jobs import share, warm_supervisor
 from conformance._engine.messages import (
@@ -57,9 +59,10 @@ from conformance._engine.verdicts import Verdict as _Verdict
 from conformance._engine.verdicts import describe_ending as _ending
 from conformance._engine.verdicts import owning_rule as _owner
 from conformance._engine.verdicts import verdict as _verdict
+from conformance._engine.watchdog import BESIDE, alone, kind_of
 from conformance._engine.zygote import JSON
 from conformance.results import CONSTRUCT, Evidence, RuleResult, rule_level
-from conformance.rule_warnings import ConformanceWarning
+from conformance.rule_warnings import ConformanceWarning, warning_class
 
 __all__ = ["ItemRunner"]
 
@@ -122,7 +125,10 @@ def _part(outcome: Outcome, index: int) -> Outcome | None:
         return outcome
     if index < len(outcome.parts):
         part: JSON = outcome.parts[index]
-        peak: JSON = part.get("peak_mib") if is_dict(part) else None
+        if not is_dict(part) or "unreadable" in part:  # a part file the supervisor could not read (zygote.collect)
+            why = part.get("unreadable") if is_dict(part) else "it holds no JSON object"
+            return Died("exit code 0", _NO_CALL, outcome.seconds, detail=f"the item's result could not be read: {why}")
+        peak: JSON = part.get("peak_mib")
         imported = outcome.imported if isinstance(outcome, Finished) else ()
         return Finished(part, outcome.seconds, imported, float(peak) if peak is not None else _peak_of(outcome))
     if isinstance(outcome, Finished):  # returned without handing over every item's result: the suite's own bug
@@ -131,6 +137,20 @@ def _part(outcome: Outcome, index: int) -> Outcome | None:
     # The item in progress when the job ended: the ending is its own, the parts handed over before are the earlier
     # items' (left on it, a later _part(outcome, 0) would take the first of them for this item's result).
     return dataclasses.replace(outcome, parts=()) if index == len(outcome.parts) else None
+
+
+def _shape(outcome: Hung) -> str:
+    """The shape of the call that hung (``""``: none was in progress, a hang outside any call the suite tracks)."""
+    board = outcome.board
+    if not board.active:
+        return ""
+    return board.shape or kind_of(board.method, board.label, board.mode)
+
+
+def _refused(outcome: Finished) -> str:
+    """The shape of the call an item's job refused because it hung earlier (``""``: none)."""
+    value: JSON = outcome.value
+    return str(value.get("hung_earlier") or "") if is_dict(value) else ""
 
 
 def _peak_of(outcome: Outcome) -> float:
@@ -255,16 +275,88 @@ class ItemRunner:
             verdict = _Verdict(shared.outcome, shared.outcome, shared.message)
             return [self._report(item, param, verdict, 0.0, facts.trace.evidence)]
         outcome = self._item_outcome(param, facts, item.nodeid)
+        if isinstance(outcome, Hung) and self._learn(facts, outcome, param.rule_id or CONSTRUCT, item.nodeid):
+            outcome = self._alone(param, facts, item.nodeid, outcome)
         if isinstance(outcome, Finished):
+            refused = _refused(outcome)
+            if refused in facts.hangs:
+                return [self._met_hang(item, param, facts, refused)]
             return self._finished(item, outcome)
-        if isinstance(outcome, Hung) and facts.hang is None:
-            facts.hang = (outcome, param.rule_id or CONSTRUCT)
-            self._drop_stale(item.nodeid)  # later items of the target, started ahead, would meet the hang again
+        if isinstance(outcome, Hung) and _shape(outcome) in facts.hangs:
+            return [self._met_hang(item, param, facts, _shape(outcome), outcome)]
         failed = False if isinstance(outcome, Interrupted) else self._owner_failed(param, outcome.board)
         verdict = _verdict(param, outcome, None, failed, self._owner_known(param, outcome.board))
         if isinstance(outcome, Interrupted):
             self.interrupted = verdict.message
         return [self._report(item, param, verdict, outcome.seconds)]
+
+    def _learn(self, facts: TargetRun, outcome: Hung, first: str, nodeid: str = "") -> bool:
+        """Remember a hang: of its call's shape, or of the whole target when it hung outside any tracked call. Jobs
+        started ahead with what was known before would meet it again: they are dropped. Whether it was the first
+        hang of a call on a second live instance, which marks the target as allowing one live instance per process
+        until the item that met it, run again with its second instance in a process of its own, says otherwise
+        (:meth:`_alone`)."""
+        shape = _shape(outcome)
+        if not shape:
+            if facts.hang is None:
+                facts.hang = (outcome, first)
+        elif shape not in facts.hangs:
+            facts.hangs[shape] = (outcome, first)
+        single = BESIDE in shape and not facts.single_instance
+        if single:
+            facts.single_instance = f"a call on a second live instance never returned ({_ending(outcome)})"
+        if nodeid:
+            self._drop_stale(nodeid)
+        return single
+
+    def _alone(self, param: CaseParam, facts: TargetRun, nodeid: str, hung: Hung) -> Outcome:
+        """The item ``nodeid`` hung in a call on a second live instance (``hung``): run it again with its second
+        instance in a process of its own (remote.py). When that call returns there, the target allows one live
+        instance per process (ENV-021 says so) and the item's outcome is the new run's; when it does not return alone
+        either, the hang was not the live instances' doing (a construction in human mode that stalls), and it is
+        learnt without them."""
+        again = self._item_outcome(param, facts, nodeid)
+        if not (isinstance(again, Hung) and _shape(again) == alone(_shape(hung))):
+            if isinstance(again, Hung):
+                self._learn(facts, again, param.rule_id or CONSTRUCT, nodeid)
+            return again
+        facts.single_instance = ""
+        self._learn(facts, again, param.rule_id or CONSTRUCT, nodeid)
+        return hung
+
+    def _met_hang(self, item: pytest.Item, param: CaseParam, facts: TargetRun, shape: str,
+                  own: Hung | None = None) -> pytest.TestReport:
+        """The report of an item that made a call of a shape that hung: its own process hung there (``own``), or an
+        earlier item's did and its job refused the call. The rule that owns the call fails it, or the first item to
+        meet the hang reports it as its rule's failure; the others are not checked. ENV-021 warns: the target allows
+        one live instance per process."""
+        hang, first = facts.hangs[shape]
+        rule = param.rule_id or CONSTRUCT
+        if rule == SINGLE_INSTANCE_RULE and BESIDE in shape and facts.single_instance:
+            return self._single_instance(item, param, own or hang)
+        failed = self._owner_failed(param, hang.board)
+        # A call no rule owns, or of a shape the owner of its kind may never make (a huge seed, an options dict, a
+        # render mode), needs another item to report it; a plain call's owner makes one, and fails it.
+        unowned = _owner(param, hang.board) is None or "[" in alone(shape)
+        reports = unowned and not failed and shape not in facts.blamed and param.rule_id is not None
+        verdict = _verdict(param, own or hang, None if own is not None else first, failed,
+                           self._owner_known(param, hang.board), shape=shape, reports=reports)
+        if verdict.outcome == "failed":
+            facts.blamed.add(shape)
+        return self._report(item, param, verdict, own.seconds if own is not None else 0.0)
+
+    def _single_instance(self, item: pytest.Item, param: CaseParam, hang: Hung) -> pytest.TestReport:
+        """ENV-021's report on a target whose second live instance never returned from a call: it warns, as it does
+        when the second construction raises (the other rules check the target with the second instance elsewhere)."""
+        message = (f"{SINGLE_INSTANCE_RULE} (SHOULD) violated by {param.target.id}: the target allows one live "
+                   f"instance per process: {_ending(hang)} on a second instance while the first was live; the rules "
+                   "that need two live instances check it with the second in a process of its own")
+        category = warning_class(SINGLE_INSTANCE_RULE)
+        warning = warnings.WarningMessage(category(message), category, str(item.path), item.location[1] or 0)
+        self.config.hook.pytest_warning_recorded.call_historic(
+            kwargs={"warning_message": warning, "nodeid": item.nodeid, "when": "runtest", "location": None}
+        )
+        return self._report(item, param, _Verdict("passed", "warned", message), hang.seconds)
 
     def _vet(self, item: pytest.Item, param: CaseParam, reports: list[pytest.TestReport]) -> list[pytest.TestReport]:
         """Turn a skip that names another rule as the reporter of its cause into an error when that rule did not
@@ -338,6 +430,9 @@ class ItemRunner:
         outcome = _part(self.supervisor.wait(entry.ticket), entry.index)
         if not isinstance(outcome, Finished):
             return "failed"  # its own process ended without a return: its item reports that, as a failure
+        refused = _refused(outcome)
+        if refused in facts.hangs:  # it met a hang: it failed if it owns that call (else it is worded in its turn)
+            return "failed" if _owner(param, facts.hangs[refused][0].board) == param.rule_id else "unknown"
         value: Mapping[str, Any] = outcome.value
         phases = [str(data.get("outcome")) for data in value.get("reports", [])]
         if "failed" in phases:
@@ -505,13 +600,12 @@ class ItemRunner:
             self._shared_failed(facts, outcome)
         return None
 
-    @staticmethod
-    def _shared_failed(facts: TargetRun, outcome: Failure) -> None:
+    def _shared_failed(self, facts: TargetRun, outcome: Failure) -> None:
         # The shared run crashed, hung or overflowed: every observer runs on its own (and meets the problem, which
         # is then attributed as for any item); a hang is remembered as any hang is.
         facts.trace = dataclasses.replace(facts.trace or TraceResult(), verdicts={}, error=_ending(outcome))
-        if isinstance(outcome, Hung) and facts.hang is None:
-            facts.hang = (outcome, _SHARED)
+        if isinstance(outcome, Hung):
+            self._learn(facts, outcome, _SHARED)
 
     def _finished(self, item: pytest.Item, outcome: Finished) -> list[pytest.TestReport]:
         value: Mapping[str, Any] = outcome.value

@@ -169,6 +169,9 @@ class TargetState:
         """How to check the target when its construction failed in a windowing layer on a machine with no display
         (the machine's limit, not the target's break); empty otherwise."""
         self.hung: str | None = None
+        self.single_instance = ""
+        """Why the target allows one live instance per process, when a call on a second one never returned earlier
+        in the run (``""``: not known): a second instance is then built in a process of its own."""
         self.construct_seconds: float | None = None
         """What the probe's construction took (``None`` until it returned)."""
         self._probed = target.unavailable is not None

@@ -12,7 +12,10 @@ Three kinds of process take part, and only the last two ever run target code:
 * one **job process** per job (a pytest item, a shared rollout), forked from the zygote. It runs the job, writes
   its JSON result to a file and leaves with ``os._exit``: threads it started, memory it leaked and global state it
   changed die with it. Descendants die with their process group; those that escape it (``setsid``) are adopted
-  by the zygote, a child subreaper on Linux, which kills them when the job ends.
+  by the zygote, a child subreaper on Linux, which kills them when the job ends. Under spawn isolation (a target
+  unsafe to fork once warm) the zygote is *cold* and its jobs run one after another in its *worker*, a process that
+  warmed up in its first job and stays (:mod:`conformance._engine.worker`): the import is paid once per worker, and
+  a worker whose job left something behind is retired after it.
 
 Several jobs may run at once (``parallel``; a target then gets a second zygote), each under its own limits: the
 supervisor submits jobs and waits for the one it needs while enforcing the limits of all. A zygote's warm-up may clone
@@ -46,7 +49,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conformance._engine.messages import Died, Finished, Hung, Interrupted, Outcome, OverMemory
-from conformance._engine.processes import Board, Snapshot, cpu_and_state, describe_status, kill_group, kill_tree, rss
+from conformance._engine.processes import Board, Snapshot, describe_status, kill_group, kill_tree, rss, tree_usage
+from conformance._engine.watchdog import COST_FACTOR
 from conformance._engine.zygote import JSON, STACKS_SIGNAL, Job, JobFunction, collect, flush_stdio, send, serve
 
 __all__ = [
@@ -64,7 +68,10 @@ _MEMORY_POLL = 0.2
 _GRACE = 2.0
 _MIN_IDLE = 10.0
 _STARVED_GRACE = 4.0
-_STARVED_SHARE = 0.25
+_RUNNING_GRACE = 2.0
+_STARVED_SHARE = 1 / COST_FACTOR
+_STALLED_SHARE = 0.05  # less than this share of a CPU past the grace: the machine stalled the call (it is rerun)
+_SAMPLE_AFTER = 0.2
 _CPU_TICKS = 0.05
 _WARM_IDLE = 60.0
 _GIB = 1 << 30
@@ -89,29 +96,60 @@ def default_memory_cap() -> int:
 class _Starvation:
     """Tells a call that is slow because the machine is overloaded from one that hangs.
 
-    A call past its limit whose process is runnable but got little CPU while the call ran was starved, not
-    stuck: it gets up to :data:`_STARVED_GRACE` times its limit. A process that sleeps (blocked in a call that
-    never returns) or that used its CPU (a busy loop) is not excused. Runnable includes uninterruptible waits in
-    the kernel (state D), which is where a process starved of memory rather than CPU spends its time.
+    What a call's processes (the job's and those it started, whose work it may wait for) got of a CPU is read once the
+    call has run for :data:`_SAMPLE_AFTER` (:meth:`watch`) and again once it is past its limit. A limit allows
+    :data:`~conformance._engine.watchdog.COST_FACTOR` times what the call cost when it was measured, so a call whose
+    processes had :data:`_STARVED_SHARE` of a CPU since it started, or half its limit in CPU seconds (one and a half
+    times its measured cost), has had what it needed; one that did not return then is *busy* (a loop) and fails at
+    once, however loaded the machine. A call whose processes all sleep is *asleep* (blocked in a call that never
+    returns) and fails at once too. Only a call whose processes are runnable (waiting for a CPU, ``R``, or in the
+    kernel, ``D``: page reclaim under memory pressure) and got less than that is excused, until it has had that CPU:
+    for at most :data:`_RUNNING_GRACE` times its limit while it runs (a loop is judged within twice its limit however
+    loaded the machine; a call of its measured cost ends within that on a sixth of a CPU), and for at most
+    :data:`_STARVED_GRACE` times its limit while it gets next to nothing (the machine stalls it: past that it is
+    *starved*, and the runner confirms the hang in a fresh process). :attr:`cause` says which.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.call: tuple[int, float] = (0, 0.0)
         self.cpu_at_start = 0.0
+        self.sampled = 0.0  # when the CPU of the call's processes was read
+        self.cause = ""
+        self._clock = clock
+
+    def _sample(self, pid: int, call: tuple[int, float], now: float) -> None:
+        self.call, self.cpu_at_start, self.sampled, self.cause = call, tree_usage(pid)[0], now, ""
+
+    def watch(self, pid: int, snapshot: Snapshot) -> None:
+        """At every look at a working process: read the CPU its processes have used once its current call (or spell
+        without one) has lasted :data:`_SAMPLE_AFTER` (a cheap call ends before, and is never read)."""
+        started = snapshot.started or snapshot.beat
+        call, now = (snapshot.calls, started), self._clock()
+        if started and call != self.call and now - started > _SAMPLE_AFTER:
+            self._sample(pid, call, now)
 
     def excuses(self, pid: int, snapshot: Snapshot, limit: float) -> bool:
-        cpu, state = cpu_and_state(pid)
-        call = (snapshot.calls, snapshot.started or snapshot.beat)
-        if call != self.call:  # the first look past the limit at this call: CPU since then is what it got
-            self.call, self.cpu_at_start = call, cpu
+        """Whether the call on ``snapshot``, past ``limit``, is let go on for now (:attr:`cause` says why not)."""
+        started = snapshot.started or snapshot.beat
+        call, now = (snapshot.calls, started), self._clock()
+        if call != self.call:  # never read (the supervisor was busy): what it gets from now on is what counts
+            self._sample(pid, call, now)
             return True
-        since = time.monotonic() - (snapshot.started or snapshot.beat)
-        if since > _STARVED_GRACE * limit:
-            return False
-        # Waiting for a CPU (R) or for the kernel (D: page reclaim under memory pressure, disk) is starvation;
-        # the CPU clock ticks in hundredths, so a few ticks of progress are within its resolution.
-        got = cpu - self.cpu_at_start
-        return state in ("R", "D") and got < _STARVED_SHARE * (since - limit) + _CPU_TICKS
+        cpu, runnable = tree_usage(pid)
+        got, since = cpu - self.cpu_at_start, now - self.sampled
+        # The CPU clock ticks in hundredths: a few ticks of progress are within its resolution.
+        running = got >= _STALLED_SHARE * since + _CPU_TICKS
+        if not runnable:
+            self.cause = "asleep"
+        elif got >= _STARVED_SHARE * since + _CPU_TICKS or got >= limit / 2:
+            self.cause = "busy"
+        elif running and now - started > _RUNNING_GRACE * limit:
+            self.cause = "busy"
+        elif now - started > _STARVED_GRACE * limit:
+            self.cause = "starved"
+        else:
+            return True
+        return False
 
 
 _NOTHING = Snapshot(0, False, 0.0, 0.0, 0, "", "", "", "")  # the board of a job that never started
@@ -467,7 +505,9 @@ class Supervisor:
         self._jobs += 1
         ticket.result = str(self._workdir / f"job-{os.getpid()}-{self._jobs}.json")
         key = ticket.key
-        preload = [] if key in self._no_preload else sorted(self._imported.get(key, set()) - zygote.preloaded)
+        # A cold zygote never imports what its target's jobs import: its worker does, in its own process.
+        cold = key in self._no_preload or zygote.cold
+        preload = [] if cold else sorted(self._imported.get(key, set()) - zygote.preloaded)
         zygote.preloaded.update(preload)
         zygote.preloading = bool(preload)
         zygote.ticket, zygote.job_pid, zygote.watch = ticket, None, _Watch(ticket.started)
@@ -584,11 +624,13 @@ class Supervisor:
         limit = snapshot.limit or self.timeout
         idle_limit = max(self.idle_limit, _WARM_IDLE) if zygote.warming else self.idle_limit
         verdict: Hung | OverMemory | None = None
-        if snapshot.active and now - snapshot.started > limit and not watch.starved.excuses(pid, snapshot, limit):
-            verdict = Hung(limit, snapshot, now - watch.started)
+        starved = watch.starved
+        starved.watch(pid, snapshot)
+        if snapshot.active and now - snapshot.started > limit and not starved.excuses(pid, snapshot, limit):
+            verdict = Hung(limit, snapshot, now - watch.started, cause=starved.cause)
         elif not snapshot.active and snapshot.beat and now - snapshot.beat > idle_limit:
-            if not watch.starved.excuses(pid, snapshot, idle_limit):
-                verdict = Hung(idle_limit, snapshot, now - watch.started)
+            if not starved.excuses(pid, snapshot, idle_limit):
+                verdict = Hung(idle_limit, snapshot, now - watch.started, cause=starved.cause)
         elif self.memory_cap and now >= watch.next_memory:
             watch.next_memory = now + _MEMORY_POLL
             resident = rss(pid)
@@ -648,5 +690,5 @@ class Supervisor:
             return dataclasses.replace(verdict, parts=parts)
         if os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and "value" in data:
             return Finished(data["value"], seconds, tuple(data.get("imported", ())), parts=parts)
-        internal = str(data.get("internal_error", ""))
+        internal = str(data.get("internal_error") or data.get("unreadable") or "")
         return Died(describe_status(status), snapshot, seconds, internal, traceback=stacks, parts=parts)

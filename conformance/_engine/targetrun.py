@@ -59,7 +59,13 @@ class TargetRun:
 
     Attributes:
         construct_error: Why the target cannot be constructed (its constructor killed or hung the zygote).
-        hang: The first call of the target that did not return within the timeout, and the item it hung.
+        hang: A hang outside any call the suite tracks (nothing started or ended for too long), and the item it hung:
+            every later item of the target is decided without a job.
+        hangs: Each shape of call (:func:`~conformance._engine.watchdog.call_shape`) that did not return within its
+            limit, and the item it hung: a job refuses such a call at once, and the items that never make one run.
+        blamed: The shapes whose hang an item reported as its rule's failure (one cause, one failure).
+        single_instance: Why the target allows one live instance per process (a call on a second live instance
+            never returned), ``""`` while that is not known.
         close_probe: Whether the zygote closes the instance it probed (not when closing it killed or hung one;
             ENV-020 reports that).
         reran_hang: Whether a job of the target has already been run again after it hung (once per target).
@@ -75,6 +81,9 @@ class TargetRun:
 
     construct_error: str | None = None
     hang: tuple[Hung, str] | None = None
+    hangs: dict[str, tuple[Hung, str]] = field(default_factory=dict[str, tuple[Hung, str]])
+    blamed: set[str] = field(default_factory=set[str])
+    single_instance: str = ""
     close_probe: bool = True
     reran_hang: bool = False
     trace: TraceResult | None = None
@@ -93,6 +102,8 @@ class TargetRun:
             first_costs=trace.first_costs,
             steady_costs={} if trace.costs is None else dataclasses.asdict(trace.costs),
             verdicts=trace.verdicts,
+            hung={shape: f"{_ending(hang)}, first seen in {first}" for shape, (hang, first) in self.hangs.items()},
+            single_instance=self.single_instance,
         )
 
     def shared_verdict(self, rule_id: str | None) -> ObserverVerdict | None:
@@ -113,6 +124,16 @@ def jobs_for(param: CaseParam, facts: TargetRun, request: Request) -> tuple[Job,
     return warm, Job.of(run_trace, job.to_wire())
 
 
+def _doubtful(supervisor: Supervisor, param: CaseParam, outcome: Hung) -> bool:
+    """Whether a job's hang may be the machine's or the fork's doing rather than the target's, so that it is worth
+    running again in a fresh process: not when its processes had their share of a CPU past the limit (a loop: the
+    supervisor does not excuse it, and a rerun would only wait as long again, longer under load), nor when they all
+    slept in a process that never forked from a warm one (a call blocked for good, not a lock a fork copied)."""
+    if outcome.stage == "warm" or outcome.cause == "busy":
+        return False
+    return not (outcome.cause == "asleep" and supervisor.isolation(param.target.id)[0] == "spawn")
+
+
 def supervised(
     supervisor: Supervisor, param: CaseParam, facts: TargetRun, request: Request, first: Outcome | None = None
 ) -> Outcome:
@@ -121,7 +142,8 @@ def supervised(
     target = param.target
     warm, job = jobs_for(param, facts, request)
     outcome = first if first is not None else supervisor.run(target.id, warm, job)
-    if isinstance(outcome, Hung) and outcome.stage != "warm" and facts.hang is None and not facts.reran_hang:
+    confirm = isinstance(outcome, Hung) and facts.hang is None and not facts.reran_hang
+    if isinstance(outcome, Hung) and confirm and _doubtful(supervisor, param, outcome):
         # A process can stall on a machine under heavy load, where a call of microseconds has been seen to
         # stay unfinished past the limit: the target's first hang is confirmed in a fresh process (a real hang
         # hangs again), once per target, so a hanging target costs one more timeout, not one per item.

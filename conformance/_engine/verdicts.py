@@ -182,8 +182,10 @@ class Verdict:
 
 
 
-def verdict(param: CaseParam, outcome: Failure, first: str | None, owner_failed: bool,
-            owner_known: str = "not run here") -> Verdict:
+def verdict(
+    param: CaseParam, outcome: Failure, first: str | None, owner_failed: bool, owner_known: str = "not run here", *,
+    shape: str = "", reports: bool = False,
+) -> Verdict:
     """What an ending that was not a return means for one item.
 
     Args:
@@ -194,6 +196,11 @@ def verdict(param: CaseParam, outcome: Failure, first: str | None, owner_failed:
             reported by it; otherwise the item was not checked, and says so as an error).
         owner_known: That rule's outcome in this run (``"not run here"`` when it did not run): the remedy never
             sends the user to run a rule that passed.
+        shape: The shape of the call that hung (:func:`~conformance._engine.watchdog.call_shape`), when the hang
+            ends only the calls of that shape.
+        reports: Whether this item reports the hang as its rule's failure: no item has, and the rule that owns the
+            call did not fail (it never made a call of that shape: a huge seed, a render mode). The item whose
+            process hung, or the first to meet the hang later, reports it; the others are not checked.
     """
     rule_id = param.rule_id or CONSTRUCT
     target = param.target.id
@@ -214,22 +221,31 @@ def verdict(param: CaseParam, outcome: Failure, first: str | None, owner_failed:
                         f"{rule_id} not checked on {target}: {ending}, on a machine with no display "
                         "(DISPLAY/WAYLAND_DISPLAY unset); check human rendering under a display, e.g. "
                         "xvfb-run -a pytest --pyargs conformance ...")
+    if shape and first is not None and not reports and owner != rule_id and not (owner is not None and owner_failed):
+        hung = describe_ending(outcome)
+        return Verdict("failed", "error",
+                        f"{rule_id} ({rule_level(rule_id)}) not checked on {target}: hung earlier in {shape}, first "
+                        f"seen in {first} ({hung}; not called again). {remedy(None, outcome)}")
     if owner is not None and owner != rule_id:
         if owner_failed:
             return Verdict("skipped", "skipped",
                             f"{rule_id} not checked on {target}: {ending} (reported by {owner_text(owner)})")
-        return Verdict("failed", "error",
-                        f"{rule_id} ({rule_level(rule_id)}) not checked on {target}: {ending}; "
-                        f"{owner_text(owner)} did not fail, so nothing reports it. "
-                        f"{remedy(owner, outcome, known=owner_known, rule_id=rule_id, mode=board.mode)}")
+        if not reports:
+            return Verdict("failed", "error",
+                            f"{rule_id} ({rule_level(rule_id)}) not checked on {target}: {ending}; "
+                            f"{owner_text(owner)} did not fail, so nothing reports it. "
+                            f"{remedy(owner, outcome, known=owner_known, rule_id=rule_id, mode=board.mode)}")
     if param.rule_id is None:
         return Verdict("failed", "failed", f"CONSTRUCT: target {target} cannot be constructed: {ending}")
-    if first is not None and owner is None:
+    if first is not None and owner is None and not reports:
         return Verdict("failed", "error",
                         f"{rule_id} ({rule_level(rule_id)}) not checked: target {target} hung earlier: {ending}. "
                         f"{remedy(None, outcome)}")
     problem = f"the target hung: {ending}" if isinstance(outcome, Hung) else ending
     message = f"{rule_id} ({rule_level(rule_id)}) violated by {target}: {problem}"
+    if shape and owner is not None and owner != rule_id:
+        message += (f" (a call of shape {shape}: {owner_text(owner)}, which owns that call, did not meet it, so this "
+                    "item reports it)")
     rule = RULES.get(rule_id)
     if rule is not None:
         message += f"\n  rule:     {rule_id} {rule.level.value} {rule.text}"

@@ -42,22 +42,31 @@ only be abandoned while the target holds the thread.
 from __future__ import annotations
 
 import ctypes
+import operator
 import os
 import queue
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, Protocol, SupportsIndex, TypeVar, cast
+
+import numpy as np
+
+from conformance._engine.describe import is_mapping
 
 __all__ = [
+    "BESIDE",
     "COST_FACTOR",
     "FIRST_CALL_GRACE",
     "SPREAD_FACTOR",
     "CallLimits",
     "CallTimeout",
     "Guard",
+    "HungEarlier",
     "Watchdog",
+    "alone",
+    "call_shape",
     "kind_of",
 ]
 
@@ -88,11 +97,90 @@ def kind_of(method: str, label: str, mode: str = "") -> str:
     return f"{kind} {mode}" if mode and kind in _BY_MODE else kind
 
 
-class CallLimits:
-    """Per-process memory of what each kind of call cost, and the limit it gives the next call of that kind.
+_USUAL_SEEDS = 2**32
+"""Seeds from 0 below this are the usual range (NumPy's ``SeedSequence`` takes any non-negative int; an env that
+folds a seed into 32 bits may loop or fail on one outside it)."""
 
-    Forked processes inherit what their parent measured (a zygote's construction of the probe, say); which kinds have
-    been called *in this process* starts afresh in each one, since a compile cache does not survive a new process.
+BESIDE = "beside another live instance"
+"""The qualifier of a call on an instance made while another instance of the target was live in the process (or of
+that construction): an emulator allowing one live instance per process may block there (rule ENV-021)."""
+
+
+def _seed_shape(seed: object) -> str:
+    if seed is None:
+        return ""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        return f"seed of type {type(seed).__name__}"
+    value: int = operator.index(cast("SupportsIndex", seed))
+    if value < 0:
+        return "negative seed"
+    return "seed >= 2**32" if value >= _USUAL_SEEDS else ""
+
+
+def call_shape(kind: str, mode: str = "", kwargs: Mapping[str, object] | None = None, *, beside: bool = False) -> str:
+    """The shape of a call: its kind (:func:`kind_of`) and what of its arguments may decide whether it returns at all.
+
+    A call that never returned ends the calls of its shape, not of its kind: ``reset(seed=2**32)`` hanging says
+    nothing of ``reset(seed=0)``, nor a ``human``-mode instance's reset of an ``rgb_array`` one's. The qualifiers, in
+    brackets after the kind: the instance's render mode (kinds of call per mode name it already), a seed outside the
+    usual range (negative, ``2**32`` or more, not an int), the keys of an ``options`` dict, and :data:`BESIDE`.
+    ``reset [seed >= 2**32; options: 'a']``; a plain call's shape is its kind.
+    """
+    found = dict(kwargs or {})
+    qualifiers: list[str] = []
+    if mode and kind.split(" ", 1)[0] not in _BY_MODE:
+        qualifiers.append(f"mode {mode}")
+    seed = found.get("seed")
+    if isinstance(seed, (list, tuple)):
+        qualifiers.append("a seed per sub-env")
+    elif seed_shape := _seed_shape(seed):
+        qualifiers.append(seed_shape)
+    options = found.get("options")
+    if is_mapping(options) and options:
+        qualifiers.append(f"options: {', '.join(sorted(repr(key) for key in options))[:60]}")
+    elif options is not None and not is_mapping(options):
+        qualifiers.append(f"options of type {type(options).__name__}")
+    if beside:
+        qualifiers.append(BESIDE)
+    return f"{kind} [{'; '.join(qualifiers)}]" if qualifiers else kind
+
+
+def alone(shape: str) -> str:
+    """``shape`` without :data:`BESIDE`: the same call made on an instance alone in its process."""
+    kind, _, rest = shape.partition(" [")
+    qualifiers = [part for part in rest.rstrip("]").split("; ") if part and part != BESIDE]
+    return f"{kind} [{'; '.join(qualifiers)}]" if qualifiers else kind
+
+
+def _kind_of_shape(shape: str) -> str:
+    return shape.split(" [", 1)[0]
+
+
+class HungEarlier(BaseException):
+    """A call of a shape that hung earlier in the run is refused at once rather than waited for again.
+
+    A ``BaseException``, as :class:`CallTimeout` is: Hypothesis must not shrink it, nor a check catch it as the
+    target's own error; the job reports the item as meeting that hang (:class:`CallLimits.refused`).
+
+    Args:
+        shape: The call's shape.
+        hang: What is known of the hang (the call that did not return and the item that met it first).
+    """
+
+    def __init__(self, shape: str, hang: str) -> None:
+        super().__init__(f"a call of shape {shape} hung earlier in this run ({hang}): not called again")
+        self.shape = shape
+
+
+class CallLimits:
+    """Per-process memory of what each shape of call cost, and the limit it gives the next call of that shape.
+
+    Forked processes inherit what their parent measured (a zygote's construction of the probe, say); which shapes have
+    been called *in this process* starts afresh in each one, since a compile cache does not survive a new process. A
+    shape with qualifiers (:func:`call_shape`) takes the measured costs of its kind until it has its own.
+
+    The shapes of call that hung earlier in the run (:meth:`refuse`, from the job's facts) are refused at once
+    (:meth:`admit`), and the last one refused is remembered for the job to report (:attr:`refused`).
 
     Args:
         timeout: The floor of every limit, in seconds.
@@ -102,9 +190,27 @@ class CallLimits:
         self.timeout = timeout
         self._pid = os.getpid()
         self._called: set[str] = set()
-        self._first: dict[str, float] = {}  # first call of each kind, as measured (by the probe or here)
+        self._first: dict[str, float] = {}  # first call of each shape, as measured (by the probe or here)
         self._cheapest: dict[str, float] = {}
-        self._slowest: dict[str, float] = {}  # the slowest call of each kind after its first (which may compile)
+        self._slowest: dict[str, float] = {}  # the slowest call of each shape after its first (which may compile)
+        self._hung: dict[str, str] = {}
+        self.refused = ""
+        """The shape of the last call refused because that shape hung earlier (``""``: none; the job clears it)."""
+
+    def refuse(self, hung: Mapping[str, str]) -> None:
+        """From now on refuse the calls of these shapes (shape -> what is known of its hang)."""
+        self._hung = dict(hung)
+
+    def admit(self, shape: str) -> None:
+        """Let a call of ``shape`` go ahead, unless its shape hung earlier.
+
+        Raises:
+            HungEarlier: The shape hung earlier in the run.
+        """
+        hang = self._hung.get(shape)
+        if hang is not None:
+            self.refused = shape
+            raise HungEarlier(shape, hang)
 
     def prime(self, first: Mapping[str, float], steady: Mapping[str, float]) -> None:
         """Take in costs measured elsewhere: the first call of each kind, and a later one (seconds)."""
@@ -113,26 +219,27 @@ class CallLimits:
         for method, seconds in steady.items():
             self._cheapest[method] = min(self._cheapest.get(method, float("inf")), float(seconds))
 
-    def limit(self, method: str) -> float:
-        """Seconds the next call of ``method`` may take."""
+    def limit(self, shape: str) -> float:
+        """Seconds the next call of ``shape`` (a kind, or a shape of :func:`call_shape`) may take."""
         if os.getpid() != self._pid:
             self._pid, self._called = os.getpid(), set()
-        if method not in self._called:
-            first = self._first.get(method)
+        kind = _kind_of_shape(shape)
+        if shape not in self._called:
+            first = self._first.get(shape, self._first.get(kind))
             if first is None:
                 return FIRST_CALL_GRACE * self.timeout
             return max(self.timeout, COST_FACTOR * first)
-        spread = SPREAD_FACTOR * self._slowest.get(method, 0.0)
-        return max(self.timeout, COST_FACTOR * self._cheapest.get(method, 0.0), spread)
+        spread = SPREAD_FACTOR * self._slowest.get(shape, 0.0)
+        return max(self.timeout, COST_FACTOR * self._cheapest.get(shape, self._cheapest.get(kind, 0.0)), spread)
 
-    def took(self, method: str, seconds: float) -> None:
-        """Record that a call of ``method`` returned after ``seconds``."""
-        if method not in self._called:
-            self._called.add(method)
-            self._first.setdefault(method, seconds)
+    def took(self, shape: str, seconds: float) -> None:
+        """Record that a call of ``shape`` returned after ``seconds``."""
+        if shape not in self._called:
+            self._called.add(shape)
+            self._first.setdefault(shape, seconds)
         else:
-            self._slowest[method] = max(self._slowest.get(method, 0.0), seconds)
-        self._cheapest[method] = min(self._cheapest.get(method, float("inf")), seconds)
+            self._slowest[shape] = max(self._slowest.get(shape, 0.0), seconds)
+        self._cheapest[shape] = min(self._cheapest.get(shape, float("inf")), seconds)
 
 
 # --- Guards --------------------------------------------------------------------------------------------------------
@@ -170,7 +277,10 @@ class Guard(Protocol):
         """What each kind of call has cost, and so how long the next may take."""
         ...
 
-    def call(self, label: str, fn: Callable[[], T], *, method: str = "", mode: str = "", limit: float = 0.0) -> T:
+    def call(
+        self, label: str, fn: Callable[[], T], *, method: str = "", mode: str = "", limit: float = 0.0,
+        arguments: Mapping[str, object] | None = None, beside: bool = False,
+    ) -> T:
         """Call ``fn`` as the call ``label`` into the target.
 
         Args:
@@ -179,6 +289,11 @@ class Guard(Protocol):
             method: Its kind (``"step"``, ``"construct"``...), which decides the rule that owns a crash in it.
             mode: The render mode of the instance called (``""``: none).
             limit: Seconds this call may take instead of the timeout (0.0: the timeout).
+            arguments: Its keyword arguments, whose shape may matter (:func:`call_shape`).
+            beside: Whether it is made on (or constructs) an instance beside another live one.
+
+        Raises:
+            HungEarlier: A call of its shape hung earlier in the run.
         """
         ...
 
@@ -307,7 +422,10 @@ class Watchdog:
             raise job.error
         return job.result  # type: ignore[return-value]  # set whenever error is None
 
-    def call(self, label: str, fn: Callable[[], T], *, method: str = "", mode: str = "", limit: float = 0.0) -> T:
+    def call(
+        self, label: str, fn: Callable[[], T], *, method: str = "", mode: str = "", limit: float = 0.0,
+        arguments: Mapping[str, object] | None = None, beside: bool = False,
+    ) -> T:
         """Call ``fn`` under the timeout, recording ``label`` as the call in progress.
 
         Args:
@@ -315,25 +433,29 @@ class Watchdog:
             fn: The call into the target.
             method: The kind of call, whose measured cost sets its limit (crashes cannot be told apart in-process).
             mode: The render mode of the instance called (a render's limit is its mode's).
-            limit: Seconds this call may take instead of the limit its kind earned (0.0: that limit).
+            limit: Seconds this call may take instead of the limit its shape earned (0.0: that limit).
+            arguments: Its keyword arguments (:func:`call_shape`).
+            beside: Whether it is made on (or constructs) an instance beside another live one.
 
         Returns:
             What ``fn`` returned.
         """
         if not self.in_worker():
-            return self.run(lambda: self.call(label, fn, method=method, mode=mode, limit=limit))
+            return self.run(lambda: self.call(label, fn, method=method, mode=mode, limit=limit, arguments=arguments,
+                                              beside=beside))
         worker = self._worker
         if worker is None or worker.active is not None:
             # Nested call (or no worker, which in_worker() rules out): the outermost call is what is timed.
             return fn()
-        kind = kind_of(method, label, mode)
+        shape = call_shape(kind_of(method, label, mode), mode, arguments, beside=beside)
+        self.limits.admit(shape)
         started = time.monotonic()
-        worker.active = (label, started, limit or self.limits.limit(kind))
+        worker.active = (label, started, limit or self.limits.limit(shape))
         try:
             result = fn()
         finally:
             worker.active = None
-        self.limits.took(kind, time.monotonic() - started)
+        self.limits.took(shape, time.monotonic() - started)
         return result
 
     def shutdown(self) -> None:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import faulthandler
+import functools
 import importlib
 import json
 import os
@@ -36,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeAlias
 
+from conformance._engine.describe import is_mapping
 from conformance._engine.processes import Board
 from conformance._engine.processes import (
     PR_SET_CHILD_SUBREAPER,
@@ -45,11 +47,14 @@ from conformance._engine.processes import (
     kill_group,
     open_fds,
     prctl,
+    tasks,
 )
+from conformance._engine.worker import Worker, spawn
 from conformance._kit.pristine import restore as restore_process_state
 
 __all__ = [
     "JSON",
+    "MAX_RESULT_BYTES",
     "STACKS_SIGNAL",
     "Job",
     "JobFunction",
@@ -143,7 +148,7 @@ def clone() -> bool:
     and the zygote's would share it)."""
     spares = list(_SPARES)
     _SPARES.clear()
-    if not warm_zygote() or not spares or not _CHANNEL or _threads() > 1 or children(os.getpid()):
+    if not warm_zygote() or not spares or not _CHANNEL or tasks() > 1 or children(os.getpid()):
         for spare, _ in spares:
             spare.close()
         return False
@@ -199,16 +204,24 @@ class Leftovers:
 
 
 def collect(result: str) -> Leftovers:
-    """Read what the job whose result file is ``result`` left, and remove the files."""
+    """Read what the job whose result file is ``result`` left, and remove the files.
+
+    A file that is not what a job writes (over :data:`MAX_RESULT_BYTES`, or not JSON: a job never leaves one
+    half-written, since each is written under another name and renamed) is read as ``{"unreadable": why}``, which
+    the supervisor reports as the suite's own error for that item.
+    """
     stacks = ""
     crash = Path(f"{result}.crash")
-    with contextlib.suppress(OSError):
+    with contextlib.suppress(OSError), crash.open("rb") as handle:
         # The innermost frames come first; the list of extension modules faulthandler ends with is noise.
-        stacks = crash.read_text(encoding="utf-8", errors="replace").split("\nExtension modules:")[0]
-        stacks = stacks[:_MAX_TRACEBACK]
+        text = handle.read(_MAX_TRACEBACK * 4).decode("utf-8", errors="replace")
+        stacks = text.split("\nExtension modules:")[0][:_MAX_TRACEBACK]
+    with contextlib.suppress(OSError):
         crash.unlink()
     found, value = _take(Path(result))
-    data: Mapping[str, JSON] = value if found else {}
+    data: Mapping[str, JSON] = {}
+    if found:
+        data = value if is_mapping(value) else {"unreadable": "it holds no JSON object"}
     parts: list[JSON] = []
     while True:
         found, value = _take(Path(f"{result}.{len(parts)}"))
@@ -218,33 +231,63 @@ def collect(result: str) -> Leftovers:
     return Leftovers(data, tuple(parts), stacks)
 
 
+MAX_RESULT_BYTES = 256 << 20
+"""The largest result (or part) file the supervisor reads: a job's reports are bounded (what a target prints is cut
+to its tail, :mod:`conformance._engine.output`), so a larger one is not what a job meant to write."""
+
+
 def _take(path: Path) -> tuple[bool, JSON]:
-    """Read and remove a JSON file a job wrote: whether it held JSON, and its value."""
+    """Read and remove a JSON file a job wrote: whether there was one, and its value (``{"unreadable": why}`` when it
+    could not be read as a job's JSON)."""
     try:
-        return True, json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        size = path.stat().st_size
+    except OSError:
         return False, None
+    try:
+        if size > MAX_RESULT_BYTES:
+            return True, {"unreadable": f"{path.name} holds {size} bytes, more than the {MAX_RESULT_BYTES} a result "
+                                        "may hold"}
+        return True, json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError, MemoryError) as exc:
+        return True, {"unreadable": f"{path.name} could not be read: {type(exc).__name__}: {str(exc)[:200]}"}
     finally:
         with contextlib.suppress(OSError):
             path.unlink()
 
 
-def _run_job(job: Job, result: str, board: Board, warm: Job | None = None) -> None:
-    """The job process: run (after ``warm``, when its zygote is cold), write the result, leave without running any
-    exit handler of the parent's."""
-    code = 0
+def _run_job(job: Job, result: str, board: Board) -> None:
+    """The job process forked from a warm zygote: run, write the result, leave without running any exit handler of
+    the parent's."""
+    code = _INTERNAL_ERROR
     try:
         os.setpgid(0, 0)
         die_with_parent()
+        code = _execute(job, result, board)
+    finally:
+        flush_stdio()
+        os._exit(code)
+
+
+def _execute(job: Job, result: str, board: Board, warm: Job | None = None,
+             warmed: Callable[[], None] | None = None) -> int:
+    """Run ``job`` in this process (after ``warm``, then ``warmed()``, when given: a worker's first job) and write its
+    result; the exit code it earned (0, or the suite's own internal error)."""
+    code = 0
+    try:
         # A fatal signal's Python traceback goes to a file the supervisor puts in the report, not to the terminal.
-        crash = open(f"{result}.crash", "w", encoding="utf-8")  # noqa: SIM115 - open until os._exit
+        crash = open(f"{result}.crash", "w", encoding="utf-8")  # noqa: SIM115 - open while the job runs, and after
         faulthandler.enable(crash, all_threads=True)
         faulthandler.register(STACKS_SIGNAL, crash, all_threads=True)  # asked for by the supervisor at a hang
+        if _CRASH:  # a worker's previous job's: the handler above writes to the new one from now on
+            _CRASH.pop().close()
+        _CRASH.append(crash)
         board.reset(os.getpid())
         _PARTS[:] = [result]
         before = set(sys.modules)
         if warm is not None:
             _resolve(warm.function)(warm.payload)
+        if warmed is not None:
+            warmed()
         value = _resolve(job.function)(job.payload)
         imported = sorted({name.split(".")[0] for name in set(sys.modules) - before})
         _write_result(result, {"value": value, "imported": imported})
@@ -253,8 +296,12 @@ def _run_job(job: Job, result: str, board: Board, warm: Job | None = None) -> No
         with contextlib.suppress(Exception):
             _write_result(result, {"internal_error": traceback.format_exc()})
     finally:
+        _PARTS.clear()
         flush_stdio()
-        os._exit(code)
+    return code
+
+
+_CRASH: list[Any] = []  # the open .crash file faulthandler writes to (a worker opens one per job)
 
 
 def _preload(modules: list[str], board: Board, settle: str) -> None:
@@ -299,14 +346,6 @@ _FORK_UNSAFE = {
 _GL_LIBRARIES = frozenset({"pyglet", "OpenGL", "moderngl", "glfw"})
 
 
-def _threads() -> int:
-    """How many threads this process has, native ones included (those Python's ``threading`` never sees)."""
-    try:
-        return len(os.listdir("/proc/self/task"))
-    except OSError:
-        return threading.active_count()
-
-
 def fork_hazard(modules_before: set[str], threads_before: int, fds_before: set[str] | None = None) -> str:
     """Why forking this process now is unsafe (``""``: no known reason): threads besides the main one started since
     ``threads_before`` was counted, or a fork-unsafe library imported since ``modules_before``. With ``fds_before``
@@ -317,7 +356,7 @@ def fork_hazard(modules_before: set[str], threads_before: int, fds_before: set[s
     opened = fds_before is None or bool(open_fds() - fds_before)
     found = [label for name, label in _FORK_UNSAFE.items()
              if name in sys.modules and name not in modules_before and (opened or name not in _GL_LIBRARIES)]
-    threads = _threads()
+    threads = tasks()
     if threads > threads_before:
         extra = f" ({found[0]})" if found else ""
         others = threads - 1
@@ -327,14 +366,38 @@ def fork_hazard(modules_before: set[str], threads_before: int, fds_before: set[s
     return ""
 
 
+def _fork_job(sock: socket.socket, board: Board, request: Mapping[str, JSON]) -> int:
+    """Fork the process of one job from this warm zygote (after importing what earlier jobs imported); its pid."""
+    _preload(request.get("preload", ()), board, request.get("settle", ""))
+    restore_process_state()  # e.g. a SIGCHLD the target ignored at import would lose the job's exit status
+    flush_stdio()
+    pid = os.fork()
+    if pid == 0:
+        sock.close()
+        _run_job(Job(request["function"], request["payload"]), request["result"], board)
+    with contextlib.suppress(OSError):
+        os.setpgid(pid, pid)  # also done by the child: whichever runs first, the group exists at once
+    return pid
+
+
+def _work(board: Board, warm: Job, request: Mapping[str, JSON], warmed: Callable[[], None] | None) -> int:
+    """A cold zygote's worker runs one job request: after the warm-up when it is its first (``warmed`` is then
+    called between the two)."""
+    restore_process_state()  # what the previous job's target did to process-wide state
+    job = Job(request["function"], request["payload"])
+    return _execute(job, request["result"], board, warm if warmed is not None else None, warmed)
+
+
 def serve(
     sock: socket.socket, board: Board, warm: Job, cold: bool = False,
     spares: list[tuple[socket.socket, Board]] | None = None,
 ) -> None:
     """The zygote: warm up, then fork one job process per request until told to exit or orphaned.
 
-    A *cold* zygote never warms up itself: each job process it forks runs the warm-up first (imports the target and
-    probes it anew), so no job inherits the threads or library state of a target that is unsafe to fork. A warm
+    A *cold* zygote never warms up itself: its jobs run in its worker (:mod:`conformance._engine.worker`), a process
+    of its own that imports and probes the target in its first job and runs the next ones warm, so no job inherits the
+    threads or library state of a target that is unsafe to fork, and the import is paid once per worker, not per
+    job. A warm
     zygote says, when it is ready, whether warming up made it unsafe to fork (:func:`fork_hazard`). ``spares``: the
     channels (this end of a socket pair, a board) its warm-up may :func:`clone` it into.
     """
@@ -347,7 +410,7 @@ def serve(
         signal.signal(signal.SIGTERM, signal.SIG_DFL)  # the supervisor's handler stops a run, not a target's process
         board.install()
         board.reset(os.getpid())
-        modules, threads, fds = set(sys.modules), _threads(), open_fds()
+        modules, threads, fds = set(sys.modules), tasks(), open_fds()
         _CHANNEL[:] = [(sock, board)]
         _SPARES[:] = [] if cold else list(spares or ())
         if not cold:
@@ -360,27 +423,31 @@ def serve(
         # No /proc (no fds listed): an OpenGL library imported counts as a context made.
         send(sock, {"op": "ready", "unsafe": "" if cold else fork_hazard(modules, threads, fds or None)})
         reader = sock.makefile("rb")
+        worker: Worker | None = None
         for line in reader:
             request = json.loads(line)
             if request["op"] != "run":
                 break
-            job = Job(request["function"], request["payload"])
             board.reset(os.getpid())  # what the previous job left there is no longer news
-            _preload(request.get("preload", ()), board, request.get("settle", ""))
-            restore_process_state()  # e.g. a SIGCHLD the target ignored at import would lose the job's exit status
-            flush_stdio()
-            pid = os.fork()
-            if pid == 0:
-                sock.close()
-                _run_job(job, request["result"], board, warm if cold else None)
-            with contextlib.suppress(OSError):
-                os.setpgid(pid, pid)  # also done by the child: whichever runs first, the group exists at once
-            send(sock, {"op": "started", "pid": pid})
-            _, status, usage = os.wait4(pid, 0)
-            kill_group(pid)  # whatever the job left in its group
-            kill_descendants(os.getpid(), spare=_CLONES)  # and whatever escaped it, adopted by this subreaper
+            if cold:
+                # Its worker runs the job: a process that warmed up in its first job and stays for the next ones.
+                if worker is None:
+                    flush_stdio()
+                    worker = spawn([sock], functools.partial(_work, board, warm))
+                pid = worker.pid
+                send(sock, {"op": "started", "pid": pid})
+                status, peak_mib = worker.run(request)
+                if worker.retired:
+                    worker = None
+                    kill_descendants(os.getpid(), spare=_CLONES)  # what escaped its group, adopted by this subreaper
+            else:
+                pid = _fork_job(sock, board, request)
+                send(sock, {"op": "started", "pid": pid})
+                _, status, usage = os.wait4(pid, 0)
+                kill_group(pid)  # whatever the job left in its group
+                kill_descendants(os.getpid(), spare=_CLONES)  # and whatever escaped it, adopted by this subreaper
+                peak_mib = usage.ru_maxrss / 1024 if sys.platform.startswith("linux") else usage.ru_maxrss / 2**20
             # The board keeps what the job left on it: the supervisor reads the call in progress at its death.
-            peak_mib = usage.ru_maxrss / 1024 if sys.platform.startswith("linux") else usage.ru_maxrss / 2**20
             send(sock, {"op": "exited", "pid": pid, "status": status, "peak_mib": peak_mib})
     except BaseException:  # noqa: BLE001 - an orphaned or broken zygote just ends
         code = _INTERNAL_ERROR

@@ -51,20 +51,6 @@ def test_an_unusable_cache_directory_falls_back_to_a_fresh_temporary_one(
     assert home.is_dir() and not home.is_relative_to(blocker)
 
 
-def test_the_peak_memory_mark_can_be_started_afresh() -> None:
-    if not jobs._reset_peak():
-        pytest.skip("this kernel has no /proc/self/clear_refs")
-    before = jobs._peak_mib()
-    block = np.ones(64 << 20, dtype=np.uint8)  # 64 MiB, touched
-    after = jobs._peak_mib()
-    del block
-    assert before is not None and after is not None
-    assert after >= before + 60
-    jobs._reset_peak()
-    again = jobs._peak_mib()
-    assert again is not None and again < after - 60
-
-
 def test_the_supervisors_warm_up_leaves_hypothesis_home_as_the_user_set_it(
     pytestconfig: pytest.Config, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

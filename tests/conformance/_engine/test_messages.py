@@ -22,7 +22,7 @@ _VERDICTS = st.dictionaries(
     max_size=3,
 )
 _FACTS = st.builds(Facts, st.none() | _TEXT, st.booleans(), st.none() | st.sampled_from(list(PROFILES.values())),
-                   _SECONDS, _SECONDS, _VERDICTS)
+                   _SECONDS, _SECONDS, _VERDICTS, st.dictionaries(_TEXT, _TEXT, max_size=3), _TEXT)
 _COSTS = st.builds(Costs, *(st.floats(0, 10, allow_nan=False) for _ in range(3)))
 
 
@@ -66,7 +66,8 @@ def test_facts_for_a_warm_up_and_a_basis_leave_out_what_those_do_not_depend_on()
 
 @pytest.mark.parametrize(
     "data",
-    [[], {"verdicts": {"ENV-001": {"outcome": "maybe"}}}, {"first_costs": [1.0]}, {"profile": "quick"}],
+    [[], {"verdicts": {"ENV-001": {"outcome": "maybe"}}}, {"first_costs": [1.0]}, {"profile": "quick"},
+     {"hung": ["reset"]}],
 )
 def test_a_malformed_message_is_refused_naming_the_field(data: object) -> None:
     with pytest.raises(ValueError, match="must be"):

@@ -7,9 +7,20 @@ import os
 import signal
 import time
 
+import numpy as np
 import pytest
 
-from conformance._engine.processes import Board, BoardGuard, current_board, kill_descendants, tracked
+from conformance._engine.processes import (
+    Board,
+    BoardGuard,
+    cpu_and_state,
+    current_board,
+    kill_descendants,
+    peak_mib,
+    reset_peak,
+    tracked,
+    tree_usage,
+)
 
 # --- The progress board --------------------------------------------------------------------------------------------
 
@@ -127,3 +138,34 @@ def _sleeper() -> int:
         time.sleep(60)
         os._exit(0)
     return pid
+
+
+def test_the_peak_memory_mark_can_be_started_afresh() -> None:
+    if not reset_peak():
+        pytest.skip("this kernel has no /proc/self/clear_refs")
+    before = peak_mib()
+    block = np.ones(64 << 20, dtype=np.uint8)  # 64 MiB, touched
+    after = peak_mib()
+    del block
+    assert before is not None and after is not None
+    assert after >= before + 60
+    reset_peak()
+    again = peak_mib()
+    assert again is not None and again < after - 60
+
+
+def test_the_usage_of_a_job_counts_the_processes_it_started() -> None:
+    # A process that waits for a child doing its work (an AsyncVectorEnv's workers) is as busy as that child.
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the busy child
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            pass
+        os._exit(0)
+    try:
+        time.sleep(0.5)
+        cpu, runnable = tree_usage(os.getpid())
+        own, _ = cpu_and_state(os.getpid())
+        assert runnable and cpu > own
+    finally:
+        os.waitpid(child, 0)

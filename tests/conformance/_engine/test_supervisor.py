@@ -169,9 +169,14 @@ def test_a_zygote_that_dies_warming_up_is_reported_and_replaced(supervisor: Supe
     assert isinstance(again, Finished) and again.value == 2
 
 
-def test_processes_a_job_leaves_behind_are_killed(supervisor: Supervisor, tmp_path: Path) -> None:
+@pytest.mark.parametrize("start", ["auto", "spawn"])  # a job process of its own, a worker that runs the next job
+def test_processes_a_job_leaves_behind_are_killed(tmp_path: Path, start: str) -> None:
     marker = tmp_path / "pid"
-    outcome = supervisor.run("t", _job("warm"), _job("leave_a_child", file=str(marker)))
+    supervisor = Supervisor(1.0, 512 << 20, start=start)
+    try:
+        outcome = supervisor.run("t", _job("warm"), _job("leave_a_child", file=str(marker)))
+    finally:
+        supervisor.close()
     assert isinstance(outcome, Finished)
     escaped = int(marker.read_text())
     deadline = time.monotonic() + 5
@@ -205,39 +210,70 @@ def test_limits_are_checked() -> None:
         Supervisor(1, -1)
 
 
-def _past_limit(limit: float, since: float) -> Snapshot:
-    started = time.monotonic() - since
-    return Snapshot(1, True, started, started, 1, "step", "", "env.step", "", limit)
+class _Machine:
+    """A fake clock and a fake account of what a call's processes used (supervisor._Starvation reads both)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, runnable: bool = True) -> None:
+        self.now, self.cpu, self.runnable = 100.0, 10.0, runnable
+        monkeypatch.setattr(supervisor_module, "tree_usage", lambda pid: (self.cpu, self.runnable))
+
+    def watched(self, limit: float, share: float) -> tuple[Any, Snapshot]:
+        """A call with a limit of ``limit`` seconds that started now and got ``share`` of a CPU for half a second,
+        when the supervisor read what its processes used; and that supervisor's account of it."""
+        starvation = supervisor_module._Starvation(clock=lambda: self.now)
+        call = Snapshot(1, True, self.now, self.now, 1, "reset", "", "env.reset()", "", limit)
+        self.run(0.5, share)
+        starvation.watch(1, call)
+        return starvation, call
+
+    def run(self, seconds: float, share: float) -> None:
+        """Let ``seconds`` pass while the call's processes get ``share`` of a CPU."""
+        self.now += seconds
+        self.cpu += seconds * share
 
 
 @pytest.mark.parametrize(
-    ("state", "cpu_gained", "excused"),
+    ("runnable", "share", "cause"),
     [
-        ("R", 0.0, True),  # waiting for a CPU the whole time: starved
-        ("D", 0.0, True),  # waiting in the kernel (page reclaim under memory pressure): starved
-        ("R", 0.02, True),  # a couple of clock ticks are within the CPU clock's resolution
-        ("S", 0.0, False),  # asleep in a call that never returns: a hang
-        ("R", 5.0, False),  # got its CPU and still did not return: a busy loop
+        (True, 0.0, ""),  # waiting for a CPU (or in the kernel: page reclaim) the whole time: starved, excused
+        (True, 0.2, ""),  # a fifth of a CPU: a call of its measured cost would not have ended yet
+        (False, 0.0, "asleep"),  # asleep in a call that never returns: a hang
+        (True, 0.4, "busy"),  # two busy processes per core beside it: a loop that got its share, not starved
+        (True, 1.0, "busy"),
     ],
 )
 def test_starvation_excuses_only_a_call_that_could_not_run(
-    monkeypatch: pytest.MonkeyPatch, state: str, cpu_gained: float, excused: bool
+    monkeypatch: pytest.MonkeyPatch, runnable: bool, share: float, cause: str
 ) -> None:
-    clock = {"cpu": 10.0}
-    monkeypatch.setattr(supervisor_module, "cpu_and_state", lambda pid: (clock["cpu"], state))
-    starvation = supervisor_module._Starvation()
-    snapshot = _past_limit(1.0, 2.0)
-    assert starvation.excuses(1, snapshot, 1.0)  # the first look past the limit only takes the CPU reading
-    clock["cpu"] += cpu_gained
-    assert starvation.excuses(1, snapshot, 1.0) is excused
+    machine = _Machine(monkeypatch, runnable)
+    starvation, call = machine.watched(6.0, share)
+    machine.run(6.0, share)
+    assert starvation.excuses(1, call, 6.0) is (cause == "")
+    assert starvation.cause == cause
 
 
-def test_starvation_is_excused_for_a_bounded_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(supervisor_module, "cpu_and_state", lambda pid: (0.0, "R"))
-    starvation = supervisor_module._Starvation()
-    snapshot = _past_limit(1.0, 100.0)  # far past any grace
-    starvation.excuses(1, snapshot, 1.0)
-    assert not starvation.excuses(1, snapshot, 1.0)
+def test_a_call_that_had_half_its_limit_of_cpu_is_busy_whatever_its_share(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A limit is 3 times the measured cost: a call that had 1.5 times its cost in CPU and is still running loops.
+    machine = _Machine(monkeypatch)
+    starvation, call = machine.watched(6.0, 0.25)
+    machine.run(6.0, 0.25)
+    assert starvation.excuses(1, call, 6.0)
+    machine.run(6.0, 0.25)  # 3 s of CPU since it was read: half its limit
+    assert not starvation.excuses(1, call, 6.0) and starvation.cause == "busy"
+
+
+def test_starvation_is_excused_for_a_bounded_time_and_named_by_what_it_got(monkeypatch: pytest.MonkeyPatch) -> None:
+    machine = _Machine(monkeypatch)
+    starvation, call = machine.watched(1.0, 0.0)
+    machine.run(3.0, 0.0)
+    assert starvation.excuses(1, call, 1.0)
+    machine.run(1.0, 0.0)  # past 4 times its limit, having had nothing: the machine stalled it
+    assert not starvation.excuses(1, call, 1.0) and starvation.cause == "starved"
+    slow, call = machine.watched(10.0, 0.2)
+    machine.run(15.0, 0.1)
+    assert slow.excuses(1, call, 10.0)
+    machine.run(5.0, 0.1)  # a tenth of a CPU for twice its limit: it runs, and a call that runs is judged by then
+    assert not slow.excuses(1, call, 10.0) and slow.cause == "busy"
 
 
 def test_jobs_run_at_once_up_to_the_parallel_limit(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Call limits by kind; the watchdog returns results, forwards exceptions, and abandons (only) calls that exceed the timeout.
+"""Call limits by shape of call (a hung shape refused at once); the watchdog returns results, forwards exceptions, and abandons (only) calls that exceed the timeout.
 """
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ import os
 import threading
 import time
 
+import numpy as np
 import pytest
 
 from conformance._engine.processes import Board, BoardGuard
@@ -16,7 +17,10 @@ from conformance._engine.watchdog import (
     SPREAD_FACTOR,
     CallLimits,
     CallTimeout,
+    HungEarlier,
     Watchdog,
+    alone,
+    call_shape,
     kind_of,
 )
 
@@ -158,3 +162,60 @@ def test_the_first_call_of_a_kind_gets_a_grace_and_a_slow_kind_keeps_a_longer_li
     with pytest.raises(CallTimeout, match="did not return within 0.1 s"):
         dog.call("env.step", lambda: time.sleep(30), method="step")
     dog.shutdown()
+
+
+# --- Call shapes ---------------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("kind", "mode", "arguments", "beside", "shape"),
+    [
+        ("reset", "", {"seed": 7}, False, "reset"),
+        ("reset", "", {"seed": None, "options": None}, False, "reset"),
+        ("reset", "", {"seed": 2**32}, False, "reset [seed >= 2**32]"),
+        ("reset", "", {"seed": np.uint64(2**63)}, False, "reset [seed >= 2**32]"),
+        ("reset", "", {"seed": -1}, False, "reset [negative seed]"),
+        ("reset", "", {"seed": "0"}, False, "reset [seed of type str]"),
+        ("reset", "", {"seed": [0, 1]}, False, "reset [a seed per sub-env]"),
+        ("reset", "", {"options": {"b": 1, "a": 2}}, False, "reset [options: 'a', 'b']"),
+        ("reset", "", {"options": {}}, False, "reset"),
+        ("reset", "human", {}, True, "reset [mode human; beside another live instance]"),
+        ("render human", "human", {}, False, "render human"),  # a render's kind names its mode already
+        ("render_construct human", "human", {}, False, "render_construct human"),
+        ("construct", "", None, True, "construct [beside another live instance]"),
+    ],
+)
+def test_a_calls_shape_is_its_kind_and_what_of_its_arguments_may_decide_whether_it_returns(
+    kind: str, mode: str, arguments: dict[str, object] | None, beside: bool, shape: str
+) -> None:
+    assert call_shape(kind, mode, arguments, beside=beside) == shape
+    assert alone(call_shape(kind, mode, arguments, beside=True)) == call_shape(kind, mode, arguments)
+
+
+def test_a_shape_has_its_kinds_measured_costs_until_it_has_its_own() -> None:
+    limits = CallLimits(1.0)
+    limits.prime({"reset": 5.0}, {"reset": 0.01})
+    assert limits.limit("reset [seed >= 2**32]") == COST_FACTOR * 5.0  # first of its shape: the first reset's cost
+    limits.took("reset [seed >= 2**32]", 2.0)
+    limits.took("reset [seed >= 2**32]", 2.0)
+    assert limits.limit("reset [seed >= 2**32]") == COST_FACTOR * 2.0
+    assert limits.limit("reset") == COST_FACTOR * 5.0  # the plain kind is unmoved
+
+
+def test_a_shape_that_hung_is_refused_at_once_and_only_that_shape() -> None:
+    board = Board()
+    board.reset(1)
+    guard = BoardGuard(board, 1.0)
+    guard.limits.refuse({"reset [seed >= 2**32]": "env.reset() did not return within 1 s, first seen in SEED-007"})
+    called: list[int] = []
+    with pytest.raises(HungEarlier, match="first seen in SEED-007"):
+        guard.call("env.reset()", lambda: called.append(1), method="reset", arguments={"seed": 2**32})
+    assert called == [] and guard.limits.refused == "reset [seed >= 2**32]"
+    guard.call("env.reset()", lambda: called.append(2), method="reset", arguments={"seed": 3})
+    assert called == [2] and board.read().shape == "reset"
+    watchdog = Watchdog(1.0)
+    watchdog.limits.refuse({"step [mode human]": "env.step() did not return"})
+    try:
+        with pytest.raises(HungEarlier):
+            watchdog.call("env.step()", lambda: None, method="step", mode="human")
+    finally:
+        watchdog.shutdown()

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from conformance._engine.messages import Died, Finished, Hung, Interrupted
 from conformance._engine.supervisor import Supervisor, fork_available
+from conformance._engine import zygote as zygote_module
 from conformance._engine.zygote import Job, collect, emit, fork_hazard
 
 _JSON = st.recursive(
@@ -96,13 +97,31 @@ def test_collect_reads_what_a_job_left_up_to_the_first_missing_part_and_removes_
         assert list(where.iterdir()) == []
 
 
-def test_collect_of_a_job_that_left_nothing_or_garbage_is_empty(tmp_path: Path) -> None:
+def test_collect_of_a_job_that_left_nothing_is_empty_and_a_result_that_is_no_object_unreadable(
+    tmp_path: Path
+) -> None:
     result = tmp_path / "job.json"
-    assert collect(str(result)).data == {}
-    result.write_text("{not json", encoding="utf-8")
     left = collect(str(result))
     assert (left.data, left.parts, left.stacks) == ({}, (), "")
-    assert not result.exists()
+    result.write_text("[1, 2]", encoding="utf-8")
+    assert "unreadable" in collect(str(result)).data
+
+
+@pytest.mark.parametrize("garbage", ["{not json", "[" * 100_000 + "]" * 100_000, "too large"])
+def test_a_file_that_is_not_what_a_job_writes_is_read_as_unreadable_never_raised(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, garbage: str
+) -> None:
+    # A reader that meets a truncated, garbled, too deeply nested or oversized file reports it (the supervisor makes
+    # it the suite's own error for that item); pytest's process must never crash on it (an INTERNALERROR once).
+    if garbage == "too large":
+        monkeypatch.setattr(zygote_module, "MAX_RESULT_BYTES", 4)
+    result = tmp_path / "job.json"
+    result.write_text(garbage, encoding="utf-8")
+    Path(f"{result}.0").write_text(garbage, encoding="utf-8")
+    Path(f"{result}.1").write_text("{}", encoding="utf-8")
+    left = collect(str(result))
+    assert "unreadable" in left.data and "unreadable" in left.parts[0] and left.parts[1] == {}
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.fixture

@@ -21,8 +21,9 @@ import numpy as np
 
 from tests.meta.broken._base import Walk
 from tests.meta.broken._spaces import Box, Discrete
+from tests.meta.broken.env import Env011ArrayReward
 
-__all__ = ["HOSTILE", "Hostile", "PID_DIR"]
+__all__ = ["FLOOD_BYTES", "HOSTILE", "Hostile", "PID_DIR"]
 
 PID_DIR = "CONFORMANCE_HOSTILE_PIDS"
 """Environment variable naming a directory where targets that start processes record their pids."""
@@ -154,6 +155,44 @@ class SleepsInRender(Walk):
         if self.render_mode == "rgb_array":
             time.sleep(_FOREVER)
         return super().render()
+
+
+class SpinsInReset(Walk):
+    """``reset`` busy-loops in Python for ever: it uses its CPU, so a loaded machine is no excuse for it."""
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+        while True:
+            pass
+
+
+class SpinsInRender(Walk):
+    """``render`` in ``rgb_array`` mode busy-loops in Python for ever."""
+
+    def render(self) -> Any:
+        while self.render_mode == "rgb_array":
+            pass
+        return super().render()
+
+
+class SlowOnHugeSeeds(Walk):
+    """``reset(seed=...)`` with a seed of 2**32 or more takes a minute, then raises (a seed folded into 32 bits the
+    slow way): a hang of that shape of call only, so the items that never make one are checked as usual."""
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+        if seed is not None and seed >= 2**32:
+            time.sleep(60.0)
+            raise ValueError(f"SlowOnHugeSeeds seed must be below 2**32, got {seed}")
+        return super().reset(seed=seed, options=options)
+
+
+class StallsInHumanMode(Walk):
+    """A construction with ``render_mode="human"`` never returns (a window that waits for a display): it ends only
+    the items that construct in that mode."""
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        if render_mode == "human":
+            time.sleep(_FOREVER)
+        super().__init__(render_mode)
 
 
 class SleepsInClose(Walk):
@@ -315,6 +354,27 @@ class FloodsMemory(Walk):
         return super().step(action)
 
 
+# --- output --------------------------------------------------------------------------------------------------------
+
+FLOOD_BYTES = 100 << 20
+"""What :class:`FloodsOutputOnStep` prints in its first step."""
+
+
+class FloodsOutputOnStep(Env011ArrayReward):
+    """Prints 100 MiB (stdout, and a line on stderr) in the first step of each instance, and breaks ENV-011 (a 0-d
+    array reward), so that the captured output of a failing item is printed: the suite must cut it, not pass it on
+    to the pytest process (which once grew to gigabytes and ended the run with an INTERNALERROR)."""
+
+    def step(self, action: Any) -> tuple[Any, Any, Any, Any, Any]:
+        if self._steps == 0:
+            line = "x" * 1023 + "\n"
+            for _ in range(FLOOD_BYTES // 1024):
+                sys.stdout.write(line)
+            sys.stdout.flush()
+            sys.stderr.write("FloodsOutputOnStep: the last line on stderr\n")
+        return super().step(action)
+
+
 # --- odd but harmless, and odd and harmful -------------------------------------------------------------------------
 
 
@@ -370,7 +430,9 @@ class Hostile:
         message: Text the failing item's message contains.
         others: The outcomes every other item may have (a failure or error among them must mention ``message``
             too, or say the target hung earlier).
-        run: Which suite run checks it: ``"main"``, or ``"memory"`` (a run with a memory cap and few rules).
+        run: Which suite run checks it: ``"main"``, ``"memory"`` (a run with a memory cap and few rules),
+            ``"shapes"`` (a run of every rule that makes the call, and of those that do not), or ``"output"`` (a run
+            of its own, tests/meta/test_hostile.py's flood test).
     """
 
     target: str
@@ -402,6 +464,12 @@ HOSTILE: tuple[Hostile, ...] = (
     Hostile("RaisesInConstructor", "CONSTRUCT", "RuntimeError: RaisesInConstructor cannot be built"),
     Hostile("SleepsInReset", "ENV-004", "the target hung: env.reset() did not return within"),
     Hostile("SleepsInRender", "RENDER-004", "render() in mode 'rgb_array' did not return within"),
+    Hostile("SpinsInReset", "ENV-004", "the target hung: env.reset() did not return within"),
+    Hostile("SpinsInRender", "RENDER-004", "render() in mode 'rgb_array' did not return within"),
+    # Per shape of call: only the items that make the call that hung end (SEED-007 alone draws seeds of 2**32 and
+    # more; no display here, so a hang in human mode is skipped as the display's), every other item passes.
+    Hostile("SlowOnHugeSeeds", "SEED-007", "the target hung: env.reset() did not return within", run="shapes"),
+    Hostile("StallsInHumanMode", "", "", run="shapes"),
     Hostile("SleepsInClose", "ENV-020", "close() did not return within", _FAST_FAIL),
     Hostile("SleepingObservationSpace", "", "observation_space did not return within", _FAST_FAIL),
     Hostile("SleepsInContains", "", "contains() did not return within", _FAST_FAIL),
@@ -412,6 +480,7 @@ HOSTILE: tuple[Hostile, ...] = (
     Hostile("HugeObservation", "", "", run="memory"),
     Hostile("FourMiBObservation", "", "", run="memory"),
     Hostile("FloodsMemory", "ENV-016", "over the memory cap", _OVER_CAP, run="memory"),
+    Hostile("FloodsOutputOnStep", "ENV-011", "ENV-011", run="output"),
     Hostile("AbortsInHumanMode", "", ""),  # no display here: a crash in human mode is skipped (see README)
     Hostile("RaisesInDel", "", ""),
     Hostile("SpaceVanishesAfterReset", "ENV-002", "env.observation_space cannot be read any more"),

@@ -128,6 +128,31 @@ class SingleInstance(Walk):
         super().close()
 
 
+class BlocksSecondInstance(Walk):
+    """An emulator allowing one live instance per process that does not say so: a second instance constructs, but
+    every reset while two are live blocks for ever (the first holds the emulator). It warns ENV-021 and is otherwise
+    checked: the first such hang marks it, and the rules that need two live instances get the second in a process of
+    its own."""
+
+    live = 0
+
+    def __init__(self, render_mode: str | None = None) -> None:
+        super().__init__(render_mode)
+        BlocksSecondInstance.live += 1
+        self._open = True
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+        if BlocksSecondInstance.live > 1:
+            time.sleep(_FOREVER)
+        return super().reset(seed=seed, options=options)
+
+    def close(self) -> None:
+        if self._open:
+            self._open = False
+            BlocksSecondInstance.live -= 1
+        super().close()
+
+
 # --- an inner layer its outer wrapper prepares ------------------------------------------------------------------
 
 
@@ -186,4 +211,5 @@ UNCHECKED: tuple[Unchecked, ...] = (
     Unchecked("CompilesOnFirstCall"),
     Unchecked("SlowConstructor"),
     Unchecked("SingleInstance", message="allows only one live instance per process", warns="ENV-021"),
+    Unchecked("BlocksSecondInstance", message="allows one live instance per process", warns="ENV-021"),
 )
