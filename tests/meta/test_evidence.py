@@ -17,10 +17,10 @@ import pytest
 
 from conformance._engine.evidence import Floor
 from tests.meta._run import run_suite
-from tests.meta.broken.heavy import HEAVY
+from tests.meta.broken.slow_import import HEAVY
 from tests.meta.test_rule_coverage import MODULES
 
-_HEAVY_ENV_011 = "tests.meta.broken.heavy:env_011"
+_HEAVY_ENV_011 = "tests.meta.broken.slow_import:env_011"
 # Rules about what reset returns, judged on the resets of the shared rollouts (which step for the other observers).
 _RESET_OBSERVERS = frozenset({"ENV-005", "ENV-006", "ENV-007", "VEC-005"})
 _WRITING_CHECKS = Path(__file__).resolve().parents[2] / "docs" / "writing-checks.md"
@@ -72,7 +72,7 @@ def test_heavy_targets_of_every_family_fail_their_rule(tmp_path: Path) -> None:
     args = [arg for _, option, target in HEAVY for arg in (option, target)]
     rules = ",".join(sorted({rule for rule, _, _ in HEAVY}))
     run = run_suite([*args, "--rules", rules, "--conformance-profile", "quick"], tmp_path / "report.json",
-                    timeout=900, env={"CONFORMANCE_HEAVY_SECONDS": "1.5"})
+                    timeout=900, env={"CONFORMANCE_SLOW_IMPORT_SECONDS": "1.5"})
     for rule, _, target in HEAVY:
         record = run.result(target, rule)
         assert record["outcome"] in ("failed", "warned"), (target, rule, record["message"][:500])
