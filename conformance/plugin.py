@@ -35,6 +35,7 @@ from conformance._engine.options import (
     option,
     rule_selected,
 )
+from conformance._engine.evidence import passed_over_note
 from conformance._engine.outcomes import NotCheckable, RuleFailure, Unchecked
 from conformance._engine.project import Baseline, BaselineError, ProjectTableError, find_pyproject, read_table
 from conformance._engine.report import PROPERTY, record_of
@@ -318,9 +319,12 @@ def _record(
         if violations:
             message, reproducer = violations[0].message() + _observed(case), violations[0].reproducer
     tally = getattr(case, "tally", None)
+    evidence = tally.evidence() if tally is not None else Evidence()
+    note = passed_over_note(rule, evidence, list(getattr(tally, "rejected", [])))
+    if note and outcome in ("passed", "warned") and report.when == "call":
+        message = f"{message}\n{note}" if message else note
     return RuleResult(rule, param.target.id, rule_level(rule), outcome, message, reproducer, item.nodeid,
-                      evidence=tally.evidence() if tally is not None else Evidence(),
-                      seconds=round(report.duration, 4))
+                      evidence=evidence, seconds=round(report.duration, 4))
 
 
 def _observed(case: Any) -> str:

@@ -305,7 +305,9 @@ class RuleResult:
     def merge(self, other: RuleResult) -> RuleResult:
         """One record of two phases of one item (setup, call, teardown): the worse outcome with its message, the
         larger statistics, the times added up."""
-        worse = other if SEVERITY[other.outcome] > SEVERITY[self.outcome] else self
+        # Of two phases as severe, the one that says something (a pass's note comes with its call phase).
+        worse = other if (SEVERITY[other.outcome], bool(other.message)) > (SEVERITY[self.outcome], bool(self.message)) \
+            else self
         return dataclasses.replace(
             worse,
             evidence=self.evidence.merged(other.evidence),

@@ -29,7 +29,7 @@ from conformance._kit.assertions import compare_rollouts, plans_for, read
 from conformance._kit.expectations import expect_equal, expect_true
 from conformance._kit.fresh_process import FreshProcessError, first_episode
 from conformance._kit.rollout import Record
-from conformance._kit.strategies import Plan, sampler, seeds
+from conformance._kit.strategies import Actions, Plan, sampler, seeds
 from conformance.equality import difference
 
 _UNSEEDED_RESETS = 5
@@ -171,8 +171,7 @@ def _probe_actions(case: Case, seed: int) -> list[Any]:
     space = case.probe().action_space
     if space is None:
         case.not_checkable("the target has no action_space (reported by ENV-001)")
-    draw, rng = sampler(space), np.random.default_rng(seed)
-    return [draw(rng) for _ in range(_EPISODE_STEPS)]
+    return Actions.drawn(sampler(space), seed, _EPISODE_STEPS)
 
 
 def _episode(env: Handle, actions: list[Any], seed: int | None = None) -> list[Record]:

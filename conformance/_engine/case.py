@@ -237,8 +237,14 @@ class Case:
             handle = Handle(self._construct(expression, method, mode_text, kwargs), var, self._trace, self.watchdog,
                             mode=mode_text, tally=self.tally, instance=True)
         handle.beside = functools.partial(self._beside, handle)
+        if "step" not in self.owns:
+            # Another rule (ENV-016) reports an action the env rejects: this one goes on with the actions it accepts.
+            handle.on_rejected = self._rejected
         self._handles.append(handle)
         return handle
+
+    def _rejected(self, error: TargetError) -> None:
+        self.tally.passed_over(f"{error.call} raised {describe_exception(error.error)}")
 
     def _beside(self, handle: Handle | None) -> bool:
         """Whether another instance than ``handle``'s is live in this process (a call on one beside another has a

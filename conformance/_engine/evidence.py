@@ -30,7 +30,10 @@ import numpy as np
 from conformance._engine.describe import is_mapping, is_tuple
 from conformance.results import Evidence
 
-__all__ = ["EPISODE_CAPS", "Floor", "Tally", "episode_cap", "shortfall", "strongest"]
+__all__ = ["EPISODE_CAPS", "REJECTED", "Floor", "Tally", "episode_cap", "shortfall", "strongest"]
+
+REJECTED = "rejected actions passed over"
+"""The judged count of actions the env rejected that rollouts passed over (ENV-016 reports them)."""
 
 
 @dataclass(frozen=True)
@@ -188,6 +191,18 @@ class _Instance:
     past: set[int] = field(default_factory=set[int])  # a vector env's: sub-envs seen past an autoreset
 
 
+def passed_over_note(rule_id: str, evidence: Evidence, rejected: list[str]) -> str:
+    """The line a pass adds when its rollouts passed over actions the env rejects (ENV-016 reports them): how many
+    steps, and which actions when the item saw them itself (an item run in another process brings back the count
+    only). Empty when it passed over none."""
+    count = evidence.judged.get(REJECTED, 0)
+    if not count:
+        return ""
+    named = (": " + "; ".join(rejected[:3]) + ("; ..." if len(rejected) > 3 else "")) if rejected else ""
+    return (f"{rule_id} checked with the actions the env accepts; it passed over {count} step(s) with an action "
+            f"it rejects (reported by ENV-016){named}")
+
+
 @dataclass
 class Tally:
     """The counts of one item, updated as its calls return (a :class:`~conformance._engine.case.Case` holds one).
@@ -225,6 +240,8 @@ class Tally:
     """Whether a rollout ran to the episode cap still under the floor (its episodes do not end, or not that way)."""
     out_of_time: bool = False
     """Whether a rollout stopped short of the floor because the item's time was spent."""
+    rejected: list[str] = field(default_factory=list[str])
+    """The actions the env rejected that rollouts passed over (:meth:`passed_over`), described."""
     exhausted: list[str] = field(default_factory=list[str])
     """Why rollouts that ran as far as they could gave no event of the kind the floor asks for (its episodes ended
     another way), as the check said (:meth:`exhaust`)."""
@@ -257,6 +274,13 @@ class Tally:
         unchecked."""
         if why not in self.exhausted:
             self.exhausted.append(why)
+
+    def passed_over(self, action: str) -> None:
+        """A rollout passed over an action the env rejects (``action`` says which and how), stepping on with
+        another: counted as judged, and named in the item's record."""
+        self.judged(REJECTED)
+        if action not in self.rejected:
+            self.rejected.append(action)
 
     def another_process(self, count: int = 1) -> None:
         """Observations came from ``count`` more processes than the item's own."""

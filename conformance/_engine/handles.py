@@ -97,6 +97,9 @@ class Handle:
         self._obj = obj
         self._tally = tally
         self.instance = instance
+        self.on_rejected: Callable[[TargetError], None] | None = None
+        """What a rollout does with a ``step`` that raised on an element of the action space (the env rejects it)
+        before it steps on with another action; ``None``: the error ends the rollout (the rule owns ``step``)."""
         self._binder = binder
         self.var = var
         self.mode = mode
@@ -211,6 +214,10 @@ class Handle:
         # Outside human mode only render() draws: a reset that returned says nothing about the display.
         self.worked = self.worked or method == "render" or self.mode == "human"
         return result
+
+    def passed_over(self, why: str) -> None:
+        """The latest call raised and the check goes on past it: the reproducer makes it inside ``try``."""
+        self._trace.raised(why)
 
     def get(self, name: str) -> Any:
         """Read an attribute under the watchdog (properties can run arbitrary code).

@@ -26,7 +26,8 @@ from dataclasses import dataclass
 from typing import Any, NoReturn, TypeAlias
 
 from conformance._engine.case import Case, checks
-from conformance._engine.evidence import Floor, Tally, episode_cap, shortfall, strongest
+from conformance._engine.describe import describe_exception
+from conformance._engine.evidence import Floor, Tally, episode_cap, passed_over_note, shortfall, strongest
 from conformance._engine.handles import Handle, TargetError
 from conformance._engine.messages import ObserverVerdict
 from conformance._engine.outcomes import NotCheckable, RuleFailure
@@ -233,8 +234,17 @@ def _example(
     def on_record(record: Any) -> None:
         dispatch("record", record)
 
+    def on_rejected(error: TargetError) -> None:
+        # The observers that own step (ENV-016) fail on an action the env rejects; the others go on without it.
+        for rule_id in [rule_id for rule_id in watches if "step" in observers[rule_id].owns]:
+            del watches[rule_id]
+            settle(rule_id, case.translate(error, RULES[rule_id], observers[rule_id].owns))
+        case.tally.passed_over(f"{error.call} raised {describe_exception(error.error)}")
+
     try:
         env = case.make()
+        if verdicts is not None and env.on_rejected is not None:
+            env.on_rejected = on_rejected
         case.set_seed(plan.seed)
         facts = None
         if case.target.kind == "vector":
@@ -312,7 +322,9 @@ def run_shared(case: Case, rule_ids: Iterable[str]) -> dict[str, ObserverVerdict
         if found is None:
             short = shortfall(rule_id, case.target.id, observers[rule_id].floor, case.tally)
             if short is None:
-                verdicts[rule_id] = ObserverVerdict("passed")
+                # A pass that passed over actions the env rejects says so (ENV-016 reports them).
+                note = passed_over_note(rule_id, case.tally.evidence(), case.tally.rejected)
+                verdicts[rule_id] = ObserverVerdict("passed", note)
             elif not short[1]:
                 verdicts[rule_id] = ObserverVerdict("skipped", short[0])  # not observed: its episodes do not end
             # else: under its floor; its item runs on its own and reaches it, or says it could not

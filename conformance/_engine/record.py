@@ -94,6 +94,7 @@ class _Entry:
     args: tuple[Any, ...] = ()
     kwargs: Mapping[str, Any] = field(default_factory=dict[str, Any])
     text: str = ""
+    raised: str = ""  # a call that raised and was passed over: why, for the script's comment
 
 
 class Trace:
@@ -145,6 +146,14 @@ class Trace:
         if method == "reset" and self.seed is None and isinstance(seed, int) and not isinstance(seed, bool):
             self.seed = seed
         self._entries.append(_Entry("call", var=var, method=method, args=snapshot(args), kwargs=snapshot(kwargs)))
+
+    def raised(self, why: str) -> None:
+        """Mark the latest call as one that raised and was passed over (an action the env rejects, avoided by a rule
+        that does not own ``step``): the script makes it inside ``try``, so it replays past it."""
+        for entry in reversed(self._entries):
+            if entry.kind == "call":
+                entry.raised = why
+                return
 
     def line(self, text: str) -> None:
         """Record a literal source line (e.g. a global-RNG reseed a check performs)."""
@@ -207,6 +216,9 @@ class Trace:
                 lines.append(f"{entry.var} = {entry.text}")
             elif entry.kind == "line":
                 lines.append(entry.text)
+            elif entry.raised:
+                lines += ["try:", f"    {self._call_source(entry)}", f"except Exception:  # {entry.raised}",
+                          "    pass"]
             elif entry.method == "step" and len(entry.args) == 1 and not entry.kwargs:
                 actions = [entry.args[0]]
                 while (
@@ -215,6 +227,7 @@ class Trace:
                     and entries[i + 1].var == entry.var
                     and entries[i + 1].method == "step"
                     and len(entries[i + 1].args) == 1
+                    and not entries[i + 1].raised
                 ):
                     i += 1
                     actions.append(entries[i].args[0])

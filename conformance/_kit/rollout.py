@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
-from conformance._engine.describe import is_bool, is_tuple, summarize
-from conformance._engine.handles import Handle
+from conformance._engine.describe import describe_exception, is_bool, is_tuple, summarize
+from conformance._engine.handles import Handle, TargetError
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import snapshot
 from conformance._kit.freeze import Freezer
@@ -103,6 +103,31 @@ def drive(env: Handle, actions: Sequence[Any], taken: int) -> None:
         actions.more()
 
 
+_REPLACEMENTS = 8  # actions tried in place of one the env rejects, before its rejection ends the rollout
+
+
+def _step(env: Handle, actions: Sequence[Any], index: int) -> tuple[Any, Any]:
+    """``env.step(actions[index])``, and the action it took. An action the env rejects (``step`` raises on an
+    element of its action space: ENV-016's finding) is passed over when the item's rule does not own ``step`` and the
+    actions are a plan's: the handle's ``on_rejected`` is told, the reproducer makes the call inside ``try``, and
+    another action of the plan's stream takes its place (in the list every instance of the example shares), so the
+    other rules are checked with the actions the env accepts."""
+    tries = 0
+    while True:
+        action = actions[index]
+        try:
+            return env.step(action), action
+        except TargetError as error:
+            rejected = env.on_rejected
+            if error.method != "step" or rejected is None or not isinstance(actions, Actions) \
+                    or tries >= _REPLACEMENTS:
+                raise
+            tries += 1
+            env.passed_over(f"the env rejects this action (ENV-016): {describe_exception(error.error)}")
+            rejected(error)
+            actions.replace(index, tries)
+
+
 ResultHook = Callable[[int, str, Any], None]
 RecordHook = Callable[[Record], None]
 
@@ -151,10 +176,10 @@ def run(
         first["seed"] = seed
     reset(0, **first)
     position, episodes, taken = 1, 0, 0
-    for action in actions:
+    while taken < len(actions):
         if between is not None:
             between(position)
-        result = env.step(action)
+        result, action = _step(env, actions, taken)
         if on_result is not None:
             on_result(position, "step", result)
         obs, reward, terminated, truncated, info = unpack_step(result)

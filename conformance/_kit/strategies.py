@@ -17,7 +17,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any, SupportsIndex, TypeAlias, overload
 
 import numpy as np
 from hypothesis import strategies as st
@@ -337,15 +337,43 @@ class Actions(list[Any]):
     (:meth:`~conformance._engine.evidence.Tally.wants_more`). Every instance of an example shares one list, so a
     second instance replays exactly the actions the first one took."""
 
-    def __init__(self, actions: list[Any], tail: Sampler, rng: np.random.Generator) -> None:
+    def __init__(self, actions: list[Any], tail: Sampler, rng: np.random.Generator, *, salt: int = 0,
+                 offset: int = 0) -> None:
         super().__init__(actions)
         self._tail = tail
         self._rng = rng
+        self._salt = salt
+        self._offset = offset
+
+    @classmethod
+    def drawn(cls, tail: Sampler, seed: int, count: int) -> Actions:
+        """``count`` actions of ``tail``'s stream from ``seed`` (a check's own rollout, outside a plan)."""
+        rng = np.random.default_rng(seed)
+        return cls([tail(rng) for _ in range(count)], tail, rng, salt=seed)
+
+    @overload
+    def __getitem__(self, index: SupportsIndex) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Actions: ...
+
+    def __getitem__(self, index: SupportsIndex | slice) -> Any:
+        # A slice is a plan's actions too (its stream goes on, and may replace an action the env rejects).
+        found = super().__getitem__(index)
+        if not isinstance(index, slice):
+            return found
+        start = index.indices(len(self))[0]
+        return Actions(found, self._tail, self._rng, salt=self._salt, offset=self._offset + start)
 
     def more(self, count: int = 1) -> None:
         """Append ``count`` actions from the plan's sampler (the stream its tail was drawn from, continued)."""
         for _ in range(count):
             self.append(self._tail(self._rng))
+
+    def replace(self, index: int, attempt: int) -> None:
+        """Put another action in place of action ``index`` (one the env rejects), the same one for every instance
+        and every slice of the plan that meets it there (drawn from the plan's seed, the position and ``attempt``)."""
+        self[index] = self._tail(np.random.default_rng([self._salt, self._offset + index, attempt]))
 
 
 @dataclass(frozen=True)
@@ -371,7 +399,7 @@ class Plan:
         rng = np.random.default_rng(self.tail_seed)
         while len(actions) < self.length:
             actions.append(self.tail(rng))
-        return Actions(actions, self.tail, rng)
+        return Actions(actions, self.tail, rng, salt=self.tail_seed)
 
 
 def plans(space: Any, profile: Profile, *, max_steps: int | None = None) -> st.SearchStrategy[Plan]:

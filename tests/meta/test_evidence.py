@@ -137,3 +137,19 @@ def test_an_item_out_of_time_under_its_floor_is_not_checked(tmp_path: Path) -> N
     assert "not checked" in record["message"] and "episode ends" in record["message"], record["message"]
     assert "--conformance-budget" in record["message"], record["message"]
     assert run.report["summary"]["not_checked"] == {slow: 1}
+
+
+def test_rules_go_on_with_the_actions_an_env_accepts(tmp_path: Path) -> None:
+    """An env that rejects an action of its own space fails ENV-016; the rules that step with a plan's actions go on
+    with the actions it accepts (the rejected one passed over in their reproducers), and each pass says which it
+    passed over, instead of being left unchecked as "reported by ENV-016" (issue 37 item 14)."""
+    target = "tests.meta.broken.env:Env016RejectsAction"
+    rules = "ENV-009,ENV-011,ENV-016,SEED-001,SEED-003,RENDER-006"
+    run = run_suite(["--env", target, "--rules", rules, "--conformance-profile", "quick"], tmp_path / "report.json")
+    outcomes = run.outcomes(target)
+    assert outcomes.pop("ENV-016") == "failed", outcomes
+    assert set(outcomes.values()) == {"passed"}, outcomes
+    for rule in ("ENV-011", "SEED-001", "SEED-003", "RENDER-006"):
+        message = run.result(target, rule)["message"]
+        assert "checked with the actions the env accepts; it passed over" in message, (rule, message)
+        assert "rejected actions passed over" in run.result(target, rule)["evidence"]["judged"], rule
