@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from conformance._engine.cost import METER
 from conformance._engine.options import (
     ENV_VAR,
     FLAG_OPTIONS,
@@ -58,10 +59,13 @@ __all__ = [
     "pytest_report_teststatus",
     "pytest_runtest_makereport",
     "pytest_runtest_protocol",
+    "pytest_runtest_setup",
 ]
 
 MARKER = "conformance_rule"
 CASE_KEY = pytest.StashKey[Any]()
+# When the item's current phase began: the meter's clock, and its target seconds so far.
+_PHASE_KEY = pytest.StashKey[tuple[float, float]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -302,9 +306,30 @@ def _record(
         if violations:
             message, reproducer = violations[0].message() + _observed(case), violations[0].reproducer
     tally = getattr(case, "tally", None)
+    seconds, target_seconds = _phase_seconds(item, report)
     return RuleResult(rule, param.target.id, rule_level(rule), outcome, message, reproducer, item.nodeid,
                       evidence=tally.evidence() if tally is not None else Evidence(),
-                      seconds=round(report.duration, 4))
+                      seconds=round(seconds, 4), target_seconds=round(target_seconds, 4))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Start the clock of a conformance item's time, and of the part spent inside the target's calls
+    (:mod:`conformance._engine.cost`): each phase's record takes its share."""
+    if item_param(item) is not None:
+        item.stash[_PHASE_KEY] = (METER.clock(), METER.seconds)
+
+
+def _phase_seconds(item: pytest.Item, report: pytest.TestReport) -> tuple[float, float]:
+    """The wall seconds of the item's phase that just ended, and of those the seconds inside the target's calls:
+    both read from the meter's clock, so the suite's own time (the difference) is never negative."""
+    now = (METER.clock(), METER.seconds)
+    begun = item.stash.get(_PHASE_KEY, None)
+    item.stash[_PHASE_KEY] = now
+    if begun is None:  # a report of a phase the setup hook did not see begin: pytest's own timing, no target time
+        return report.duration, 0.0
+    wall, spent = now[0] - begun[0], now[1] - begun[1]
+    return max(wall, spent), spent
 
 
 def _observed(case: Any) -> str:

@@ -317,6 +317,11 @@ class Reporter:
             terminalreporter.write_line("effort (steps and examples by rule area; costly targets get fewer):")
             for line in effort:
                 terminalreporter.write_line(f"  {line}")
+        cost = report.cost_lines()
+        if cost:
+            terminalreporter.write_line("time (items' seconds inside the target's calls, and the suite's own):")
+            for line in cost:
+                terminalreporter.write_line(f"  {line}")
         failing = sorted({f"{r.rule} [{r.target}]" for r in results if r.outcome in ("failed", "error")})
         if failing:
             terminalreporter.write_line("violated MUST rules or errors: " + ", ".join(failing), red=True)

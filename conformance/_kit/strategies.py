@@ -17,15 +17,16 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, TypeVar
 
 import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from conformance._engine.cost import METER
 from conformance._engine.describe import is_mapping, is_sequence, is_tuple
 from conformance._engine.outcomes import NotCheckable
-from conformance._engine.processes import tracked
+from conformance._engine.processes import tracked as _board_tracked
 from conformance._engine.profiles import Profile, full_first
 
 __all__ = [
@@ -42,12 +43,19 @@ __all__ = [
 ]
 
 Sampler: TypeAlias = Callable[[np.random.Generator], Any]
+_T = TypeVar("_T")
 _Strategy: TypeAlias = "st.SearchStrategy[Any]"
 
 SEED_MAX = 2**32 - 1
 _UNBOUNDED_SCALE = 100.0
 _MAX_TEXT = 16
 _MAX_SEQUENCE = 5
+
+
+def _tracked(label: str, fn: Callable[[], _T], method: str) -> _T:
+    """A call into the target's space, on the process's board and counted as target time (the space is the
+    target's code)."""
+    return METER.timed(_board_tracked, label, fn, method)
 
 
 def seeds() -> st.SearchStrategy[int]:
@@ -63,11 +71,11 @@ def _has(space: object, *names: str) -> bool:
 
 
 def _seeded_samples(space: Any, count: int) -> list[Any]:
-    private = tracked("copy.deepcopy(space)", lambda: copy.deepcopy(space), "deepcopy")
+    private = _tracked("copy.deepcopy(space)", lambda: copy.deepcopy(space), "deepcopy")
     samples: list[Any] = []
     for seed in range(count):
-        tracked("space.seed()", lambda: private.seed(seed), "seed")  # noqa: B023 - called at once
-        samples.append(tracked("space.sample()", private.sample, "sample"))
+        _tracked("space.seed()", lambda: private.seed(seed), "seed")  # noqa: B023 - called at once
+        samples.append(_tracked("space.sample()", private.sample, "sample"))
     return samples
 
 
@@ -199,9 +207,9 @@ def _alphabet(space: Any) -> str:
 
 def _seeded_sample(space: Any, seed: int) -> Any:
     try:
-        private = tracked("copy.deepcopy(space)", lambda: copy.deepcopy(space), "deepcopy")
-        tracked("space.seed()", lambda: private.seed(seed), "seed")
-        return tracked("space.sample()", private.sample, "sample")
+        private = _tracked("copy.deepcopy(space)", lambda: copy.deepcopy(space), "deepcopy")
+        _tracked("space.seed()", lambda: private.seed(seed), "seed")
+        return _tracked("space.sample()", private.sample, "sample")
     except Exception as exc:  # noqa: BLE001 - no way to draw elements: the rule cannot be checked
         raise NotCheckable(
             f"cannot draw elements of {type(space).__name__}: neither its structure nor seed()/sample() work "
@@ -211,7 +219,7 @@ def _seeded_sample(space: Any, seed: int) -> Any:
 
 def _contains(space: Any, value: Any) -> bool:
     try:
-        return tracked("space.contains()", lambda: bool(space.contains(value)), "contains")
+        return _tracked("space.contains()", lambda: bool(space.contains(value)), "contains")
     except Exception:  # noqa: BLE001 - a contains that raises accepts nothing
         return False
 
