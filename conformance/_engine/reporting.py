@@ -35,6 +35,7 @@ from conformance.results import CONSTRUCT, Report, RuleResult, rule_level
 
 if TYPE_CHECKING:
     from conformance._engine.project import Baseline, Entry
+    from conformance._engine.session import ConformanceSession
     from conformance._engine.runner import ItemRunner
 
 __all__ = [
@@ -395,10 +396,13 @@ class Reporter:
         runner = self.config.stash.get(RUNNER_KEY, None)
         if runner is not None:
             runner.supervisor.close()
-        # Late: the reporter is loaded in every pytest run, and the session's module brings the target machinery.
-        from conformance._engine.session import existing_session
+        # Only a run that made a session has one to close: the session's module (NumPy, Hypothesis, the target
+        # machinery) is not imported at the end of every pytest run of a project that has the suite installed.
+        conformance: ConformanceSession | None = None
+        if "conformance._engine.session" in sys.modules:
+            from conformance._engine.session import existing_session
 
-        conformance = existing_session(self.config)
+            conformance = existing_session(self.config)
         if conformance is not None:
             conformance.close()
         self._unfinished("the run ended before it finished")
