@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Generator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -30,9 +31,11 @@ from conformance._engine.options import (
     OPTION_HELP,
     OPTION_NAMES,
     PROJECT_KEY,
+    SUITE_MODULES,
     CaseParam,
     flag,
     item_param,
+    module_needed,
     option,
     rule_selected,
 )
@@ -56,6 +59,7 @@ __all__ = [
     "pytest_collection_modifyitems",
     "pytest_configure",
     "pytest_generate_tests",
+    "pytest_ignore_collect",
     "pytest_report_teststatus",
     "pytest_runtest_makereport",
     "pytest_runtest_protocol",
@@ -178,6 +182,22 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     chosen = [target for target in session.targets if target.kind in kinds and target.unavailable is None]
     params = [CaseParam(rule_id, target, owns, floor) for target in chosen]
     metafunc.parametrize("conformance_case", params, ids=[f"{rule_id}-{t.id}" for t in chosen], indirect=True)
+
+
+_SUITE_DIR = Path(__file__).resolve().parent
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Leave out the suite's rule modules whose items no target of the run and no rule ``--rules`` selects would
+    have (the vector and functional modules for an env target, say): they are not even imported."""
+    if collection_path.name not in SUITE_MODULES or collection_path.resolve().parent != _SUITE_DIR:
+        return None
+    from conformance._engine.session import get_session  # late: the plugin is inert outside the suite
+    from gymspec.rules import RULES
+
+    kinds = {target.kind for target in get_session(config).targets if target.unavailable is None}
+    selected = [rule_id for rule_id in RULES if rule_selected(config, rule_id)]
+    return None if module_needed(collection_path.name, kinds, selected) else True
 
 
 def _wants_suite(item: pytest.Item) -> bool:

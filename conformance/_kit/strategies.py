@@ -274,10 +274,18 @@ def elements(space: Any) -> _Strategy:
         structural = None
     if structural is None:
         return fallback
-    # The fallback seed is only drawn when needed, so shrinking has half as many choices to work through.
-    return structural.flatmap(
-        lambda value: st.just(value) if _contains(space, value) else seeds().map(lambda s: _seeded_sample(space, s))
-    )
+    return _accepted(structural, space)
+
+
+@st.composite
+def _accepted(draw: st.DrawFn, structural: _Strategy, space: Any) -> Any:
+    """A structural draw the space accepts, or else a seeded ``sample()``. The fallback seed is only drawn when
+    needed, so shrinking has half as many choices to work through. (Not a ``flatmap``: that builds and validates a
+    new strategy for every value drawn, which cost more than the rest of a plan's draw.)"""
+    value = draw(structural)
+    if _contains(space, value):
+        return value
+    return _seeded_sample(space, draw(seeds()))
 
 
 # --- fast samplers for rollout tails ----------------------------------------------------------------------------
@@ -397,28 +405,46 @@ def plans(space: Any, profile: Profile, *, max_steps: int | None = None) -> st.S
     """
     steps = profile.max_steps if max_steps is None else max_steps
     # The length is the first choice, so the full first example is named by it alone.
-    return full_first(st.integers(0, steps).flatmap(_plan_of(space, profile, steps)), (steps,))
+    return full_first(_plan_of(space, profile, steps), (steps,))
 
 
 def plan_tuples(spaces: Sequence[Any], profile: Profile, *, max_steps: int) -> st.SearchStrategy[tuple[Plan, ...]]:
     """One plan per space (the action spaces of a wrapper's layers, say), every one of length up to ``max_steps``:
     the lengths are drawn first, so the full first example is a full plan for each."""
-    makers = [_plan_of(space, profile, max_steps) for space in spaces]
-
-    def of(lengths: tuple[int, ...]) -> st.SearchStrategy[tuple[Plan, ...]]:
-        return st.tuples(*(make(length) for make, length in zip(makers, lengths)))
-
+    rests = [_plan_rest(space, profile, max_steps) for space in spaces]
     lengths = st.tuples(*(st.integers(0, max_steps) for _ in spaces))
-    return full_first(lengths.flatmap(of), (max_steps,) * len(makers))
+    return full_first(_plans_of(lengths, tuple(rests)), (max_steps,) * len(rests))
 
 
-def _plan_of(space: Any, profile: Profile, steps: int) -> Callable[[int], st.SearchStrategy[Plan]]:
-    """Plans over ``space`` of a given length (the leading actions drawn, up to the profile's prefix)."""
-    tail = sampler(space)
+_Rest: TypeAlias = "tuple[st.SearchStrategy[tuple[int, tuple[Any, ...], int]], Sampler]"
+
+
+def _plan_rest(space: Any, profile: Profile, steps: int) -> _Rest:
+    """What a plan over ``space`` draws after its length (its seed, leading actions up to the profile's prefix,
+    tail seed), and the sampler of its tail."""
     prefix = st.lists(elements(space), max_size=min(profile.max_prefix, steps)).map(tuple)
+    return st.tuples(seeds(), prefix, seeds()), sampler(space)
 
-    def plan_of(length: int) -> st.SearchStrategy[Plan]:
-        return st.builds(Plan, seed=seeds(), prefix=prefix, length=st.just(length), tail_seed=seeds(),
-                         tail=st.just(tail))
 
-    return plan_of
+def _plan_of(space: Any, profile: Profile, steps: int) -> st.SearchStrategy[Plan]:
+    """Plans over ``space``: the length first (up to ``steps``), then what :func:`_plan_rest` draws."""
+    rest, tail = _plan_rest(space, profile, steps)
+
+    def plan(drawn: tuple[int, tuple[int, tuple[Any, ...], int]]) -> Plan:
+        length, (seed, prefix, tail_seed) = drawn
+        return Plan(seed=seed, prefix=prefix, length=length, tail_seed=tail_seed, tail=tail)
+
+    # Plain tuples, not a flatmap over the length: the choices are the same (length, seed, leading actions, tail
+    # seed), without a new strategy to build and validate for every plan drawn.
+    return st.tuples(st.integers(0, steps), rest).map(plan)
+
+
+@st.composite
+def _plans_of(draw: st.DrawFn, lengths: st.SearchStrategy[tuple[int, ...]], rests: tuple[_Rest, ...]) -> tuple[Plan, ...]:
+    """One plan per ``rests`` entry: every length first, then each plan's other choices in turn."""
+    drawn = draw(lengths)
+    plans_drawn: list[Plan] = []
+    for length, (rest, tail) in zip(drawn, rests):
+        seed, prefix, tail_seed = draw(rest)
+        plans_drawn.append(Plan(seed=seed, prefix=prefix, length=length, tail_seed=tail_seed, tail=tail))
+    return tuple(plans_drawn)
