@@ -235,7 +235,7 @@ def _run_scripted(case: Case) -> None:
         check_program(case, program, instances)
 
 
-@checks("SEED-009", floor=Floor(instances=2, steps=30))
+@checks("SEED-009", floor=Floor(instances=2, steps=10))
 def test_instances_interleave_independently(conformance_case: Case) -> None:
     case = conformance_case
     case.skip_if_nondeterministic()
