@@ -223,6 +223,8 @@ class RuleResult:
         target_seconds: Of that, the seconds spent inside calls into the target (constructions, resets, steps,
             renders, closes, attribute reads, the probe's reads): its *target time*. The rest (:attr:`suite_seconds`)
             is the suite's own: drawing examples, copying and comparing what the calls returned, reporting.
+            ``None`` where no process measured it: the supervisor wrote the record of an item whose process died,
+            hung or never ran it, or that its target's shared run decided.
         peak_mib: The largest resident memory of its process, in MiB (0 when it did not run in one of its own).
         isolation: How its process started when that was not the default fork, and why (``"spawn — 5 threads in
             the probe process"``); ``""`` otherwise.
@@ -237,7 +239,7 @@ class RuleResult:
     nodeid: str = ""
     evidence: Evidence = field(default_factory=Evidence)
     seconds: float = 0.0
-    target_seconds: float = 0.0
+    target_seconds: float | None = None
     peak_mib: float = 0.0
     isolation: str = ""
 
@@ -252,9 +254,10 @@ class RuleResult:
         return self.evidence.steps
 
     @property
-    def suite_seconds(self) -> float:
-        """The part of its wall time the suite spent around the target's calls (``seconds - target_seconds``)."""
-        return max(0.0, self.seconds - self.target_seconds)
+    def suite_seconds(self) -> float | None:
+        """The part of its wall time the suite spent around the target's calls (``seconds - target_seconds``;
+        ``None`` where the target time was not measured)."""
+        return None if self.target_seconds is None else max(0.0, self.seconds - self.target_seconds)
 
     @property
     def area(self) -> str:
@@ -302,7 +305,7 @@ class RuleResult:
             evidence=Evidence.from_dict(cast("Mapping[str, Any]", evidence)) if isinstance(evidence, Mapping) else Evidence(
                 examples=int(record.get("examples", 0)), steps=int(record.get("steps", 0))),
             seconds=float(record.get("seconds", 0.0)),
-            target_seconds=float(record.get("target_seconds", 0.0)),
+            target_seconds=_seconds_or_none(record.get("target_seconds")),
             peak_mib=float(record.get("peak_mib", 0.0)),
             isolation=str(record.get("isolation", "")),
         )
@@ -321,7 +324,7 @@ class RuleResult:
             worse,
             evidence=self.evidence.merged(other.evidence),
             seconds=self.seconds + other.seconds,
-            target_seconds=self.target_seconds + other.target_seconds,
+            target_seconds=_added(self.target_seconds, other.target_seconds),
             peak_mib=max(self.peak_mib, other.peak_mib),
             isolation=worse.isolation or self.isolation or other.isolation,
         )
@@ -343,6 +346,19 @@ class RuleResult:
             # A pass is worth what it observed.
             summary += f" (on {self.evidence.describe()})"
         return f"{self.outcome.upper():7} {summary}"
+
+
+def _seconds_or_none(value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    raise ValueError(f"RuleResult target_seconds must be a number or null, got {value!r}")
+
+
+def _added(a: float | None, b: float | None) -> float | None:
+    """Two phases' target seconds together (``None`` when neither was measured)."""
+    return None if a is None and b is None else (a or 0.0) + (b or 0.0)
 
 
 def rule_level(rule: str) -> str:
@@ -462,22 +478,25 @@ class Report:
         return dict(sorted(Counter(result.target for result in self.errors).items()))
 
     def cost(self, worst: int = _WORST_ITEMS) -> dict[str, dict[str, Any]]:
-        """Per target, where its items' time went: ``seconds`` (their wall time), ``target_seconds`` (inside calls
-        into the target), ``suite_seconds`` (the rest), and ``worst``, the ``worst`` items by suite time as
-        ``{"rule", "seconds", "target_seconds", "suite_seconds"}``, most first."""
+        """Per target, where its items' time went: ``seconds`` (their wall time), of which ``target_seconds``
+        (inside calls into the target), ``suite_seconds`` (the rest) and ``unmeasured_seconds`` (items whose target
+        time no process measured: a process that died or hung); and ``worst``, the ``worst`` measured items by suite
+        time as ``{"rule", "seconds", "target_seconds", "suite_seconds"}``, most first."""
         by_target: dict[str, list[RuleResult]] = {}
         for result in self.results:
             by_target.setdefault(result.target, []).append(result)
         costs: dict[str, dict[str, Any]] = {}
         for target in sorted(by_target):
             items = by_target[target]
-            heavy = sorted((r for r in items if r.suite_seconds > 0), key=lambda r: (-r.suite_seconds, r.rule))
+            measured = [(r, spent, r.seconds - spent) for r in items if (spent := r.target_seconds) is not None]
+            heavy = sorted((m for m in measured if m[2] > 0), key=lambda m: (-m[2], m[0].rule))
             costs[target] = {
                 "seconds": round(sum(r.seconds for r in items), 4),
-                "target_seconds": round(sum(r.target_seconds for r in items), 4),
-                "suite_seconds": round(sum(r.suite_seconds for r in items), 4),
-                "worst": [{"rule": r.rule, "seconds": round(r.seconds, 4), "target_seconds": round(r.target_seconds, 4),
-                           "suite_seconds": round(r.suite_seconds, 4)} for r in heavy[:worst]],
+                "target_seconds": round(sum(spent for _, spent, _ in measured), 4),
+                "suite_seconds": round(sum(max(0.0, suite) for _, _, suite in measured), 4),
+                "unmeasured_seconds": round(sum(r.seconds for r in items if r.target_seconds is None), 4),
+                "worst": [{"rule": r.rule, "seconds": round(r.seconds, 4), "target_seconds": round(spent, 4),
+                           "suite_seconds": round(suite, 4)} for r, spent, suite in heavy[:worst]],
             }
         return costs
 
@@ -490,8 +509,10 @@ class Report:
                 continue
             items = ", ".join(f"{one['rule']} {one['suite_seconds']:.1f} s (target {one['target_seconds']:.1f} s)"
                               for one in cost["worst"])
+            unmeasured = (f" ({cost['unmeasured_seconds']:.1f} s more in items whose process died or hung)"
+                          if cost["unmeasured_seconds"] >= 0.05 else "")
             lines.append(f"{target}: target {cost['target_seconds']:.1f} s, suite {cost['suite_seconds']:.1f} s"
-                         + (f"; most suite time: {items}" if items else ""))
+                         + unmeasured + (f"; most suite time: {items}" if items else ""))
         return lines
 
     @property
@@ -640,7 +661,7 @@ class Report:
                 str(sum(r.steps for r in items)),
                 str(sum(r.evidence.ends for r in items)),
                 f"{sum(r.seconds for r in items):.1f}",
-                f"{sum(r.target_seconds for r in items):.1f}",
+                f"{sum(r.target_seconds or 0.0 for r in items):.1f}",
                 f"{max(r.peak_mib for r in items):.0f}",
             ])
         return _align(table, 1)
@@ -698,9 +719,10 @@ _SUMMARY_KEYS: dict[str, str] = {
     "warned_rules": "`RULE@target` of every warned item, sorted.",
     "not_checked": "Per target with errors, how many items could not be checked: such a target has not passed.",
     "isolation": "Per target whose items did not run in forked processes, how they ran and why.",
-    "cost": "Per target, where its items' time went: `seconds` (their wall time), `target_seconds` (inside calls "
-            "into the target), `suite_seconds` (the rest, the suite's own work), and `worst`, the items that spent "
-            "the most suite time (`rule`, `seconds`, `target_seconds`, `suite_seconds`).",
+    "cost": "Per target, where its items' time went: `seconds` (their wall time), of which `target_seconds` (inside "
+            "calls into the target), `suite_seconds` (the rest, the suite's own work) and `unmeasured_seconds` (items "
+            "whose process died or hung, not split); and `worst`, the items that spent the most suite time (`rule`, "
+            "`seconds`, `target_seconds`, `suite_seconds`).",
     "run": "Facts of the run: `profile`, `rules`, `registry`, `python`, `interrupted`, `signal`, "
            "`internal_error`, and `incomplete` (true while the run goes on or when it was killed).",
     "seconds": "Wall time of the run, in seconds (0 where the run did not measure it).",
@@ -728,6 +750,7 @@ _KINDS = {
     "str": "string",
     "int": "integer",
     "float": "number",
+    "float | None": "number or null",
     "Evidence": "object (below)",
     "Mapping[str, int]": "object of string to integer",
 }

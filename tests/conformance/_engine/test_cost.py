@@ -106,12 +106,19 @@ def test_a_record_splits_its_time_into_the_targets_and_the_suites() -> None:
     assert again.target_seconds == 2.0
     merged = result.merge(RuleResult("ENV-011", "t", "MUST", "passed", seconds=1.0, target_seconds=0.25))
     assert (merged.seconds, merged.target_seconds) == (3.5, 2.25)
-    report = Report((result, RuleResult("SEED-001", "t", "MUST", "passed", seconds=4.0, target_seconds=1.0)))
+    # The supervisor's record of an item whose process died has no target time: its seconds are not split.
+    died = RuleResult("RENDER-015", "t", "MUST", "error", "the process died", seconds=16.0)
+    assert died.target_seconds is None and died.suite_seconds is None
+    assert RuleResult.from_dict(died.to_dict()).target_seconds is None
+    assert died.merge(died).target_seconds is None
+    report = Report((result, RuleResult("SEED-001", "t", "MUST", "passed", seconds=4.0, target_seconds=1.0), died))
     cost = report.summary()["cost"]["t"]
-    assert (cost["seconds"], cost["target_seconds"], cost["suite_seconds"]) == (6.5, 3.0, 3.5)
+    assert (cost["seconds"], cost["target_seconds"], cost["suite_seconds"]) == (22.5, 3.0, 3.5)
+    assert cost["unmeasured_seconds"] == 16.0
     assert [item["rule"] for item in cost["worst"]] == ["SEED-001", "ENV-011"]  # most suite time first
     assert report.cost_lines() == [
-        "t: target 3.0 s, suite 3.5 s; most suite time: SEED-001 3.0 s (target 1.0 s), ENV-011 0.5 s (target 2.0 s)"
+        "t: target 3.0 s, suite 3.5 s (16.0 s more in items whose process died or hung); most suite time: "
+        "SEED-001 3.0 s (target 1.0 s), ENV-011 0.5 s (target 2.0 s)"
     ]
 
 
@@ -129,8 +136,8 @@ def test_every_call_into_the_target_is_target_time(tmp_path: Path, monkeypatch: 
     results = [RuleResult.from_dict(record) for record in run.report["results"]]
     assert {result.rule for result in results} >= {"ENV-020", "SEED-001", "RENDER-012"}
     for result in results:
-        assert result.suite_seconds == pytest.approx(0.0, abs=1e-6), result
+        assert result.target_seconds is not None and result.suite_seconds == pytest.approx(0.0, abs=1e-6), result
     # The items that made calls measured them: a rollout's steps at least.
     seeding = next(result for result in results if result.rule == "SEED-001")
-    assert seeding.target_seconds >= seeding.evidence.steps * COSTS["step"] > 0
-    assert next(result for result in results if result.rule == "RENDER-012").target_seconds > 0
+    assert (seeding.target_seconds or 0.0) >= seeding.evidence.steps * COSTS["step"] > 0
+    assert (next(result for result in results if result.rule == "RENDER-012").target_seconds or 0.0) > 0
