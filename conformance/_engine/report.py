@@ -58,10 +58,10 @@ class LiveReport:
     """The JSON report kept on disk while the run goes on, so a run killed outright (``SIGKILL``, a CI job's time
     limit) leaves a valid report of every item finished so far, marked ``"incomplete": true`` in ``summary.run``.
 
-    Each update rewrites the file atomically (:func:`replace_file`). Records are serialised once, when they change, so an
-    update costs a join and a write; only when that grows costly (over ``_CHEAP`` seconds: thousands of items)
-    are updates spaced, so that writing never takes more than about a tenth of the run — an item is then on disk
-    with the next update, at most ten writes' time later.
+    Each flush (the reporter's, when an item has ended) rewrites the file atomically (:func:`replace_file`). Records
+    are serialised once, when they change, so a flush costs a join and a write; only when that grows costly (over
+    ``_CHEAP`` seconds: thousands of items) are flushes spaced, so that writing never takes more than about a tenth
+    of the run — an item is then on disk with the next flush, at most ten writes' time later.
 
     Args:
         path: Where the report goes.
@@ -76,20 +76,31 @@ class LiveReport:
         self._results: dict[str, RuleResult] = {}
         self._last = 0.0
         self._cost = 0.0
+        self._dirty = False
 
     def begin(self, meta: Mapping[str, Any]) -> None:
         """Write the report of a run that has finished nothing yet: a run killed before its first item (a target
         whose warm-up outlasts the job's time limit) leaves that, not the report of an earlier run at this path."""
         self._write(meta)
 
-    def update(self, result: RuleResult, meta: Mapping[str, Any]) -> None:
-        """Record ``result`` (replacing the earlier record of its node id) and rewrite the report if it is time."""
+    def update(self, result: RuleResult, meta: Mapping[str, Any] | None = None) -> None:
+        """Record ``result`` (replacing the earlier record of its node id); with ``meta``, also rewrite the report
+        if it is time (:meth:`flush`)."""
         self._results[result.nodeid] = result
         self._rows[result.nodeid] = json.dumps(result.to_dict())
+        self._dirty = True
+        if meta is not None:
+            self.flush(meta)
+
+    def flush(self, meta: Mapping[str, Any]) -> None:
+        """Rewrite the report with the records so far, if any changed and it is time. The reporter flushes when an
+        item has ended (not after each of its phases: a write per phase tripled the writes, each of the whole
+        report)."""
         now = time.monotonic()
-        if self._cost > self._CHEAP and now - self._last < self._SHARE * self._cost:
+        if not self._dirty or (self._cost > self._CHEAP and now - self._last < self._SHARE * self._cost):
             return
         self._write(meta)
+        self._dirty = False
         self._last = time.monotonic()
         self._cost = self._last - now
 

@@ -214,13 +214,15 @@ class Reporter:
         merged = result if previous is None else previous.merge(result)
         self.records[result.nodeid] = merged
         if self.live is not None:
-            self.live.update(merged, self._meta())
+            self.live.update(merged)  # on disk when the item has ended (pytest_runtest_logfinish)
 
     def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
         self.running[nodeid] = location
 
     def pytest_runtest_logfinish(self, nodeid: str) -> None:
         self.running.pop(nodeid, None)
+        if self.live is not None:
+            self.live.flush(self._meta())
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:

@@ -52,3 +52,19 @@ def test_the_live_report_is_valid_after_every_item_and_marked_incomplete(
     live.update(RuleResult("ENV-001", "env-a", "MUST", "failed", nodeid="a1"), {"profile": "quick"})
     report = json.loads(path.read_text())
     assert len(report["results"]) == 5 and report["summary"]["failed"] == 2  # a record replaced, not added
+
+
+def test_the_live_report_is_written_once_an_item_has_ended_not_after_each_phase(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(LiveReport, "_CHEAP", float("inf"))
+    path = tmp_path / "report.json"
+    live = LiveReport(path)
+    writes: list[int] = []
+    monkeypatch.setattr(LiveReport, "_write", lambda self, meta: writes.append(len(self._rows)))
+    for phase in ("setup", "call", "teardown"):  # one item's phases, each merged into its record
+        live.update(RuleResult("ENV-001", "env-a", "MUST", "passed", phase, nodeid="a1"))
+    assert writes == []
+    live.flush({"profile": "quick"})
+    live.flush({"profile": "quick"})  # nothing new: no second write
+    assert writes == [1]
