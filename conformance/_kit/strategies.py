@@ -154,34 +154,41 @@ def subspaces(space: Any, path: str = "") -> list[tuple[str, Any]]:
 # --- value construction shared by strategies and samplers ---------------------------------------------------------
 
 
-def _scale_box(unit: np.ndarray[Any, Any], space: Any) -> np.ndarray[Any, Any]:
-    """Map values in [0, 1] onto the box, per component, respecting (un)bounded sides and the dtype."""
+def _box_scaler(space: Any, shape: tuple[int, ...]) -> Callable[[np.ndarray[Any, Any]], np.ndarray[Any, Any]]:
+    """``unit -> element``: values in [0, 1] of ``shape`` mapped onto the box, per component, respecting (un)bounded
+    sides and the dtype. What depends on the space alone is worked out once, here: a rollout's tail maps every
+    action through it, and for a small box those fixed parts were most of the cost."""
     dtype = np.dtype(space.dtype)
-    low = np.broadcast_to(np.asarray(space.low, dtype=np.float64), unit.shape)
-    high = np.broadcast_to(np.asarray(space.high, dtype=np.float64), unit.shape)
-    if dtype.kind == "b":
-        return np.asarray(unit > 0.5, dtype=dtype)
-    with np.errstate(all="ignore"):
-        if dtype.kind in "iu":
-            values = np.floor(low + unit * (high - low + 1.0))
-        else:
-            finite = np.isfinite(low) & np.isfinite(high)
-            both = low * (1.0 - unit) + high * unit
-            values = np.where(
-                finite,
-                both,
-                np.where(
-                    np.isfinite(low),
-                    low + unit * _UNBOUNDED_SCALE,
-                    np.where(np.isfinite(high), high - unit * _UNBOUNDED_SCALE, (2.0 * unit - 1.0) * _UNBOUNDED_SCALE),
-                ),
-            )
-        values = np.clip(values, low, high)
-    out = values.astype(dtype)
-    # Rounding to a narrower dtype may step just outside a bound; clip again in the target dtype.
+    low = np.broadcast_to(np.asarray(space.low, dtype=np.float64), shape)
+    high = np.broadcast_to(np.asarray(space.high, dtype=np.float64), shape)
     low_t, high_t = np.asarray(space.low, dtype=dtype), np.asarray(space.high, dtype=dtype)
-    clipped: np.ndarray[Any, Any] = np.clip(out, low_t, high_t)
-    return clipped.astype(dtype)
+    if dtype.kind == "b":
+        return lambda unit: np.asarray(unit > 0.5, dtype=dtype)
+    low_finite, high_finite = np.isfinite(low), np.isfinite(high)
+    finite = low_finite & high_finite
+    bounded = bool(finite.all())
+    span = high - low + 1.0
+
+    def scale(unit: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        with np.errstate(all="ignore"):
+            if dtype.kind in "iu":
+                values = np.floor(low + unit * span)
+            elif bounded:
+                values = low * (1.0 - unit) + high * unit
+            else:
+                values = np.where(
+                    finite,
+                    low * (1.0 - unit) + high * unit,
+                    np.where(low_finite, low + unit * _UNBOUNDED_SCALE,
+                             np.where(high_finite, high - unit * _UNBOUNDED_SCALE, (2.0 * unit - 1.0) * _UNBOUNDED_SCALE)),
+                )
+            values = np.clip(values, low, high)
+        out = values.astype(dtype)
+        # Rounding to a narrower dtype may step just outside a bound; clip again in the target dtype.
+        clipped: np.ndarray[Any, Any] = np.clip(out, low_t, high_t)
+        return clipped.astype(dtype)
+
+    return scale
 
 
 def _discrete_value(space: Any, index: int) -> Any:
@@ -228,7 +235,7 @@ def _structural(space: Any) -> _Strategy | None:
     kind = space_kind(space)
     if kind == "box":
         shape = tuple(space.shape)
-        return hnp.arrays(np.float64, shape, elements=st.floats(0.0, 1.0)).map(lambda u: _scale_box(u, space))
+        return hnp.arrays(np.float64, shape, elements=st.floats(0.0, 1.0)).map(_box_scaler(space, shape))
     if kind == "discrete":
         if getattr(space, "shape", ()) not in ((), None):
             return None  # a Discrete-like space with a shape (SPACE-015): only its own sampler knows its elements
@@ -295,7 +302,8 @@ def _structural_sampler(space: Any) -> Sampler | None:
     kind = space_kind(space)
     if kind == "box":
         shape = tuple(space.shape)
-        return lambda rng: _scale_box(rng.random(shape), space)
+        scale = _box_scaler(space, shape)
+        return lambda rng: scale(rng.random(shape))
     if kind == "discrete" and getattr(space, "shape", ()) in ((), None):
         return lambda rng: _discrete_value(space, int(rng.integers(int(space.n))))
     if kind == "multidiscrete":

@@ -149,3 +149,22 @@ def test_drawing_plans_builds_no_strategy_after_the_first(space: Any, monkeypatc
 
         draw()
         assert len(seen) == profile.max_examples and seen[-1] == seen[0]
+
+
+def test_a_box_sampler_works_out_the_space_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rollout's tail maps every action through the box's bounds: those are read and broadcast when the sampler is
+    made, not for every action (that was most of a small box's sampling cost)."""
+    space = Box(-2.0, 2.0, (1,))
+    draw = sampler(space)
+    broadcasts: list[object] = []
+    real = np.broadcast_to
+
+    def counting(array: Any, shape: Any, *args: Any, **kwargs: Any) -> Any:
+        broadcasts.append(shape)
+        return real(array, shape, *args, **kwargs)
+
+    monkeypatch.setattr(np, "broadcast_to", counting)
+    rng = np.random.default_rng(0)
+    values = [draw(rng) for _ in range(20)]
+    assert all(space.contains(value) for value in values)
+    assert broadcasts == []
