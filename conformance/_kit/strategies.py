@@ -179,8 +179,11 @@ def _box_scaler(space: Any, shape: tuple[int, ...]) -> Callable[[np.ndarray[Any,
                 values = np.where(
                     finite,
                     low * (1.0 - unit) + high * unit,
-                    np.where(low_finite, low + unit * _UNBOUNDED_SCALE,
-                             np.where(high_finite, high - unit * _UNBOUNDED_SCALE, (2.0 * unit - 1.0) * _UNBOUNDED_SCALE)),
+                    np.where(
+                        low_finite,
+                        low + unit * _UNBOUNDED_SCALE,
+                        np.where(high_finite, high - unit * _UNBOUNDED_SCALE, (2.0 * unit - 1.0) * _UNBOUNDED_SCALE),
+                    ),
                 )
             values = np.clip(values, low, high)
         out = values.astype(dtype)
@@ -448,7 +451,9 @@ def _plan_of(space: Any, profile: Profile, steps: int) -> st.SearchStrategy[Plan
 
 
 @st.composite
-def _plans_of(draw: st.DrawFn, lengths: st.SearchStrategy[tuple[int, ...]], rests: tuple[_Rest, ...]) -> tuple[Plan, ...]:
+def _plans_of(
+    draw: st.DrawFn, lengths: st.SearchStrategy[tuple[int, ...]], rests: tuple[_Rest, ...]
+) -> tuple[Plan, ...]:
     """One plan per ``rests`` entry: every length first, then each plan's other choices in turn."""
     drawn = draw(lengths)
     plans_drawn: list[Plan] = []
