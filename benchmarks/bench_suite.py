@@ -16,7 +16,7 @@ alternates between rounds) and the medians are reported, so load drift affects e
 
 Same-run comparisons: ``--baseline DIR`` runs every case again with ``DIR`` (a checkout of an earlier commit, e.g.
 ``git worktree add /tmp/old <commit>``) first on ``PYTHONPATH``, interleaved with the current code, and adds the
-baseline's median wall time and the ratio current/baseline. A case with a Gymnasium counterpart also runs
+baseline's median wall time, the ratio current/baseline and the baseline's median CPU seconds. A case with a Gymnasium counterpart also runs
 ``gymnasium.utils.env_checker.check_env`` on the same id in a child process of its own (interpreter start and
 imports included, as the suite's run includes them), interleaved too, and adds the ratio suite/check_env.
 
@@ -290,7 +290,7 @@ def _print(
     before: Mapping[str, list[_Run]], checker: Mapping[str, list[float]],
 ) -> int:
     missed = False
-    extra = f" {'baseline s':>10} {'ratio':>6}" if baseline else ""
+    extra = f" {'baseline s':>10} {'ratio':>6} {'base cpu':>8}" if baseline else ""
     compared = any(case.check_env for case in cases)
     versus = f" {'check_env s':>11} {'x':>6}" if compared else ""
     header = f"{'case':<28} {'seconds':>8} {'cpu s':>7} {'peak MiB':>9} {'target s':>9} {'suite s':>8}"
@@ -307,7 +307,7 @@ def _print(
         row = f"{case.name:<28} {seconds:8.1f} {cpu:7.1f} {max(r.peak_mib for r in runs):9.0f} {spent:9.1f} {suite:8.1f}"
         if baseline:
             old = _median([r.seconds for r in before[case.name]])
-            row += f" {old:10.1f} {seconds / old:6.2f}"
+            row += f" {old:10.1f} {seconds / old:6.2f} {_median([r.cpu for r in before[case.name]]):8.1f}"
         ok = True
         if compared:
             checked = _median(checker[case.name])
