@@ -2,7 +2,7 @@
 conformance suite on real targets, as a user runs it, with same-run ratios against a baseline and Gymnasium.
 
 Run: ``python benchmarks/bench_suite.py [--profile default] [--repeats 3] [--only NAME ...] [--baseline DIR]
-[--cold] [--no-bytecode] [--venvs DIR]``
+[--cold] [--no-bytecode] [--venvs DIR] [--reports DIR]``
 
 Each case is one ``pytest --pyargs conformance`` run in a child process (exactly the user's command), timed from
 start to exit; the peak resident memory is the largest of the run's processes (``wait4``'s ``ru_maxrss``), and the
@@ -44,6 +44,7 @@ import argparse
 import importlib.util
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -129,6 +130,8 @@ def _available(case: Case, venvs: Path) -> str:
 
 
 def _importable(name: str) -> bool:
+    if str(_REPO) not in sys.path:  # run as a script, this folder is on the path, not the repository
+        sys.path.append(str(_REPO))
     try:
         return importlib.util.find_spec(name) is not None
     except ModuleNotFoundError:  # a dotted name whose parent is missing (tests.meta without the repository)
@@ -155,6 +158,8 @@ class _Setting:
     cold: bool
     bytecode: Path | None
     venvs: Path
+    reports: Path | None = None
+    """Where each run's JSON report is kept (``None``: nowhere)."""
 
 
 def _environment(setting: _Setting, scratch: Path, path: str, extra: Mapping[str, str]) -> dict[str, str]:
@@ -192,6 +197,10 @@ def _run(case: Case, setting: _Setting, checkout: str) -> _Run:
             "-o", "addopts=", "--conformance-profile", setting.profile, "--conformance-report", str(report), *case.args,
         ]
         seconds, cpu, peak, status = _timed(command, scratch, _environment(setting, scratch, checkout, case.env))
+        if setting.reports is not None and report.exists():
+            setting.reports.mkdir(parents=True, exist_ok=True)
+            name = "".join(char if char.isalnum() else "-" for char in f"{case.name} {Path(checkout).name}")
+            shutil.copy(report, setting.reports / f"{name}-{time.strftime('%H%M%S')}.json")
         return _Run(seconds, cpu, peak, status, *_costs(report))
 
 
@@ -254,12 +263,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cold", action="store_true", help="give every run an empty Hypothesis cache directory")
     parser.add_argument("--no-bytecode", action="store_true", help="keep the environment's bytecode setting")
     parser.add_argument("--venvs", default="/work/venvs", help="where the venvs of cases that name one are")
+    parser.add_argument("--reports", default="", help="keep each run's JSON report in this folder")
     options = parser.parse_args(argv)
     if options.baseline and not (Path(options.baseline) / "conformance").is_dir():
         parser.error(f"--baseline must be a checkout holding conformance/, got {options.baseline!r}")
     with tempfile.TemporaryDirectory(prefix="bench-suite-bytecode-") as bytecode:
         setting = _Setting(options.profile, options.cold, None if options.no_bytecode else Path(bytecode),
-                           Path(options.venvs))
+                           Path(options.venvs), Path(options.reports) if options.reports else None)
         return _bench(options, setting)
 
 
