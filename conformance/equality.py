@@ -19,6 +19,8 @@ __all__ = ["array_difference", "difference", "outside_space", "value_difference"
 _SHOWN = 3  # differing elements shown by index
 
 _OBJECT_EQ: Any = object.__eq__
+# Dtype kinds whose equal bytes are equal values (not datetimes, whose NaT is unequal to itself).
+_BYTEWISE = frozenset("biufcSU")
 
 
 def _arrays(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any], path: str, exact: bool) -> str | None:
@@ -28,6 +30,8 @@ def _arrays(a: np.ndarray[Any, Any], b: np.ndarray[Any, Any], path: str, exact: 
         return f"{path or 'value'}: shape {a.shape} != {b.shape}"
     if a.dtype.kind == "O" or b.dtype.kind == "O":
         return _object_arrays(a, b, path, exact)
+    if a.dtype == b.dtype and a.dtype.kind in _BYTEWISE and a.tobytes() == b.tobytes():
+        return None  # the same bits are equal values: the common case of a comparison, at a fraction of its cost
     try:
         equal = np.array_equal(a, b, equal_nan=a.dtype.kind in "fc" and b.dtype.kind in "fc")
     except (TypeError, ValueError):

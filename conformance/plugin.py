@@ -18,10 +18,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Generator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from conformance._engine.cost import METER
 from conformance._engine.options import (
     ENV_VAR,
     FLAG_OPTIONS,
@@ -29,9 +31,11 @@ from conformance._engine.options import (
     OPTION_HELP,
     OPTION_NAMES,
     PROJECT_KEY,
+    SUITE_MODULES,
     CaseParam,
     flag,
     item_param,
+    module_needed,
     option,
     rule_selected,
 )
@@ -56,14 +60,18 @@ __all__ = [
     "pytest_collection_modifyitems",
     "pytest_configure",
     "pytest_generate_tests",
+    "pytest_ignore_collect",
     "pytest_pyfunc_call",
     "pytest_report_teststatus",
     "pytest_runtest_makereport",
     "pytest_runtest_protocol",
+    "pytest_runtest_setup",
 ]
 
 MARKER = "conformance_rule"
 CASE_KEY = pytest.StashKey[Any]()
+# When the item's current phase began: the meter's clock, and its target seconds so far.
+_PHASE_KEY = pytest.StashKey[tuple[float, float]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -176,6 +184,22 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     chosen = [target for target in session.targets if target.kind in kinds and target.unavailable is None]
     params = [CaseParam(rule_id, target, owns, floor) for target in chosen]
     metafunc.parametrize("conformance_case", params, ids=[f"{rule_id}-{t.id}" for t in chosen], indirect=True)
+
+
+_SUITE_DIR = Path(__file__).resolve().parent
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Leave out the suite's rule modules whose items no target of the run and no rule ``--rules`` selects would
+    have (the vector and functional modules for an env target, say): they are not even imported."""
+    if collection_path.name not in SUITE_MODULES or collection_path.resolve().parent != _SUITE_DIR:
+        return None
+    from conformance._engine.session import get_session  # late: the plugin is inert outside the suite
+    from gymspec.rules import RULES
+
+    kinds = {target.kind for target in get_session(config).targets if target.unavailable is None}
+    selected = [rule_id for rule_id in RULES if rule_selected(config, rule_id)]
+    return None if module_needed(collection_path.name, kinds, selected) else True
 
 
 def _wants_suite(item: pytest.Item) -> bool:
@@ -323,8 +347,29 @@ def _record(
     note = passed_over_note(rule, evidence, list(getattr(tally, "rejected", [])))
     if note and outcome in ("passed", "warned") and report.when == "call":
         message = f"{message}\n{note}" if message else note
+    seconds, target_seconds = _phase_seconds(item, report)
     return RuleResult(rule, param.target.id, rule_level(rule), outcome, message, reproducer, item.nodeid,
-                      evidence=evidence, seconds=round(report.duration, 4))
+                      evidence=evidence, seconds=round(seconds, 4), target_seconds=round(target_seconds, 4))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Start the clock of a conformance item's time, and of the part spent inside the target's calls
+    (:mod:`conformance._engine.cost`): each phase's record takes its share."""
+    if item_param(item) is not None:
+        item.stash[_PHASE_KEY] = (METER.clock(), METER.seconds)
+
+
+def _phase_seconds(item: pytest.Item, report: pytest.TestReport) -> tuple[float, float]:
+    """The wall seconds of the item's phase that just ended, and of those the seconds inside the target's calls:
+    both read from the meter's clock, so the suite's own time (the difference) is never negative."""
+    now = (METER.clock(), METER.seconds)
+    begun = item.stash.get(_PHASE_KEY, None)
+    item.stash[_PHASE_KEY] = now
+    if begun is None:  # a report of a phase the setup hook did not see begin: pytest's own timing, no target time
+        return report.duration, 0.0
+    wall, spent = now[0] - begun[0], now[1] - begun[1]
+    return max(wall, spent), spent
 
 
 def _observed(case: Any) -> str:

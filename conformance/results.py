@@ -58,6 +58,7 @@ SEVERITY: dict[Outcome, int] = {"passed": 0, "skipped": 1, "accepted": 2, "warne
 """How bad each outcome is: two phases of one item (setup, call, teardown) merge into the worse one."""
 _AREA_ORDER = ("CONSTRUCT", "SPACE", "ENV", "SEED", "RENDER", "WRAP", "VEC", "AUTORESET", "FUNC", "REG")
 _DETAILS = 12
+_WORST_ITEMS = 3  # items per target the summary names as spending the most suite time
 _DETAILED_ERRORS = 5
 
 
@@ -218,7 +219,12 @@ class RuleResult:
         evidence: What it observed (:class:`Evidence`): steps, episode ends, resets, autoresets, frames,
             constructions, examples. A rule passes only on the evidence its statement needs (its floor); an item that
             ended with less is an error, never a pass.
-        seconds: Its wall time.
+        seconds: Its wall time, in its process (its phases: setup, call, teardown).
+        target_seconds: Of that, the seconds spent inside calls into the target (constructions, resets, steps,
+            renders, closes, attribute reads, the probe's reads): its *target time*. The rest (:attr:`suite_seconds`)
+            is the suite's own: drawing examples, copying and comparing what the calls returned, reporting.
+            ``None`` where no process measured it: the supervisor wrote the record of an item whose process died,
+            hung or never ran it, or that its target's shared run decided.
         peak_mib: The largest resident memory of its process, in MiB (0 when it did not run in one of its own).
         isolation: How its process started when that was not the default fork, and why (``"spawn — 5 threads in
             the probe process"``); ``""`` otherwise.
@@ -233,6 +239,7 @@ class RuleResult:
     nodeid: str = ""
     evidence: Evidence = field(default_factory=Evidence)
     seconds: float = 0.0
+    target_seconds: float | None = None
     peak_mib: float = 0.0
     isolation: str = ""
 
@@ -245,6 +252,12 @@ class RuleResult:
     def steps(self) -> int:
         """How many ``step`` calls those examples made (``evidence.steps``)."""
         return self.evidence.steps
+
+    @property
+    def suite_seconds(self) -> float | None:
+        """The part of its wall time the suite spent around the target's calls (``seconds - target_seconds``;
+        ``None`` where the target time was not measured)."""
+        return None if self.target_seconds is None else max(0.0, self.seconds - self.target_seconds)
 
     @property
     def area(self) -> str:
@@ -292,6 +305,7 @@ class RuleResult:
             evidence=Evidence.from_dict(cast("Mapping[str, Any]", evidence)) if isinstance(evidence, Mapping) else Evidence(
                 examples=int(record.get("examples", 0)), steps=int(record.get("steps", 0))),
             seconds=float(record.get("seconds", 0.0)),
+            target_seconds=_seconds_or_none(record.get("target_seconds")),
             peak_mib=float(record.get("peak_mib", 0.0)),
             isolation=str(record.get("isolation", "")),
         )
@@ -312,6 +326,7 @@ class RuleResult:
             worse,
             evidence=self.evidence.merged(other.evidence),
             seconds=self.seconds + other.seconds,
+            target_seconds=_added(self.target_seconds, other.target_seconds),
             peak_mib=max(self.peak_mib, other.peak_mib),
             isolation=worse.isolation or self.isolation or other.isolation,
         )
@@ -333,6 +348,19 @@ class RuleResult:
             # A pass is worth what it observed.
             summary += f" (on {self.evidence.describe()})"
         return f"{self.outcome.upper():7} {summary}"
+
+
+def _seconds_or_none(value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    raise ValueError(f"RuleResult target_seconds must be a number or null, got {value!r}")
+
+
+def _added(a: float | None, b: float | None) -> float | None:
+    """Two phases' target seconds together (``None`` when neither was measured)."""
+    return None if a is None and b is None else (a or 0.0) + (b or 0.0)
 
 
 def rule_level(rule: str) -> str:
@@ -451,6 +479,44 @@ class Report:
         its other items say."""
         return dict(sorted(Counter(result.target for result in self.errors).items()))
 
+    def cost(self, worst: int = _WORST_ITEMS) -> dict[str, dict[str, Any]]:
+        """Per target, where its items' time went: ``seconds`` (their wall time), of which ``target_seconds``
+        (inside calls into the target), ``suite_seconds`` (the rest) and ``unmeasured_seconds`` (items whose target
+        time no process measured: a process that died or hung); and ``worst``, the ``worst`` measured items by suite
+        time as ``{"rule", "seconds", "target_seconds", "suite_seconds"}``, most first."""
+        by_target: dict[str, list[RuleResult]] = {}
+        for result in self.results:
+            by_target.setdefault(result.target, []).append(result)
+        costs: dict[str, dict[str, Any]] = {}
+        for target in sorted(by_target):
+            items = by_target[target]
+            measured = [(r, spent, r.seconds - spent) for r in items if (spent := r.target_seconds) is not None]
+            heavy = sorted((m for m in measured if m[2] > 0), key=lambda m: (-m[2], m[0].rule))
+            costs[target] = {
+                "seconds": round(sum(r.seconds for r in items), 4),
+                "target_seconds": round(sum(spent for _, spent, _ in measured), 4),
+                "suite_seconds": round(sum(max(0.0, suite) for _, _, suite in measured), 4),
+                "unmeasured_seconds": round(sum(r.seconds for r in items if r.target_seconds is None), 4),
+                "worst": [{"rule": r.rule, "seconds": round(r.seconds, 4), "target_seconds": round(spent, 4),
+                           "suite_seconds": round(suite, 4)} for r, spent, suite in heavy[:worst]],
+            }
+        return costs
+
+    def cost_lines(self, worst: int = _WORST_ITEMS) -> list[str]:
+        """Per target, its items' target time against the suite's own, and the items that spent the most suite
+        time (``ENV-004 2.1 s (target 0.3 s)``): where a run's time goes, as the terminal summary shows it."""
+        lines: list[str] = []
+        for target, cost in self.cost(worst).items():
+            if not cost["seconds"]:
+                continue
+            items = ", ".join(f"{one['rule']} {one['suite_seconds']:.1f} s (target {one['target_seconds']:.1f} s)"
+                              for one in cost["worst"])
+            unmeasured = (f" ({cost['unmeasured_seconds']:.1f} s more in items whose process died or hung)"
+                          if cost["unmeasured_seconds"] >= 0.05 else "")
+            lines.append(f"{target}: target {cost['target_seconds']:.1f} s, suite {cost['suite_seconds']:.1f} s"
+                         + unmeasured + (f"; most suite time: {items}" if items else ""))
+        return lines
+
     @property
     def isolation(self) -> dict[str, str]:
         """The targets whose items ran in processes that did not start by the default fork, and how and why."""
@@ -542,6 +608,7 @@ class Report:
             "warned_rules": sorted({f"{r.rule}@{r.target}" for r in self.warned}),
             "not_checked": self.not_checked,
             "isolation": self.isolation,
+            "cost": self.cost(),
             "run": dict(self.run),
             "seconds": round(self.seconds, 4),
         }
@@ -578,13 +645,14 @@ class Report:
 
     def table(self) -> list[str]:
         """One aligned row per target, sorted by id (the header row first): its outcome counts, the examples, steps
-        and episode ends its items observed, their seconds and the largest memory of their processes."""
+        and episode ends its items observed, their seconds, the part of those spent inside calls into the target
+        (``target s``; the rest is the suite's own) and the largest memory of their processes."""
         by_target: dict[str, list[RuleResult]] = {}
         for result in self.results:
             by_target.setdefault(result.target, []).append(result)
         # The accepted column only where a baseline accepted something: most runs have none.
         outcomes = OUTCOMES if self.accepted else OUTCOMES[:-1]
-        table = [["target", *outcomes, "examples", "steps", "ends", "seconds", "peak MiB"]]
+        table = [["target", *outcomes, "examples", "steps", "ends", "seconds", "target s", "peak MiB"]]
         for target in sorted(by_target):
             items = by_target[target]
             counts = _counts(items)
@@ -595,6 +663,7 @@ class Report:
                 str(sum(r.steps for r in items)),
                 str(sum(r.evidence.ends for r in items)),
                 f"{sum(r.seconds for r in items):.1f}",
+                f"{sum(r.target_seconds or 0.0 for r in items):.1f}",
                 f"{max(r.peak_mib for r in items):.0f}",
             ])
         return _align(table, 1)
@@ -652,6 +721,10 @@ _SUMMARY_KEYS: dict[str, str] = {
     "warned_rules": "`RULE@target` of every warned item, sorted.",
     "not_checked": "Per target with errors, how many items could not be checked: such a target has not passed.",
     "isolation": "Per target whose items did not run in forked processes, how they ran and why.",
+    "cost": "Per target, where its items' time went: `seconds` (their wall time), of which `target_seconds` (inside "
+            "calls into the target), `suite_seconds` (the rest, the suite's own work) and `unmeasured_seconds` (items "
+            "whose process died or hung, not split); and `worst`, the items that spent the most suite time (`rule`, "
+            "`seconds`, `target_seconds`, `suite_seconds`).",
     "run": "Facts of the run: `profile`, `rules`, `registry`, `python`, `interrupted`, `signal`, "
            "`internal_error`, and `incomplete` (true while the run goes on or when it was killed).",
     "seconds": "Wall time of the run, in seconds (0 where the run did not measure it).",
@@ -679,6 +752,7 @@ _KINDS = {
     "str": "string",
     "int": "integer",
     "float": "number",
+    "float | None": "number or null",
     "Evidence": "object (below)",
     "Mapping[str, int]": "object of string to integer",
 }

@@ -326,7 +326,9 @@ class Tally:
         the target's instances, not a layer or a space)."""
         self.target_seconds += seconds
         key = id(handle)
-        state = self._live.setdefault(key, _Instance())
+        state = self._live.get(key)
+        if state is None:  # not setdefault: that builds an _Instance for every call
+            state = self._live[key] = _Instance()
         if instance and key not in self._called:
             self._called.add(key)
             self.instances = max(self.instances, len(self._called))
@@ -367,15 +369,14 @@ class Tally:
         state.stepped = True
         if method != "step" or not is_tuple(result) or len(result) != 5:
             return
-        terminated: Any = np.asarray(result[2])
-        truncated: Any = np.asarray(result[3])
+        flags: tuple[Any, Any] = (result[2], result[3])
+        if _plain(flags[0]) and _plain(flags[1]):  # a single env's usual flags: no array to build
+            self._single(state, bool(flags[0]), bool(flags[1]))
+            return
+        terminated: Any = np.asarray(flags[0])
+        truncated: Any = np.asarray(flags[1])
         if terminated.ndim == 0 and truncated.ndim == 0:
-            done_t, done_u = bool(terminated), bool(truncated)
-            state.run += 1
-            self.longest = max(self.longest, state.run)
-            if done_t or done_u:
-                self._end(done_t, done_u)
-                state.run = 0
+            self._single(state, bool(terminated), bool(truncated))
             return
         terms = terminated.astype(bool).reshape(-1)
         truncs = truncated.astype(bool).reshape(-1)
@@ -392,6 +393,14 @@ class Tally:
             self._end(bool(terms[index]), bool(truncs[index]))
         runs[ended] = 0
         state.runs, state.ended = runs, ended
+
+    def _single(self, state: _Instance, done_t: bool, done_u: bool) -> None:
+        """A single env's step that returned these flags."""
+        state.run += 1
+        self.longest = max(self.longest, state.run)
+        if done_t or done_u:
+            self._end(done_t, done_u)
+            state.run = 0
 
     def _ended(self, state: _Instance, result: Any) -> None:
         """A functional env's ``terminal``: true ends the episode its state is in."""
@@ -411,6 +420,11 @@ class Tally:
             self.autoresets += 1
             state.past.add(int(index))
             self._sub_envs.add(int(index))
+
+
+def _plain(flag: object) -> bool:
+    """Whether a flag is a Python ``bool`` (what most single envs return), which needs no array to be read."""
+    return type(flag) is bool
 
 
 def _seeded(seed: object) -> bool:

@@ -9,6 +9,7 @@ import fnmatch
 import importlib
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -27,10 +28,12 @@ __all__ = [
     "OPTION_HELP",
     "OPTION_NAMES",
     "PROJECT_KEY",
+    "SUITE_MODULES",
     "TARGET_OPTIONS",
     "classify",
     "flag",
     "item_param",
+    "module_needed",
     "option",
     "rule_areas",
     "rule_selected",
@@ -268,6 +271,37 @@ def rule_selected(config: pytest.Config, rule_id: str) -> bool:
     """Whether ``--rules`` (see :func:`rules_match`) selects ``rule_id``; everything is selected without it."""
     patterns = option(config, "rules")
     return not patterns or rules_match(patterns, rule_id)
+
+
+SUITE_MODULES: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
+    "test_autoreset.py": (frozenset({"vector"}), ("AUTORESET-*",)),
+    "test_env.py": (frozenset({"env"}), ("ENV-00?", "ENV-01?", "ENV-020", "ENV-021")),
+    "test_env_attributes.py": (frozenset({"env"}), ("ENV-025", "ENV-026")),
+    "test_episodes.py": (frozenset({"env"}), ("ENV-022", "ENV-023", "ENV-024", "ENV-027")),
+    "test_functional.py": (frozenset({"func"}), ("FUNC-*",)),
+    "test_instances.py": (frozenset({"env"}), ("ENV-030", "SEED-009")),
+    "test_registry.py": (frozenset({"env", "vector"}), ("REG-*",)),
+    "test_render.py": (frozenset({"env"}), ("RENDER-*",)),
+    "test_seeding.py": (frozenset({"env"}), ("ENV-031", "SEED-*")),
+    "test_space.py": (frozenset({"env"}), ("SPACE-*",)),
+    "test_vector.py": (frozenset({"vector"}), ("VEC-*",)),
+    "test_wrapper.py": (frozenset({"env"}), ("WRAP-*",)),
+}
+"""The suite's rule modules: the target kinds each has items for, and globs of the rule ids it checks (a test keeps
+them in step with the modules' markers). A run whose targets and ``--rules`` need none of a module's items does not
+import it (:func:`module_needed`); the construction check (``test_target.py``) is always collected."""
+
+
+def module_needed(name: str, kinds: Iterable[str], selected: Iterable[str]) -> bool:
+    """Whether the suite module ``name`` has items for targets of ``kinds`` and the ``selected`` rule ids (a module
+    the table does not know is always needed)."""
+    found = SUITE_MODULES.get(name)
+    if found is None:
+        return True
+    module_kinds, patterns = found
+    if module_kinds.isdisjoint(kinds):
+        return False
+    return any(fnmatch.fnmatchcase(rule_id, pattern) for rule_id in selected for pattern in patterns)
 
 
 @dataclass(frozen=True)

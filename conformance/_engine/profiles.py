@@ -13,6 +13,7 @@ which Hypothesis replays before it generates, and shrinks like any example it fo
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import weakref
 from collections.abc import Callable, Iterable
@@ -221,11 +222,21 @@ def hypothesis_settings(
         directory; the zygotes keep Hypothesis' cache of local constants in the user's cache directory; ``first``
         is offered by a database that only holds it) and a single reported failure per item.
     """
+    base = _base_settings(profile.max_examples if max_examples is None else max_examples, profile.derandomize)
+    if first is None:
+        return base
+    # The database holding the first example is the run's own (it forgets the example once replayed).
+    return settings(base, database=_FirstExample(first), derandomize=False)
+
+
+@functools.lru_cache(maxsize=64)
+def _base_settings(max_examples: int, derandomize: bool) -> settings:
+    """The settings of every item with this many examples (built once per process: every item of a target asks)."""
     return settings(
-        max_examples=profile.max_examples if max_examples is None else max_examples,
+        max_examples=max_examples,
         deadline=None,
-        database=None if first is None else _FirstExample(first),
-        derandomize=profile.derandomize and first is None,
+        database=None,
+        derandomize=derandomize,
         report_multiple_bugs=False,
         print_blob=False,
         # HealthCheck's metaclass leaves __iter__ unannotated (it yields the non-deprecated members).

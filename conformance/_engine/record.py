@@ -49,10 +49,23 @@ __all__ = [
 _ACTIONS_PER_LINE = 6
 
 
+# Values that cannot change after the fact: every call's action or seed is one, so they are told apart first.
+_ATOMS = (int, float, complex, str, bytes, type(None), np.generic)
+
+
+def _atom(value: object) -> bool:
+    """Whether ``value`` cannot change after the fact (a number, a string, a NumPy scalar, ``None``)."""
+    return isinstance(value, _ATOMS)
+
+
 def snapshot(value: Any) -> Any:
     """Copy the mutable parts (arrays, containers) of a value the target might modify after the fact."""
+    if _atom(value):
+        return value
     if is_array(value):
         return value.copy()
+    if type(value) is tuple:
+        return tuple([snapshot(item) for item in value])  # pyright: ignore[reportUnknownVariableType]
     if is_tuple(value):
         return rebuilt_tuple(value, (snapshot(item) for item in value))
     if is_list(value):
@@ -145,7 +158,9 @@ class Trace:
         seed = kwargs.get("seed")
         if method == "reset" and self.seed is None and isinstance(seed, int) and not isinstance(seed, bool):
             self.seed = seed
-        self._entries.append(_Entry("call", var=var, method=method, args=snapshot(args), kwargs=snapshot(kwargs)))
+        kept = args if all(_atom(arg) for arg in args) else snapshot(args)  # an action is mostly one value
+        kwargs_kept = snapshot(kwargs) if kwargs else {}
+        self._entries.append(_Entry("call", var=var, method=method, args=kept, kwargs=kwargs_kept))
 
     def raised(self, why: str) -> None:
         """Mark the latest call as one that raised and was passed over (an action the env rejects, avoided by a rule

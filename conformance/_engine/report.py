@@ -14,6 +14,7 @@ import json
 import os
 import tempfile
 import time
+import weakref
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -31,19 +32,31 @@ TARGET_WARNINGS = "conformance-target-warnings"
 """The ``user_properties`` key carrying the warnings the target itself raised in an item (shown once per target)."""
 
 
+# The record each report's carried mapping was read as: the runner, the reporter and the progress lines all read
+# the record of each report, a dozen readings of one mapping (a record is immutable, so one reading serves all).
+_READ: weakref.WeakKeyDictionary[pytest.TestReport, tuple[object, RuleResult]] = weakref.WeakKeyDictionary()
+
+
 def record_of(report: pytest.TestReport) -> RuleResult | None:
     """The item record a test report carries (``None`` for a report of another item, or one the suite did not
     make: an xdist worker's crash)."""
     for name, value in getattr(report, "user_properties", ()):
         if name == PROPERTY and is_dict(value):
-            return RuleResult.from_dict(value)
+            known = _READ.get(report)
+            if known is not None and known[0] is value:
+                return known[1]
+            record = RuleResult.from_dict(value)
+            _READ[report] = (value, record)
+            return record
     return None
 
 
 def with_record(report: pytest.TestReport, record: RuleResult) -> None:
     """Make ``record`` the item record ``report`` carries (replacing the one it had)."""
     kept = [(name, value) for name, value in report.user_properties if name != PROPERTY]
-    report.user_properties = [*kept, (PROPERTY, record.to_dict())]
+    data = record.to_dict()
+    report.user_properties = [*kept, (PROPERTY, data)]
+    _READ[report] = (data, record)
 
 
 def write_report(path: str | Path, report: Report) -> Path:
@@ -58,10 +71,11 @@ class LiveReport:
     """The JSON report kept on disk while the run goes on, so a run killed outright (``SIGKILL``, a CI job's time
     limit) leaves a valid report of every item finished so far, marked ``"incomplete": true`` in ``summary.run``.
 
-    Each update rewrites the file atomically (:func:`replace_file`). Records are serialised once, when they change, so an
-    update costs a join and a write; only when that grows costly (over ``_CHEAP`` seconds: thousands of items)
-    are updates spaced, so that writing never takes more than about a tenth of the run — an item is then on disk
-    with the next update, at most ten writes' time later.
+    Each flush (the reporter's, when an item has ended) rewrites the file atomically (:func:`replace_file`), at most
+    every ``_SPACING`` seconds (a cheap target's items end every few milliseconds, and each write is of the whole
+    report). Records are serialised once, when they change, so a flush costs a join and a write; when that grows
+    costly (over ``_CHEAP`` seconds: thousands of items) flushes are spaced further, so that writing never takes more
+    than about a tenth of the run — an item is then on disk with the next flush, at most ten writes' time later.
 
     Args:
         path: Where the report goes.
@@ -69,6 +83,7 @@ class LiveReport:
 
     _SHARE = 10.0  # a costly update may follow the previous one after this many times what that one took
     _CHEAP = 0.01  # seconds: an update that took less never delays the next
+    _SPACING = 0.5  # seconds between writes at the least: a cheap target's items end faster than that
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -76,20 +91,33 @@ class LiveReport:
         self._results: dict[str, RuleResult] = {}
         self._last = 0.0
         self._cost = 0.0
+        self._dirty = False
 
     def begin(self, meta: Mapping[str, Any]) -> None:
         """Write the report of a run that has finished nothing yet: a run killed before its first item (a target
         whose warm-up outlasts the job's time limit) leaves that, not the report of an earlier run at this path."""
         self._write(meta)
 
-    def update(self, result: RuleResult, meta: Mapping[str, Any]) -> None:
-        """Record ``result`` (replacing the earlier record of its node id) and rewrite the report if it is time."""
+    def update(self, result: RuleResult, meta: Mapping[str, Any] | None = None) -> None:
+        """Record ``result`` (replacing the earlier record of its node id); with ``meta``, also rewrite the report
+        if it is time (:meth:`flush`)."""
         self._results[result.nodeid] = result
         self._rows[result.nodeid] = json.dumps(result.to_dict())
+        self._dirty = True
+        if meta is not None:
+            self.flush(meta)
+
+    def flush(self, meta: Mapping[str, Any]) -> None:
+        """Rewrite the report with the records so far, if any changed and it is time. The reporter flushes when an
+        item has ended (not after each of its phases: a write per phase tripled the writes, each of the whole
+        report)."""
         now = time.monotonic()
+        if not self._dirty or now - self._last < self._SPACING:
+            return
         if self._cost > self._CHEAP and now - self._last < self._SHARE * self._cost:
             return
         self._write(meta)
+        self._dirty = False
         self._last = time.monotonic()
         self._cost = self._last - now
 

@@ -35,6 +35,7 @@ from conformance.results import CONSTRUCT, Report, RuleResult, rule_level
 
 if TYPE_CHECKING:
     from conformance._engine.project import Baseline, Entry
+    from conformance._engine.session import ConformanceSession
     from conformance._engine.runner import ItemRunner
 
 __all__ = [
@@ -213,13 +214,15 @@ class Reporter:
         merged = result if previous is None else previous.merge(result)
         self.records[result.nodeid] = merged
         if self.live is not None:
-            self.live.update(merged, self._meta())
+            self.live.update(merged)  # on disk when the item has ended (pytest_runtest_logfinish)
 
     def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
         self.running[nodeid] = location
 
     def pytest_runtest_logfinish(self, nodeid: str) -> None:
         self.running.pop(nodeid, None)
+        if self.live is not None:
+            self.live.flush(self._meta())
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -317,6 +320,11 @@ class Reporter:
             terminalreporter.write_line("effort (steps and examples by rule area; costly targets get fewer):")
             for line in effort:
                 terminalreporter.write_line(f"  {line}")
+        cost = report.cost_lines()
+        if cost:
+            terminalreporter.write_line("time (items' seconds inside the target's calls, and the suite's own):")
+            for line in cost:
+                terminalreporter.write_line(f"  {line}")
         failing = sorted({f"{r.rule} [{r.target}]" for r in results if r.outcome in ("failed", "error")})
         if failing:
             terminalreporter.write_line("violated MUST rules or errors: " + ", ".join(failing), red=True)
@@ -390,10 +398,13 @@ class Reporter:
         runner = self.config.stash.get(RUNNER_KEY, None)
         if runner is not None:
             runner.supervisor.close()
-        # Late: the reporter is loaded in every pytest run, and the session's module brings the target machinery.
-        from conformance._engine.session import existing_session
+        # Only a run that made a session has one to close: the session's module (NumPy, Hypothesis, the target
+        # machinery) is not imported at the end of every pytest run of a project that has the suite installed.
+        conformance: ConformanceSession | None = None
+        if "conformance._engine.session" in sys.modules:
+            from conformance._engine.session import existing_session
 
-        conformance = existing_session(self.config)
+            conformance = existing_session(self.config)
         if conformance is not None:
             conformance.close()
         self._unfinished("the run ended before it finished")

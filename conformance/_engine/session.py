@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from conformance._engine.cost import metered
 from conformance._engine.options import ENV_VAR, CaseParam, option, rule_areas, rules_select_any
 from conformance._engine.sweep import Match, expand
 from conformance._engine.targets import (
@@ -320,7 +321,8 @@ class ConformanceSession:
                 self.targets = shard(self.targets, *sharding)
         except TargetSpecError as exc:
             raise pytest.UsageError(str(exc)) from None
-        self.watchdog: Guard = Watchdog(self.limits.timeout)
+        # Metered: every call into a target is timed into the process's meter (an item's target time).
+        self.watchdog: Guard = metered(Watchdog(self.limits.timeout))
         self._states: dict[str, TargetState] = {}
 
     @property
@@ -331,9 +333,9 @@ class ConformanceSession:
     def use_guard(self, guard: Guard) -> None:
         """Route every later call into a target through ``guard`` (a supervised process's board)."""
         self.watchdog.shutdown()
-        self.watchdog = guard
+        self.watchdog = metered(guard)
         for state in self._states.values():
-            state.guard = guard
+            state.guard = self.watchdog
 
     def state(self, target: Target) -> TargetState:
         """The shared :class:`~conformance._engine.state.TargetState` of a target (created on first use)."""

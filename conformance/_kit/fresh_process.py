@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from conformance._engine.cost import METER
 from conformance._engine.processes import die_with_parent, kill_tree
 
 __all__ = ["Episode", "FreshProcessError", "first_episode", "other_hash_seed"]
@@ -117,7 +118,8 @@ def first_episode(
             preexec_fn=die_with_parent,  # noqa: PLW1509 - prctl only: async-signal-safe enough after fork
         )
         try:
-            _, stderr = process.communicate(timeout=timeout)
+            # The child's run is the target's (its import, construction and calls): target time, not the suite's.
+            _, stderr = METER.timed(process.communicate, timeout=timeout)
         except subprocess.TimeoutExpired:
             _kill(process)
             raise FreshProcessError(f"the fresh interpreter did not finish within {timeout:.0f} s") from None

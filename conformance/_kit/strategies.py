@@ -17,15 +17,16 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, SupportsIndex, TypeAlias, overload
+from typing import Any, SupportsIndex, TypeAlias, TypeVar, overload
 
 import numpy as np
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
+from conformance._engine.cost import METER
 from conformance._engine.describe import is_mapping, is_sequence, is_tuple
 from conformance._engine.outcomes import NotCheckable
-from conformance._engine.processes import tracked
+from conformance._engine.processes import tracked as _board_tracked
 from conformance._engine.profiles import Profile, full_first
 
 __all__ = [
@@ -42,12 +43,19 @@ __all__ = [
 ]
 
 Sampler: TypeAlias = Callable[[np.random.Generator], Any]
+_T = TypeVar("_T")
 _Strategy: TypeAlias = "st.SearchStrategy[Any]"
 
 SEED_MAX = 2**32 - 1
 _UNBOUNDED_SCALE = 100.0
 _MAX_TEXT = 16
 _MAX_SEQUENCE = 5
+
+
+def _tracked(label: str, fn: Callable[[], _T], method: str) -> _T:
+    """A call into the target's space, on the process's board and counted as target time (the space is the
+    target's code)."""
+    return METER.timed(_board_tracked, label, fn, method)
 
 
 def seeds() -> st.SearchStrategy[int]:
@@ -63,11 +71,11 @@ def _has(space: object, *names: str) -> bool:
 
 
 def _seeded_samples(space: Any, count: int) -> list[Any]:
-    private = tracked("copy.deepcopy(space)", lambda: copy.deepcopy(space), "deepcopy")
+    private = _tracked("copy.deepcopy(space)", lambda: copy.deepcopy(space), "deepcopy")
     samples: list[Any] = []
     for seed in range(count):
-        tracked("space.seed()", lambda: private.seed(seed), "seed")  # noqa: B023 - called at once
-        samples.append(tracked("space.sample()", private.sample, "sample"))
+        _tracked("space.seed()", lambda: private.seed(seed), "seed")  # noqa: B023 - called at once
+        samples.append(_tracked("space.sample()", private.sample, "sample"))
     return samples
 
 
@@ -146,34 +154,44 @@ def subspaces(space: Any, path: str = "") -> list[tuple[str, Any]]:
 # --- value construction shared by strategies and samplers ---------------------------------------------------------
 
 
-def _scale_box(unit: np.ndarray[Any, Any], space: Any) -> np.ndarray[Any, Any]:
-    """Map values in [0, 1] onto the box, per component, respecting (un)bounded sides and the dtype."""
+def _box_scaler(space: Any, shape: tuple[int, ...]) -> Callable[[np.ndarray[Any, Any]], np.ndarray[Any, Any]]:
+    """``unit -> element``: values in [0, 1] of ``shape`` mapped onto the box, per component, respecting (un)bounded
+    sides and the dtype. What depends on the space alone is worked out once, here: a rollout's tail maps every
+    action through it, and for a small box those fixed parts were most of the cost."""
     dtype = np.dtype(space.dtype)
-    low = np.broadcast_to(np.asarray(space.low, dtype=np.float64), unit.shape)
-    high = np.broadcast_to(np.asarray(space.high, dtype=np.float64), unit.shape)
-    if dtype.kind == "b":
-        return np.asarray(unit > 0.5, dtype=dtype)
-    with np.errstate(all="ignore"):
-        if dtype.kind in "iu":
-            values = np.floor(low + unit * (high - low + 1.0))
-        else:
-            finite = np.isfinite(low) & np.isfinite(high)
-            both = low * (1.0 - unit) + high * unit
-            values = np.where(
-                finite,
-                both,
-                np.where(
-                    np.isfinite(low),
-                    low + unit * _UNBOUNDED_SCALE,
-                    np.where(np.isfinite(high), high - unit * _UNBOUNDED_SCALE, (2.0 * unit - 1.0) * _UNBOUNDED_SCALE),
-                ),
-            )
-        values = np.clip(values, low, high)
-    out = values.astype(dtype)
-    # Rounding to a narrower dtype may step just outside a bound; clip again in the target dtype.
+    low = np.broadcast_to(np.asarray(space.low, dtype=np.float64), shape)
+    high = np.broadcast_to(np.asarray(space.high, dtype=np.float64), shape)
     low_t, high_t = np.asarray(space.low, dtype=dtype), np.asarray(space.high, dtype=dtype)
-    clipped: np.ndarray[Any, Any] = np.clip(out, low_t, high_t)
-    return clipped.astype(dtype)
+    if dtype.kind == "b":
+        return lambda unit: np.asarray(unit > 0.5, dtype=dtype)
+    low_finite, high_finite = np.isfinite(low), np.isfinite(high)
+    finite = low_finite & high_finite
+    bounded = bool(finite.all())
+    span = high - low + 1.0
+
+    def scale(unit: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+        with np.errstate(all="ignore"):
+            if dtype.kind in "iu":
+                values = np.floor(low + unit * span)
+            elif bounded:
+                values = low * (1.0 - unit) + high * unit
+            else:
+                values = np.where(
+                    finite,
+                    low * (1.0 - unit) + high * unit,
+                    np.where(
+                        low_finite,
+                        low + unit * _UNBOUNDED_SCALE,
+                        np.where(high_finite, high - unit * _UNBOUNDED_SCALE, (2.0 * unit - 1.0) * _UNBOUNDED_SCALE),
+                    ),
+                )
+            values = np.clip(values, low, high)
+        out = values.astype(dtype)
+        # Rounding to a narrower dtype may step just outside a bound; clip again in the target dtype.
+        clipped: np.ndarray[Any, Any] = np.clip(out, low_t, high_t)
+        return clipped.astype(dtype)
+
+    return scale
 
 
 def _discrete_value(space: Any, index: int) -> Any:
@@ -199,9 +217,9 @@ def _alphabet(space: Any) -> str:
 
 def _seeded_sample(space: Any, seed: int) -> Any:
     try:
-        private = tracked("copy.deepcopy(space)", lambda: copy.deepcopy(space), "deepcopy")
-        tracked("space.seed()", lambda: private.seed(seed), "seed")
-        return tracked("space.sample()", private.sample, "sample")
+        private = _tracked("copy.deepcopy(space)", lambda: copy.deepcopy(space), "deepcopy")
+        _tracked("space.seed()", lambda: private.seed(seed), "seed")
+        return _tracked("space.sample()", private.sample, "sample")
     except Exception as exc:  # noqa: BLE001 - no way to draw elements: the rule cannot be checked
         raise NotCheckable(
             f"cannot draw elements of {type(space).__name__}: neither its structure nor seed()/sample() work "
@@ -211,7 +229,7 @@ def _seeded_sample(space: Any, seed: int) -> Any:
 
 def _contains(space: Any, value: Any) -> bool:
     try:
-        return tracked("space.contains()", lambda: bool(space.contains(value)), "contains")
+        return _tracked("space.contains()", lambda: bool(space.contains(value)), "contains")
     except Exception:  # noqa: BLE001 - a contains that raises accepts nothing
         return False
 
@@ -220,7 +238,7 @@ def _structural(space: Any) -> _Strategy | None:
     kind = space_kind(space)
     if kind == "box":
         shape = tuple(space.shape)
-        return hnp.arrays(np.float64, shape, elements=st.floats(0.0, 1.0)).map(lambda u: _scale_box(u, space))
+        return hnp.arrays(np.float64, shape, elements=st.floats(0.0, 1.0)).map(_box_scaler(space, shape))
     if kind == "discrete":
         if getattr(space, "shape", ()) not in ((), None):
             return None  # a Discrete-like space with a shape (SPACE-015): only its own sampler knows its elements
@@ -266,10 +284,18 @@ def elements(space: Any) -> _Strategy:
         structural = None
     if structural is None:
         return fallback
-    # The fallback seed is only drawn when needed, so shrinking has half as many choices to work through.
-    return structural.flatmap(
-        lambda value: st.just(value) if _contains(space, value) else seeds().map(lambda s: _seeded_sample(space, s))
-    )
+    return _accepted(structural, space)
+
+
+@st.composite
+def _accepted(draw: st.DrawFn, structural: _Strategy, space: Any) -> Any:
+    """A structural draw the space accepts, or else a seeded ``sample()``. The fallback seed is only drawn when
+    needed, so shrinking has half as many choices to work through. (Not a ``flatmap``: that builds and validates a
+    new strategy for every value drawn, which cost more than the rest of a plan's draw.)"""
+    value = draw(structural)
+    if _contains(space, value):
+        return value
+    return _seeded_sample(space, draw(seeds()))
 
 
 # --- fast samplers for rollout tails ----------------------------------------------------------------------------
@@ -279,7 +305,8 @@ def _structural_sampler(space: Any) -> Sampler | None:
     kind = space_kind(space)
     if kind == "box":
         shape = tuple(space.shape)
-        return lambda rng: _scale_box(rng.random(shape), space)
+        scale = _box_scaler(space, shape)
+        return lambda rng: scale(rng.random(shape))
     if kind == "discrete" and getattr(space, "shape", ()) in ((), None):
         return lambda rng: _discrete_value(space, int(rng.integers(int(space.n))))
     if kind == "multidiscrete":
@@ -417,28 +444,48 @@ def plans(space: Any, profile: Profile, *, max_steps: int | None = None) -> st.S
     """
     steps = profile.max_steps if max_steps is None else max_steps
     # The length is the first choice, so the full first example is named by it alone.
-    return full_first(st.integers(0, steps).flatmap(_plan_of(space, profile, steps)), (steps,))
+    return full_first(_plan_of(space, profile, steps), (steps,))
 
 
 def plan_tuples(spaces: Sequence[Any], profile: Profile, *, max_steps: int) -> st.SearchStrategy[tuple[Plan, ...]]:
     """One plan per space (the action spaces of a wrapper's layers, say), every one of length up to ``max_steps``:
     the lengths are drawn first, so the full first example is a full plan for each."""
-    makers = [_plan_of(space, profile, max_steps) for space in spaces]
-
-    def of(lengths: tuple[int, ...]) -> st.SearchStrategy[tuple[Plan, ...]]:
-        return st.tuples(*(make(length) for make, length in zip(makers, lengths)))
-
+    rests = [_plan_rest(space, profile, max_steps) for space in spaces]
     lengths = st.tuples(*(st.integers(0, max_steps) for _ in spaces))
-    return full_first(lengths.flatmap(of), (max_steps,) * len(makers))
+    return full_first(_plans_of(lengths, tuple(rests)), (max_steps,) * len(rests))
 
 
-def _plan_of(space: Any, profile: Profile, steps: int) -> Callable[[int], st.SearchStrategy[Plan]]:
-    """Plans over ``space`` of a given length (the leading actions drawn, up to the profile's prefix)."""
-    tail = sampler(space)
+_Rest: TypeAlias = "tuple[st.SearchStrategy[tuple[int, tuple[Any, ...], int]], Sampler]"
+
+
+def _plan_rest(space: Any, profile: Profile, steps: int) -> _Rest:
+    """What a plan over ``space`` draws after its length (its seed, leading actions up to the profile's prefix,
+    tail seed), and the sampler of its tail."""
     prefix = st.lists(elements(space), max_size=min(profile.max_prefix, steps)).map(tuple)
+    return st.tuples(seeds(), prefix, seeds()), sampler(space)
 
-    def plan_of(length: int) -> st.SearchStrategy[Plan]:
-        return st.builds(Plan, seed=seeds(), prefix=prefix, length=st.just(length), tail_seed=seeds(),
-                         tail=st.just(tail))
 
-    return plan_of
+def _plan_of(space: Any, profile: Profile, steps: int) -> st.SearchStrategy[Plan]:
+    """Plans over ``space``: the length first (up to ``steps``), then what :func:`_plan_rest` draws."""
+    rest, tail = _plan_rest(space, profile, steps)
+
+    def plan(drawn: tuple[int, tuple[int, tuple[Any, ...], int]]) -> Plan:
+        length, (seed, prefix, tail_seed) = drawn
+        return Plan(seed=seed, prefix=prefix, length=length, tail_seed=tail_seed, tail=tail)
+
+    # Plain tuples, not a flatmap over the length: the choices are the same (length, seed, leading actions, tail
+    # seed), without a new strategy to build and validate for every plan drawn.
+    return st.tuples(st.integers(0, steps), rest).map(plan)
+
+
+@st.composite
+def _plans_of(
+    draw: st.DrawFn, lengths: st.SearchStrategy[tuple[int, ...]], rests: tuple[_Rest, ...]
+) -> tuple[Plan, ...]:
+    """One plan per ``rests`` entry: every length first, then each plan's other choices in turn."""
+    drawn = draw(lengths)
+    plans_drawn: list[Plan] = []
+    for length, (rest, tail) in zip(drawn, rests):
+        seed, prefix, tail_seed = draw(rest)
+        plans_drawn.append(Plan(seed=seed, prefix=prefix, length=length, tail_seed=tail_seed, tail=tail))
+    return tuple(plans_drawn)

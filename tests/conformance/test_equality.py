@@ -6,6 +6,7 @@ import copy
 from typing import Any
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -214,3 +215,23 @@ def test_foreign_arrays_compare_as_numpy_arrays() -> None:
     assert found is not None and found.startswith("['obs']: 1 of 2 elements differ")
     assert difference(_ForeignArray(np.zeros(2)), np.zeros(2)) == "value: type _ForeignArray != ndarray"
     assert value_difference(_ForeignArray(np.zeros(2)), np.zeros(2)) is None
+
+
+def test_equal_arrays_are_told_equal_by_their_bytes_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rollouts are compared step by step, and almost every pair is equal: the same bits settle that without the
+    element-wise comparison (a fifth of its cost), which still decides every other case."""
+    calls: list[object] = []
+    real = np.array_equal
+
+    def counting(a: Any, b: Any, *args: Any, **kwargs: Any) -> bool:
+        calls.append(a)
+        return bool(real(a, b, *args, **kwargs))
+
+    monkeypatch.setattr(np, "array_equal", counting)
+    observation = np.array([0.5, np.nan, -1.0], dtype=np.float32)
+    assert difference(observation, observation.copy()) is None
+    assert difference(np.arange(3), np.arange(3)) is None
+    assert calls == []
+    assert difference(np.array([-0.0]), np.array([0.0])) is None  # other bits, equal values: compared by value
+    assert difference(np.array([1.0]), np.array([2.0])) is not None
+    assert len(calls) == 2

@@ -6,12 +6,14 @@ These run the suite in-process (``pytest.main``) on the small correct env of the
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from gymspec.rules import RULES
-from tests.meta._run import REPO, run_inprocess
+from tests.meta._run import REPO, run_inprocess, suite_env
 
 _WALK = "tests.meta.broken._base:Walk"
 
@@ -158,3 +160,25 @@ def test_not_checkable_before_the_examples_is_a_skip(tmp_path: Path) -> None:
         assert record["outcome"] == "skipped", record["message"]
         assert record["message"].startswith(f"{rule} not checked on {spec}: "), record["message"]
         assert "(reported by VEC-001)" in record["message"], record["message"]
+
+
+def test_a_run_imports_only_the_suite_modules_its_targets_and_rules_need(tmp_path: Path) -> None:
+    script = (
+        "import sys, pytest\n"
+        "code = pytest.main(sys.argv[1:])\n"
+        "print('modules', int(code), *sorted(name for name in sys.modules if name.startswith('conformance.test_')))\n"
+    )
+
+    def imported(*args: str) -> list[str]:
+        run = subprocess.run(
+            [sys.executable, "-c", script, "--pyargs", "conformance", "-q", "-p", "no:cacheprovider", "--collect-only",
+             "--env", _WALK, *args], capture_output=True, text=True, cwd=tmp_path, env=suite_env(), timeout=300,
+            check=False)
+        words = run.stdout.splitlines()[-1].split()
+        assert words[:2] == ["modules", "0"], run.stdout
+        return [word.removeprefix("conformance.") for word in words[2:]]
+
+    every = imported()
+    assert "test_env" in every and "test_target" in every
+    assert not {"test_vector", "test_autoreset", "test_functional"} & set(every)  # no vector or functional target
+    assert imported("--rules", "SEED-00[1-3]") == ["test_seeding", "test_target"]

@@ -172,7 +172,7 @@ def test_merge_keeps_the_most_severe_phase() -> None:
 def test_table_has_one_sorted_row_per_target() -> None:
     lines = Report(tuple(reversed(sample_results()))).table()
     # The accepted column shows only where a baseline accepted a finding.
-    assert lines[0].split() == ["target", *OUTCOMES[:-1], "examples", "steps", "ends", "seconds", "peak", "MiB"]
+    assert lines[0].split() == ["target", *OUTCOMES[:-1], "examples", "steps", "ends", "seconds", "target", "s", "peak", "MiB"]
     accepted = Report((*sample_results(), RuleResult("ENV-009", "env-b", "MUST", "accepted"))).table()
     assert accepted[0].split()[1:7] == list(OUTCOMES)
     rows = [line.split() for line in lines[1:]]

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from conformance._engine import evidence
 from conformance._engine.evidence import EPISODE_CAPS, Floor, Tally, episode_cap, shortfall, strongest
 from conformance.results import Evidence
 
@@ -176,3 +177,35 @@ def test_a_check_that_ran_out_of_episodes_of_the_kind_says_why() -> None:
     found = shortfall("ENV-024", "pkg:Env", tally.floor, tally)
     assert found is not None and not found[1]
     assert "an episode ended truncated, not terminated" in found[0]
+
+
+def test_counting_a_single_envs_step_builds_no_array_and_no_second_instance_record(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every step of every rollout is counted: plain ``bool`` flags are read as they are, and an instance's record is
+    made at its first call only (both cost more than the rest of the count, on every step)."""
+    arrays: list[object] = []
+    made: list[object] = []
+    real_asarray, real_instance = np.asarray, evidence._Instance  # pyright: ignore[reportPrivateUsage]
+
+    def asarray(value: object, *args: Any, **kwargs: Any) -> Any:
+        arrays.append(value)
+        return real_asarray(value, *args, **kwargs)
+
+    def instance() -> object:
+        made.append(1)
+        return real_instance()
+
+    monkeypatch.setattr(np, "asarray", asarray)  # the module NumPy the tally reads its flags with
+
+    monkeypatch.setattr(evidence, "_Instance", instance)
+    tally = Tally()
+    tally.new_example()
+    _reset(tally, seed=1)
+    for _ in range(5):
+        _step(tally)
+    _step(tally, terminated=True)
+    assert (tally.steps, tally.ends) == (6, 1)
+    assert arrays == [] and len(made) == 1
+    _step(tally, np.bool_(True), np.bool_(False))  # NumPy flags still go through arrays
+    assert tally.ends == 2 and len(arrays) == 2

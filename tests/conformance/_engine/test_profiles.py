@@ -16,6 +16,7 @@ from conformance._engine.profiles import (
     first_choices,
     full_first,
     given_under,
+    hypothesis_settings,
     scaled,
 )
 from conformance._kit.floors import ROLLOUT, SUB_ENV_ENDS
@@ -154,3 +155,14 @@ def test_no_profile_cuts_a_rollout_below_the_largest_step_floor() -> None:
     costs = Costs(construct=20.0, reset=1.0, step=1.0)
     for profile in PROFILES.values():
         assert scaled(profile, costs, items=100).max_steps >= largest
+
+
+def test_the_settings_of_a_profile_are_built_once_per_process() -> None:
+    """Every item asks for its settings: one object per (profile, example count) serves them all; a full first
+    example gets a database of its own each time (it forgets the example once replayed)."""
+    profile = PROFILES["default"]
+    assert hypothesis_settings(profile) is hypothesis_settings(profile)
+    assert hypothesis_settings(profile, max_examples=3) is not hypothesis_settings(profile)
+    first, again = hypothesis_settings(profile, first=(200,)), hypothesis_settings(profile, first=(200,))
+    assert first.database is not again.database and first.max_examples == profile.max_examples
+    assert not first.derandomize and hypothesis_settings(profile).database is None

@@ -1,11 +1,17 @@
-"""Progress lines: per target, once when it finishes, at most every few seconds while it runs, never under -q."""
+"""Progress lines: per target, once when it finishes, at most every few seconds while it runs, never under -q; and
+the reporter of a run with no conformance item loads nothing of the engine."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 from conformance._engine.reporting import Progress
 from conformance.results import RuleResult
+from tests.meta._run import REPO
 
 
 class _Terminal:
@@ -56,3 +62,17 @@ def test_lines_for_long_runs() -> None:
 
 def test_quiet_under_q() -> None:
     assert _run(-1) == []
+
+
+def test_a_run_without_conformance_items_never_loads_the_target_machinery(tmp_path: Path) -> None:
+    """The plugin is loaded by every pytest run of a project that installs the suite: ending such a run must not
+    import the session's module (and with it Hypothesis and the engine), which only a run of the suite needs."""
+    (tmp_path / "test_plain.py").write_text("def test_plain():\n    pass\n")
+    script = (
+        "import sys, pytest\n"
+        f"code = pytest.main([{str(tmp_path)!r}, '-q', '-p', 'no:cacheprovider', '-p', 'no:hypothesispytest'])\n"
+        "print('loaded' if 'conformance._engine.session' in sys.modules else 'not loaded', int(code))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path,
+                         env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120, check=False)
+    assert run.stdout.split()[-3:] == ["not", "loaded", "0"], run.stdout

@@ -8,9 +8,10 @@ from typing import Any
 import numpy as np
 import pytest
 from hypothesis import find, given, settings
+from hypothesis.strategies import SearchStrategy
 
-from conformance._engine.profiles import PROFILES
-from conformance._kit.strategies import elements, plans, sampler, space_kind, subspaces
+from conformance._engine.profiles import PROFILES, first_choices, given_under
+from conformance._kit.strategies import elements, plan_tuples, plans, sampler, space_kind, subspaces
 from tests.meta.broken._spaces import Box, Discrete, MultiBinary, MultiDiscrete, TupleSpace
 
 gym_spaces = pytest.importorskip("gymnasium.spaces")
@@ -123,3 +124,47 @@ def test_unusable_spaces_are_not_checkable() -> None:
 
     with pytest.raises(NotCheckable, match="cannot draw elements"):
         find(elements(Broken()), lambda value: True, settings=settings(database=None))
+
+
+@pytest.mark.parametrize("space", [Discrete(3), Box(-1.0, 1.0, (2,)), TupleSpace((Discrete(2), Box(0.0, 1.0, (1,))))])
+def test_drawing_plans_builds_no_strategy_after_the_first(space: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plan's draw reuses its strategies: building and validating a new one for every drawn length or action
+    (a flatmap's way) cost more than the rest of the draw, on every example of every rollout item."""
+    built = [0]
+    original = SearchStrategy.__init__
+
+    def counting(self: SearchStrategy[Any], *args: Any, **kwargs: Any) -> None:
+        built[0] += 1
+        original(self, *args, **kwargs)
+
+    monkeypatch.setattr(SearchStrategy, "__init__", counting)
+    profile = PROFILES["default"]
+    for strategy in (plans(space, profile), plan_tuples([space, space], profile, max_steps=50)):
+        seen: list[int] = []
+
+        @given_under(profile, strategy, first=first_choices(strategy))
+        def draw(plan: Any) -> None:
+            del plan
+            seen.append(built[0])
+
+        draw()
+        assert len(seen) == profile.max_examples and seen[-1] == seen[0]
+
+
+def test_a_box_sampler_works_out_the_space_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rollout's tail maps every action through the box's bounds: those are read and broadcast when the sampler is
+    made, not for every action (that was most of a small box's sampling cost)."""
+    space = Box(-2.0, 2.0, (1,))
+    draw = sampler(space)
+    broadcasts: list[object] = []
+    real = np.broadcast_to
+
+    def counting(array: Any, shape: Any, *args: Any, **kwargs: Any) -> Any:
+        broadcasts.append(shape)
+        return real(array, shape, *args, **kwargs)
+
+    monkeypatch.setattr(np, "broadcast_to", counting)
+    rng = np.random.default_rng(0)
+    values = [draw(rng) for _ in range(20)]
+    assert all(space.contains(value) for value in values)
+    assert broadcasts == []
