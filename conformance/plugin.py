@@ -195,7 +195,7 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     if collection_path.name not in SUITE_MODULES or collection_path.resolve().parent != _SUITE_DIR:
         return None
     from conformance._engine.session import get_session  # late: the plugin is inert outside the suite
-    from gymspec.rules import RULES
+    from gymspec.rules import RULES  # late: the catalog is parsed only when a suite module is collected
 
     kinds = {target.kind for target in get_session(config).targets if target.unavailable is None}
     selected = [rule_id for rule_id in RULES if rule_selected(config, rule_id)]

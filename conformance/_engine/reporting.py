@@ -402,7 +402,7 @@ class Reporter:
         # machinery) is not imported at the end of every pytest run of a project that has the suite installed.
         conformance: ConformanceSession | None = None
         if "conformance._engine.session" in sys.modules:
-            from conformance._engine.session import existing_session
+            from conformance._engine.session import existing_session  # late: see above
 
             conformance = existing_session(self.config)
         if conformance is not None:
