@@ -56,6 +56,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CASE_KEY",
+    "NOT_APPLICABLE",
     "pytest_addoption",
     "pytest_collection_modifyitems",
     "pytest_configure",
@@ -410,11 +411,19 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return TargetScheduling(config, log, target_group)
 
 
+NOT_APPLICABLE = "not applicable"
+"""pytest's category (and the tally's word) for an item whose rule is not about the target."""
+
+
 def pytest_report_teststatus(report: pytest.TestReport) -> tuple[str, str, str] | None:
-    """Count an item the suite records as ``error`` as an error in pytest's own tally too."""
+    """Count an item the suite records as ``error`` as an error in pytest's own tally too; count an item whose rule
+    is not about the target apart from the skips, once in the tally ("182 not applicable"): ``-ra`` lists every skip,
+    and these need no reading (the report keeps each one's reason)."""
     record = record_of(report)
     if record is None and report.failed and report.when not in ("setup", "call", "teardown"):
         record = orphan_record(report, "")
     if record is not None and record.outcome == "error" and report.failed:
         return "error", "E", "ERROR"
+    if record is not None and record.not_applicable and report.skipped:
+        return NOT_APPLICABLE, "s", "NOT APPLICABLE"
     return None

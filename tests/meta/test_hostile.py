@@ -35,7 +35,7 @@ _WALK = f"{_PACKAGE}._base:Walk"
 _MAIN_RULES = "ENV-00*,ENV-01*,ENV-020,SEED-00[12],SPACE-00[17],RENDER-004"
 _MEMORY_RULES = "ENV-001,ENV-004,ENV-01[67],SEED-00[127]"
 _SHAPES_RULES = "ENV-00*,ENV-01*,SEED-00*,RENDER-00*"
-_SUMMARY = re.compile(r"(\d+) (passed|failed|skipped|errors?)\b")
+_SUMMARY = re.compile(r"(\d+) (passed|failed|skipped|not applicable|errors?)\b")
 
 
 def _summary_line(output: str) -> str:
