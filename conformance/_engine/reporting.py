@@ -14,6 +14,7 @@ conformance items needs (the session, the report writers) is imported where it i
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import signal
@@ -129,6 +130,32 @@ _PARAM = re.compile(r"^(?P<rule>[A-Z]+-\d{3})-(?P<target>.+)$")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")  # terminal colours some packages put in their warnings
 
 
+_SUITE_DIR = Path(__file__).resolve().parents[1]
+
+
+@functools.lru_cache(maxsize=256)
+def _in_suite(filename: str) -> str | None:
+    """Where a warning's location is in the suite's own code (``conformance/test_space.py``): the warning is about a
+    call the suite made (a target that warns its caller); ``None`` for a location anywhere else (the target's)."""
+    try:
+        path = Path(filename).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
+    if not path.is_relative_to(_SUITE_DIR):
+        return None
+    return (Path(_SUITE_DIR.name) / path.relative_to(_SUITE_DIR)).as_posix()
+
+
+def _items(count: int) -> str:
+    return f"{count} item{'' if count == 1 else 's'}"
+
+
+def _one_line(message: str) -> str:
+    """A warning's message on one line, without terminal colours, at most 200 characters."""
+    text = " ".join(_ANSI.sub("", message).split())
+    return text if len(text) <= 200 else text[:197] + "..."
+
+
 def rule_and_target(nodeid: str) -> tuple[str, str] | None:
     """The rule id (``CONSTRUCT`` for a target's construction item) and target id of a conformance item's node id;
     ``None`` for any other item's."""
@@ -172,6 +199,9 @@ class Reporter:
         self.fixed: list[Entry] = []
         # The targets' own warnings: (target, category, message, where) -> the number of items that raised it.
         self.target_warnings: dict[tuple[str, str, str, str], int] = {}
+        # Warnings located in the suite's own code (a target warning about the call the suite made, e.g. a list
+        # where an array is expected): (category, message, where) -> the targets that raised it, and its items.
+        self.probe_warnings: dict[tuple[str, str, str], tuple[set[str], int]] = {}
         self.signal = ""
         self.sigterm_caught = False
         self.exitstatus: int | pytest.ExitCode | None = None
@@ -271,9 +301,16 @@ class Reporter:
                     str(warning.get("message", "")),
                     f"{warning.get('filename')}:{warning.get('lineno')}",
                 )
-                if key not in seen:  # counted once per item, however often the item raised it
-                    seen.add(key)
+                if key in seen:  # counted once per item, however often the item raised it
+                    continue
+                seen.add(key)
+                suite = _in_suite(str(warning.get("filename")))
+                if suite is None:
                     self.target_warnings[key] = self.target_warnings.get(key, 0) + 1
+                    continue
+                probe = (key[1], key[2], f"{suite}:{warning.get('lineno')}")
+                targets, items = self.probe_warnings.get(probe, (set(), 0))
+                self.probe_warnings[probe] = (targets | {key[0]}, items + 1)
 
     def pytest_keyboard_interrupt(self) -> None:
         self.interrupted = True
@@ -365,15 +402,20 @@ class Reporter:
             )
 
     def _summarize_warnings(self, terminalreporter: Any) -> None:
-        """The warnings the targets raised themselves, once per target and warning, with the number of items."""
-        if not self.target_warnings:
-            return
-        terminalreporter.write_line("warnings the targets raised (once each, with the number of items that raised it):")
+        """The warnings the targets raised themselves, once per target and warning, with the number of items; then
+        those located in the suite's own calls, once each, apart: they are about how the suite called the target."""
+        if self.target_warnings:
+            terminalreporter.write_line(
+                "warnings the targets raised (once each, with the number of items that raised it):")
         for (target, category, message, where), count in sorted(self.target_warnings.items()):
-            text = " ".join(_ANSI.sub("", message).split())
-            if len(text) > 200:
-                text = text[:197] + "..."
-            terminalreporter.write_line(f"  [{target}] {category} ({count} item{'' if count == 1 else 's'}) at {where}: {text}")
+            terminalreporter.write_line(f"  [{target}] {category} ({_items(count)}) at {where}: {_one_line(message)}")
+        if self.probe_warnings:
+            terminalreporter.write_line(
+                "warnings about the suite's own calls (located in its code: the targets' answers to calls the suite "
+                "makes on purpose, such as a list where an array is expected; not the targets' own warnings):")
+        for (category, message, where), (targets, count) in sorted(self.probe_warnings.items()):
+            terminalreporter.write_line(f"  {category} at {where} ({len(targets)} target{'' if len(targets) == 1 else 's'}, "
+                                        f"{_items(count)}): {_one_line(message)}")
 
     @pytest.hookimpl(trylast=True)
     def pytest_unconfigure(self, config: pytest.Config) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from conformance._engine.reporting import Progress
 from conformance.results import RuleResult
-from tests.meta._run import REPO
+from tests.meta._run import REPO, run_suite
 
 
 class _Terminal:
@@ -76,3 +76,19 @@ def test_a_run_without_conformance_items_never_loads_the_target_machinery(tmp_pa
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path,
                          env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=120, check=False)
     assert run.stdout.split()[-3:] == ["not", "loaded", "0"], run.stdout
+
+
+def test_a_warning_located_in_the_suites_call_is_not_listed_as_the_targets(tmp_path: Path) -> None:
+    # Issue 39 item 5: "conformance/test_space.py:290: Casting input x to numpy array" (a target's answer to a list
+    # the suite passes on purpose, located at the suite's call) was listed among the target's own warnings.
+    target = "tests.meta.broken.chatty:WarnsAtItsCaller"
+    run = run_suite(["--env", target, "--rules", "SEED-001", "--conformance-profile", "quick"], tmp_path / "r.json")
+    lines = run.output.splitlines()
+    own = [line for line in lines if "about itself" in line]
+    calls = [line for line in lines if "about the call" in line]
+    assert len(own) == 1 and own[0].startswith(f"  [{target}] builtins.UserWarning "), run.output[-3000:]
+    assert "tests/meta/broken/chatty.py:" in own[0], own
+    assert len(calls) == 1 and calls[0].startswith("  builtins.UserWarning at conformance/_engine/"), calls
+    assert "(1 target, " in calls[0], calls
+    heading = lines[lines.index(calls[0]) - 1]
+    assert heading.startswith("warnings about the suite's own calls"), heading
