@@ -60,8 +60,9 @@ class Progress:
         target_of: The target id of a conformance item's node id (``None`` for other items).
         clock: Seconds, monotonic.
 
-    A line is written when a target finishes and, while one runs, at most every :attr:`EVERY` seconds; nothing in
-    the first few seconds (short runs stay as pytest prints them) and nothing under ``-q``.
+    A line is due when a target finishes and, while one runs, at most every :attr:`EVERY` seconds; nothing in the
+    first few seconds (short runs stay as pytest prints them) and nothing under ``-q``. A due line waits for the end
+    of pytest's row of dots (:meth:`flush`, after each item): written in the middle, it split the row in two.
     """
 
     EVERY = 10.0
@@ -79,6 +80,7 @@ class Progress:
         self.announced: set[str] = set()
         self.began = clock()
         self.last = self.began
+        self.due: dict[str, str] = {}  # target -> its latest line not yet written
 
     def expect(self, nodeids: Iterable[str]) -> None:
         """Count each target's items (once: every xdist worker reports the same collection)."""
@@ -90,7 +92,7 @@ class Progress:
                 self.totals[target] = self.totals.get(target, 0) + 1
 
     def reported(self, report: pytest.TestReport, record: RuleResult) -> None:
-        """Note an item's report; write a line when its target finished or the last line is old enough."""
+        """Note an item's report; a line is due when its target finished or the last line is old enough."""
         target = record.target
         now = self.clock()
         self.started.setdefault(target, now)
@@ -106,12 +108,31 @@ class Progress:
             self.announced.add(target)
         elif now - self.last < self.EVERY or now - self.started[target] < self.QUIET_FOR:
             return
-        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
-        if reporter is None:
-            return
         self.last = now
         state = "done" if finished else "running"
-        reporter.write_line(f"conformance: {target} {len(done)}/{total} items {state}, {now - self.started[target]:.1f} s")
+        self.due[target] = f"conformance: {target} {len(done)}/{total} items {state}, {now - self.started[target]:.1f} s"
+
+    def flush(self, *, end: bool = False) -> None:
+        """Write the due lines where pytest's row of dots has ended (after an item; ``end``: the run's items are
+        over, and the last row is ended here if need be). Under ``-v`` every item's line is a row of its own."""
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        if not self.due or reporter is None:
+            return
+        if end or self.config.get_verbosity() > 0:
+            reporter.ensure_newline()
+            if _column(reporter):  # pytest-xdist's rows have no file name, which ensure_newline goes by
+                reporter.write("\n")
+        elif _column(reporter) != 0:
+            return
+        for line in self.due.values():
+            reporter.write(line + "\n")
+        self.due.clear()
+
+
+def _column(reporter: Any) -> int | None:
+    """Where on its line the terminal is (0: at the start of a row); ``None`` when pytest does not say."""
+    width = getattr(getattr(reporter, "_tw", None), "width_of_current_line", None)
+    return width if isinstance(width, int) else None
 
 
 # --- The reporter --------------------------------------------------------------------------------------------------
@@ -249,10 +270,14 @@ class Reporter:
     def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
         self.running[nodeid] = location
 
+    @pytest.hookimpl(trylast=True)
     def pytest_runtest_logfinish(self, nodeid: str) -> None:
+        """The item has ended: its record goes to disk, and a due progress line to the terminal if pytest's row of
+        dots has ended (``trylast``: after pytest wrote the item's letter and ended the row, if it did)."""
         self.running.pop(nodeid, None)
         if self.live is not None:
             self.live.flush(self._meta())
+        self.progress.flush()
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -437,6 +462,7 @@ class Reporter:
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int | pytest.ExitCode) -> None:
         """Stop the supervised processes; write the JSON report (not on xdist workers)."""
         self.exitstatus = exitstatus
+        self.progress.flush(end=True)
         runner = self.config.stash.get(RUNNER_KEY, None)
         if runner is not None:
             runner.supervisor.close()

@@ -1,25 +1,37 @@
-"""Progress lines: per target, once when it finishes, at most every few seconds while it runs, never under -q; and
-the reporter of a run with no conformance item loads nothing of the engine."""
+"""Progress lines: per target, once when it finishes, at most every few seconds while it runs, never under -q, only
+where pytest's row of dots ends; warnings located in the suite's own calls kept apart from the targets'; and the
+reporter of a run with no conformance item loads nothing of the engine."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from conformance._engine.reporting import Progress
 from conformance.results import RuleResult
-from tests.meta._run import REPO, run_suite
+from tests.meta._run import BASE_ARGS, REPO, has_xdist, run_suite, suite_env
+
+
+class _Writer:
+    width_of_current_line = 0  # always at the start of a row
 
 
 class _Terminal:
     def __init__(self) -> None:
         self.lines: list[str] = []
+        self._tw = _Writer()
 
-    def write_line(self, line: str) -> None:
-        self.lines.append(line)
+    def ensure_newline(self) -> None:
+        pass
+
+    def write(self, text: str) -> None:
+        self.lines += text.splitlines()
 
 
 class _Config:
@@ -49,7 +61,9 @@ def _run(verbosity: int) -> list[str]:
         clock[0] += 6.0  # a long run: past the quiet start, and lines at most every 10 s
         for _ in range(3):  # setup, call, teardown of one item
             progress.reported(_Report(f"a/{i}"), RuleResult("ENV-001", "a", "MUST", "passed"))  # type: ignore[arg-type]
+        progress.flush()
     progress.reported(_Report("b/0"), RuleResult("ENV-001", "b", "MUST", "passed"))  # type: ignore[arg-type]
+    progress.flush(end=True)
     return config.terminal.lines
 
 
@@ -92,3 +106,35 @@ def test_a_warning_located_in_the_suites_call_is_not_listed_as_the_targets(tmp_p
     assert "(1 target, " in calls[0], calls
     heading = lines[lines.index(calls[0]) - 1]
     assert heading.startswith("warnings about the suite's own calls"), heading
+
+
+# A run whose every report makes a progress line due (no quiet start, no interval): the lines the suite writes on a
+# long run, in a short one.
+_EAGER = (
+    "import sys, pytest\n"
+    "from conformance._engine.reporting import Progress\n"
+    "Progress.EVERY = Progress.QUIET_FOR = 0.0\n"
+    "sys.exit(pytest.main(sys.argv[1:]))\n"
+)
+_ROW = re.compile(r"^(\S+\.py )?[.sFEx]+ *\[ *\d+%\]$")  # a whole row of dots: it ends with pytest's percentage
+
+
+@pytest.mark.parametrize("parallel", [False, True], ids=["serial", "xdist"])
+def test_progress_lines_never_split_a_row_of_dots(tmp_path: Path, parallel: bool) -> None:
+    # Issue 39 item 5: a progress line written while pytest's row was half full split it ("........" / the line /
+    # "." and the rest of the row on a line of its own).
+    if parallel and not has_xdist():
+        pytest.skip("needs pytest-xdist")
+    args = [arg for arg in BASE_ARGS if arg != "-q"] + [
+        "--env", "tests.meta.broken._base:Walk", "--env", "tests.meta.broken.chatty:WarnsAtItsCaller",
+        "--rules", "ENV-00*,SEED-00*", "--conformance-profile", "quick", "-W", "ignore::pytest.PytestAssertRewriteWarning",
+        *(["-n", "2"] if parallel else [])]
+    run = subprocess.run([sys.executable, "-c", _EAGER, *args], capture_output=True, text=True, cwd=REPO,
+                         env=suite_env(COLUMNS="40"), timeout=600, check=False)
+    lines = run.stdout.splitlines()
+    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    progress = [i for i, line in enumerate(lines) if "conformance: tests.meta" in line]
+    assert len(progress) >= 4, run.stdout[-3000:]  # lines while the targets run, and when each is done
+    for i in progress:
+        assert lines[i].startswith("conformance: "), lines[i]  # never at the end of a row
+        assert _ROW.match(lines[i - 1]) or i - 1 in progress, "\n".join(lines[i - 2:i + 2])
