@@ -41,6 +41,7 @@ from conformance._engine.options import (
 )
 from conformance._engine.evidence import passed_over_note
 from conformance._engine.outcomes import NotCheckable, RuleFailure, Unchecked
+from conformance._engine.output import take_output
 from conformance._engine.project import Baseline, BaselineError, ProjectTableError, find_pyproject, read_table
 from conformance._engine.report import PROPERTY, record_of
 from conformance._engine.reporting import BASELINE_KEY, RUNNER_KEY, Reporter, orphan_record, target_group
@@ -196,7 +197,7 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     if collection_path.name not in SUITE_MODULES or collection_path.resolve().parent != _SUITE_DIR:
         return None
     from conformance._engine.session import get_session  # late: the plugin is inert outside the suite
-    from gymspec.rules import RULES
+    from gymspec.rules import RULES  # late: the plugin is inert outside the suite
 
     kinds = {target.kind for target in get_session(config).targets if target.unavailable is None}
     selected = [rule_id for rule_id in RULES if rule_selected(config, rule_id)]
@@ -321,7 +322,7 @@ def _skip_reason(report: pytest.TestReport) -> str:
 
 
 def _record(
-    item: pytest.Item, param: CaseParam, report: pytest.TestReport, call: pytest.CallInfo[None]
+    item: pytest.Item, param: CaseParam, report: pytest.TestReport, call: pytest.CallInfo[None], output: str
 ) -> RuleResult:
     case = item.stash.get(CASE_KEY, None)
     rule = param.rule_id or CONSTRUCT
@@ -350,7 +351,8 @@ def _record(
         message = f"{message}\n{note}" if message else note
     seconds, target_seconds = _phase_seconds(item, report)
     return RuleResult(rule, param.target.id, rule_level(rule), outcome, message, reproducer, item.nodeid,
-                      evidence=evidence, seconds=round(seconds, 4), target_seconds=round(target_seconds, 4))
+                      evidence=evidence, seconds=round(seconds, 4), target_seconds=round(target_seconds, 4),
+                      output=output)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -381,18 +383,20 @@ def _observed(case: Any) -> str:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
-    """Attach the item's record to its report; show rule failures as their own text, not a traceback."""
+    """Attach the item's record to its report, with what the target printed (the report pytest shows keeps none of
+    it); show rule failures as their own text, not a traceback."""
     report = yield
     param = item_param(item)
     if param is None:
         return report
+    output = take_output(report)
     if call.excinfo is not None and isinstance(call.excinfo.value, RuleFailure) and report.failed:
         failure = call.excinfo.value
         report.longrepr = failure.message() + _observed(item.stash.get(CASE_KEY, None)) + failure.render()[
             len(failure.message()):]
     elif call.excinfo is not None and isinstance(call.excinfo.value, Unchecked) and report.failed:
         report.longrepr = str(call.excinfo.value)
-    report.user_properties = [*report.user_properties, (PROPERTY, _record(item, param, report, call).to_dict())]
+    report.user_properties = [*report.user_properties, (PROPERTY, _record(item, param, report, call, output).to_dict())]
     return report
 
 

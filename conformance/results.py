@@ -232,6 +232,10 @@ class RuleResult:
         peak_mib: The largest resident memory of its process, in MiB (0 when it did not run in one of its own).
         isolation: How its process started when that was not the default fork, and why (``"spawn — 5 threads in
             the probe process"``); ``""`` otherwise.
+        output: What the target printed while the item ran (stdout, stderr, logging), kept here and not shown on the
+            terminal: per phase and stream, its last 20 lines after a line naming them (``"stdout (call, the last 20
+            of 3000 lines):"``); ``""`` when it printed nothing, or under ``-s`` (its output then goes where it was
+            asked to).
     """
 
     rule: str
@@ -246,6 +250,7 @@ class RuleResult:
     target_seconds: float | None = None
     peak_mib: float = 0.0
     isolation: str = ""
+    output: str = ""
 
     @property
     def examples(self) -> int:
@@ -318,6 +323,7 @@ class RuleResult:
             target_seconds=_seconds_or_none(record.get("target_seconds")),
             peak_mib=float(record.get("peak_mib", 0.0)),
             isolation=str(record.get("isolation", "")),
+            output=str(record.get("output", "")),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -339,6 +345,7 @@ class RuleResult:
             target_seconds=_added(self.target_seconds, other.target_seconds),
             peak_mib=max(self.peak_mib, other.peak_mib),
             isolation=worse.isolation or self.isolation or other.isolation,
+            output="\n".join(output for output in (self.output, other.output) if output),
         )
 
     def details(self) -> str:

@@ -439,8 +439,9 @@ class Reporter:
                 "warnings about the suite's own calls (located in its code: the targets' answers to calls the suite "
                 "makes on purpose, such as a list where an array is expected; not the targets' own warnings):")
         for (category, message, where), (targets, count) in sorted(self.probe_warnings.items()):
-            terminalreporter.write_line(f"  {category} at {where} ({len(targets)} target{'' if len(targets) == 1 else 's'}, "
-                                        f"{_items(count)}): {_one_line(message)}")
+            plural = "" if len(targets) == 1 else "s"
+            terminalreporter.write_line(
+                f"  {category} at {where} ({len(targets)} target{plural}, {_items(count)}): {_one_line(message)}")
 
     @pytest.hookimpl(trylast=True)
     def pytest_unconfigure(self, config: pytest.Config) -> None:
@@ -470,7 +471,7 @@ class Reporter:
         # machinery) is not imported at the end of every pytest run of a project that has the suite installed.
         conformance: ConformanceSession | None = None
         if "conformance._engine.session" in sys.modules:
-            from conformance._engine.session import existing_session
+            from conformance._engine.session import existing_session  # late: imported only by a run that made one
 
             conformance = existing_session(self.config)
         if conformance is not None:

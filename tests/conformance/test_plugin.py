@@ -199,3 +199,23 @@ def test_not_applicable_items_are_counted_once_and_never_listed(tmp_path: Path) 
     assert len(skips) == 1 and "VEC-007 not checked on" in skips[0], run.output[-3000:]
     assert "1 skipped" in run.output and "1 not applicable" in run.output, run.output[-3000:]
     assert run.report["summary"]["pytest"]["not applicable"] == 1 and run.report["summary"]["pytest"]["skipped"] == 1
+
+
+@pytest.mark.parametrize("isolation", ["auto", "thread"])
+def test_what_a_target_prints_goes_to_the_report_not_the_terminal(tmp_path: Path, isolation: str) -> None:
+    # Issue 39 item 5: a target that prints on every step (a simulator's progress lines) flooded the terminal with
+    # each failing item's captured output. It goes to the item's record, its last lines per phase and stream.
+    from tests.meta.broken.chatty import PRINTED
+
+    target = "tests.meta.broken.chatty:PrintsAndBreaksEnv011"
+    run = run_suite(["--env", target, "--rules", "ENV-011,SEED-001", "--conformance-profile", "quick",
+                     "--conformance-isolation", isolation], tmp_path / "r.json")
+    assert run.result(target, "ENV-011")["outcome"] == "failed"
+    assert PRINTED not in run.output and "Captured" not in run.output, run.output[-3000:]
+    record = run.result(target, "SEED-001")
+    assert record["outcome"] == "passed"
+    lines = record["output"].splitlines()
+    assert lines[0].startswith("stdout (call, the last 20 of "), lines[:2]
+    assert all(line.startswith(PRINTED) for line in lines[1:21]), lines
+    assert "stderr (call" in record["output"] and "PrintsEachStep: a new episode" in record["output"]
+    assert PRINTED in run.result(target, "ENV-011")["output"]

@@ -127,7 +127,8 @@ def test_progress_lines_never_split_a_row_of_dots(tmp_path: Path, parallel: bool
         pytest.skip("needs pytest-xdist")
     args = [arg for arg in BASE_ARGS if arg != "-q"] + [
         "--env", "tests.meta.broken._base:Walk", "--env", "tests.meta.broken.chatty:WarnsAtItsCaller",
-        "--rules", "ENV-00*,SEED-00*", "--conformance-profile", "quick", "-W", "ignore::pytest.PytestAssertRewriteWarning",
+        "--rules", "ENV-00*,SEED-00*", "--conformance-profile", "quick",
+        "-W", "ignore::pytest.PytestAssertRewriteWarning",
         *(["-n", "2"] if parallel else [])]
     run = subprocess.run([sys.executable, "-c", _EAGER, *args], capture_output=True, text=True, cwd=REPO,
                          env=suite_env(COLUMNS="40"), timeout=600, check=False)

@@ -13,9 +13,11 @@ import sys
 import warnings
 from typing import Any
 
+import numpy as np
+
 from tests.meta.broken._base import Walk
 
-__all__ = ["PRINTED", "PrintsEachStep", "WarnsAtItsCaller"]
+__all__ = ["PRINTED", "PrintsAndBreaksEnv011", "PrintsEachStep", "WarnsAtItsCaller"]
 
 PRINTED = "PrintsEachStep: step"
 """How each line :class:`PrintsEachStep` prints on stdout starts."""
@@ -41,3 +43,12 @@ class WarnsAtItsCaller(Walk):
             warnings.warn("WarnsAtItsCaller: about the call", UserWarning, stacklevel=2)
             warnings.warn("WarnsAtItsCaller: about itself", UserWarning, stacklevel=1)
         return super().step(action)
+
+
+class PrintsAndBreaksEnv011(PrintsEachStep):
+    """:class:`PrintsEachStep` with a 0-d array reward (ENV-011): pytest shows a failing item's captured output,
+    which is where a target's prints reached the terminal."""
+
+    def step(self, action: Any) -> tuple[Any, Any, Any, Any, Any]:
+        obs, reward, terminated, truncated, info = super().step(action)
+        return obs, np.array(reward), terminated, truncated, info
