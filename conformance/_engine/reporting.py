@@ -113,12 +113,16 @@ class Progress:
         self.due[target] = f"conformance: {target} {len(done)}/{total} items {state}, {now - self.started[target]:.1f} s"
 
     def flush(self, *, end: bool = False) -> None:
-        """Write the due lines where pytest's row of dots has ended (after an item; ``end``: the run's items are
-        over, and the last row is ended here if need be). Under ``-v`` every item's line is a row of its own."""
+        """Write the due lines where pytest's row of dots has ended (after an item). Under ``-v`` every item's line
+        is a row of its own. ``end``: the run's items are over, and what is still due is dropped: the summary's
+        table, which follows, has every target's items and time (most targets end in the suite's last module, so
+        their lines would all come here, one per target)."""
         reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        if end:
+            self.due.clear()
         if not self.due or reporter is None:
             return
-        if end or self.config.get_verbosity() > 0:
+        if self.config.get_verbosity() > 0:
             reporter.ensure_newline()
             if _column(reporter):  # pytest-xdist's rows have no file name, which ensure_newline goes by
                 reporter.write("\n")
