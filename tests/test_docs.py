@@ -297,6 +297,35 @@ def test_command_check_fails_on_a_bad_command(tmp_path: Path) -> None:
     assert all(code != 0 for code in codes[:-1]) and codes[-1] == 0, codes
 
 
+def _suite_help(cwd: Path) -> str:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--help"], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return done.stdout
+
+
+def test_options_page_lists_every_option_and_invents_none(tmp_path: Path) -> None:
+    """docs/guide/options.md names every option and ini key the plugin defines (as ``pytest --help`` shows them), and
+    no page names a ``--conformance-*`` option or a ``conformance_*`` ini key the plugin lacks."""
+    text = _suite_help(tmp_path)
+    body = text[text.index("\n", text.index("gymspec conformance suite")) :]
+    following = re.search(r"^\S", body, re.M)  # the next section's heading
+    section = body[: following.start()] if following is not None else body
+    flags = set(re.findall(r"^  (--[\w-]+)", section, re.M))
+    ini_keys = set(re.findall(r"^  (conformance_\w+) \(", text, re.M))
+    assert "--env" in flags and "--conformance-report" in flags and "conformance_env" in ini_keys, (flags, ini_keys)
+    options_page = (ROOT / "docs" / "guide" / "options.md").read_text(encoding="utf-8")
+    missing = sorted(flag for flag in flags if f"`{flag}`" not in options_page)
+    missing += sorted(key for key in ini_keys if f"`{key}`" not in options_page)
+    assert not missing, f"docs/guide/options.md does not list {missing}"
+    # Flags on every page; ini keys where they are listed (elsewhere conformance_* also names fixtures).
+    mentioned = {name for page in PAGES for name in re.findall(r"--conformance-[\w-]*\w", page.read_text("utf-8"))}
+    mentioned |= set(re.findall(r"`(conformance_\w+)`", options_page))
+    invented = sorted(name for name in mentioned if name not in flags | ini_keys)
+    assert not invented, f"the pages name options the suite does not have: {invented}"
+
+
 def test_readme_is_short() -> None:
     lines = (ROOT / "README.md").read_text(encoding="utf-8").count("\n")
     assert lines <= README_MAX_LINES, f"README.md has {lines} lines; move detail into docs/guide (<= {README_MAX_LINES})"
