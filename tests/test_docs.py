@@ -117,7 +117,7 @@ def _suite_command(tokens: list[str]) -> tuple[str, list[str]] | None:
     return None
 
 
-def commands(path: Path) -> list[Command]:
+def _page_commands(path: Path) -> list[Command]:
     """Every suite command in the shell and YAML blocks of a page."""
     found: list[Command] = []
     for language, block, fence_line in _blocks(path):
@@ -135,7 +135,7 @@ def commands(path: Path) -> list[Command]:
 def _all_commands() -> list[Command]:
     unique: dict[tuple[str, tuple[str, ...]], Command] = {}
     for page in PAGES:
-        for command in commands(page):
+        for command in _page_commands(page):
             unique.setdefault((command.kind, command.args), command)
     return list(unique.values())
 
