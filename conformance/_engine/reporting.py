@@ -207,6 +207,11 @@ def orphan_record(report: pytest.TestReport, reason: str) -> RuleResult | None:
     return RuleResult(rule, target, rule_level(rule), "error", reason, nodeid=report.nodeid)
 
 
+_LIVE_RUNS: list[int] = [0]
+"""How many pytest runs in this process have a reporter configured: more than one when a run is nested in another
+(a test session that calls ``pytest.main``), whose process is not the inner run's to end."""
+
+
 class Reporter:
     """Collects the records where reports are logged (the xdist controller, or the only process).
 
@@ -215,6 +220,8 @@ class Reporter:
     """
 
     def __init__(self, config: pytest.Config) -> None:
+        _LIVE_RUNS[0] += 1
+        self.nested = _LIVE_RUNS[0] > 1
         self.config = config
         self.records: dict[str, RuleResult] = {}
         self.running: dict[str, tuple[str, int | None, str]] = {}
@@ -456,8 +463,13 @@ class Reporter:
         if self.sigterm_caught:
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             self.sigterm_caught = False
+        _LIVE_RUNS[0] -= 1
         watchdog = sys.modules.get("conformance._engine.watchdog")
         if self.exitstatus is None or self._worker() or watchdog is None or not watchdog.stuck_threads():
+            return
+        if self.nested:
+            # A run inside another (a test session's pytest.main, an xdist worker's): ending the process would end
+            # the outer run with it; the stuck thread is left to the outer run's process.
             return
         for stream in (sys.stdout, sys.stderr):
             stream.flush()

@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from conformance._engine.reporting import Progress
+from conformance._engine import reporting
+from conformance._engine.reporting import Progress, Reporter
 from conformance.results import RuleResult
 from tests.meta._run import BASE_ARGS, REPO, has_xdist, run_suite, suite_env
 
@@ -161,3 +162,24 @@ def test_progress_lines_never_split_a_row_of_dots(tmp_path: Path, parallel: bool
     for i in progress:
         assert lines[i].startswith("conformance: "), lines[i]  # never at the end of a row
         assert _ROW.match(lines[i - 1]) or i - 1 in progress, "\n".join(lines[i - 2:i + 2])
+
+
+@pytest.mark.parametrize("nested", [True, False])
+def test_a_thread_isolated_run_ends_its_process_only_when_it_is_not_nested_in_another(
+    nested: bool, pytestconfig: pytest.Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under thread isolation a run whose worker thread is stuck in a target's call ends its process at unconfigure
+    (interpreter shutdown would finalize modules under the thread); a run nested in another (this test session's
+    pytest.main, say, inside an xdist worker) must not: it ended the outer run's worker ("node down")."""
+    exits: list[int] = []
+    monkeypatch.setattr(os, "_exit", exits.append)
+    from conformance._engine import watchdog  # late: the reporter looks for it only once a run has imported it
+
+    monkeypatch.setattr(watchdog, "stuck_threads", lambda: 1)
+    reporter = Reporter(pytestconfig)  # this session's own reporter is live: the new one is nested in it
+    assert reporter.nested
+    reporter.nested = nested
+    reporter.exitstatus = 1
+    reporter.pytest_unconfigure(pytestconfig)
+    assert exits == ([] if nested else [1])
+    assert reporting._LIVE_RUNS[0] >= 1  # the session's own reporter is still counted  # pyright: ignore[reportPrivateUsage]
