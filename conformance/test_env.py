@@ -11,30 +11,12 @@ from typing import Any, cast
 
 import numpy as np
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import describe_exception, is_tuple, summarize, type_name
-from conformance._engine.handles import TargetError
-from conformance._engine.observe import View, Watch, observer, watcher
-from conformance._engine.record import source
-from conformance._engine.evidence import Floor
-from conformance._kit.floors import CONSTRUCTION, FACT, INSTANCES, RESET, ROLLOUT
-from conformance._kit import rollout
-from conformance._kit.aliasing import HistoryWatch, InfoHistoryWatch
-from conformance._kit.assertions import (
-    SPACE_MEMBERS,
-    contains,
-    deep_copy,
-    dtype_shape_problem,
-    is_finite,
-    is_flag,
-    is_mapping,
-    is_real_scalar,
-    plans_for,
-    space_label,
+from conformance._kit.api import (
+    CONSTRUCTION, FACT, INSTANCES, RESET, ROLLOUT, SPACE_MEMBERS, Case, Floor, HistoryWatch, InfoHistoryWatch, Plan,
+    Record, TargetError, View, Watch, checks, contains, deep_copy, describe_exception, dtype_shape_problem, elements,
+    expect_no_raise, expect_raises, expect_true, is_finite, is_flag, is_mapping, is_real_scalar, is_tuple, observer,
+    plans_for, rollout, sampler, seeds, source, space_label, summarize, type_name, watcher,
 )
-from conformance._kit.rollout import Record
-from conformance._kit.expectations import expect_no_raise, expect_raises, expect_true
-from conformance._kit.strategies import Plan, elements, sampler, seeds
 
 _KIT = "from conformance._kit.assertions import {}"
 

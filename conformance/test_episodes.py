@@ -13,20 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import describe_exception, summarize
-from conformance._engine.handles import Handle, TargetError
-from conformance._engine.observe import View, Watch, watcher
-from conformance._engine.outcomes import NotCheckable
-from conformance._engine.record import returned, snapshot, source
-from conformance._engine.evidence import Floor
-from conformance._kit.floors import ROLLOUT
-from conformance._kit import rollout
-from conformance._kit.assertions import plans_for
-from conformance._kit.expectations import expect_equal, expect_true, expect_unequal
-from conformance._kit.rollout import Record
-from conformance._kit.strategies import Plan
-from conformance.equality import difference, value_difference
+from conformance._kit.api import (
+    ROLLOUT, Case, Floor, Handle, NotCheckable, Plan, Record, TargetError, View, Watch, checks, describe_exception,
+    difference, expect_equal, expect_true, expect_unequal, plans_for, returned, rollout, snapshot, source, summarize,
+    value_difference, watcher,
+)
 
 # ENV-023's patterns: how many terminal steps, all with both flags true, and how many episodes reaching the limit,
 # all terminated there, make the pattern (a correct env may coincide once or twice, never on every one).

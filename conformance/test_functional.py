@@ -18,21 +18,13 @@ from typing import Any
 
 import numpy as np
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import describe_exception, is_array, is_bool, is_tuple, summarize, type_name
-from conformance._engine.handles import TargetError
-from conformance._engine.outcomes import NotCheckable
-from conformance._engine.record import returned
-from conformance._engine.evidence import Floor
-from conformance._kit.floors import FACT, SAMPLES, TRANSITIONS
-from conformance._kit.arrays import as_numpy
-from conformance._kit.assertions import SPACE_MEMBERS, contains, is_finite, plans_for, read, space_label
-from conformance._kit.expectations import expect_equal, expect_member, expect_no_raise, expect_true
-from conformance._kit.func_batch import BATCH, ROW_VARS, BatchedStep, batched_step, row, row_difference
-from conformance._kit.func_checks import Driver, deep_snapshot, generators_built, truthy, unchanged
-from conformance._kit.func_rng import NUMPY, KeyedFuncEnv, rng_kind
-from conformance._kit.strategies import Plan, seeds
-from conformance.equality import difference
+from conformance._kit.api import (
+    BATCH, FACT, NUMPY, ROW_VARS, SAMPLES, SPACE_MEMBERS, TRANSITIONS, BatchedStep, Case, Driver, Floor, KeyedFuncEnv,
+    NotCheckable, Plan, TargetError, as_numpy, batched_step, checks, contains, deep_snapshot, describe_exception,
+    difference, expect_equal, expect_member, expect_no_raise, expect_true, generators_built, is_array, is_bool,
+    is_finite, is_tuple, plans_for, read, returned, rng_kind, row, row_difference, seeds, space_label, summarize,
+    truthy, type_name, unchanged,
+)
 
 _FUNC = ("func",)
 _NAMES = ("initial", "transition", "observation", "reward", "terminal", "state_info", "transition_info")

@@ -18,20 +18,12 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import describe_exception, summarize, type_name
-from conformance._engine.handles import Handle, TargetError
-from conformance._engine.record import returned, source
-from conformance._engine.evidence import Floor
-from conformance._kit.floors import CONSTRUCTION, FACT, FIRST_EPISODES
-from conformance._kit import rollout, vector_rollout
-from conformance._kit.assertions import expect_same_results, plans_for, read, reproducibility_gate, space_label
-from conformance._kit.batching import SplitError, split
-from conformance._kit.expectations import expect_no_raise, expect_raises, expect_true
-from conformance._kit.strategies import Plan, sampler, seeds
-from conformance._kit.vector_checks import vector_facts
-from conformance._kit.vector_rollout import EpisodeClock, ended_flags
-from conformance._kit.vector_rollout import unpack_reset as unpack_vector_reset
+from conformance._kit.api import (
+    CONSTRUCTION, FACT, FIRST_EPISODES, Case, EpisodeClock, Floor, Handle, Plan, SplitError, TargetError, checks,
+    describe_exception, ended_flags, expect_no_raise, expect_raises, expect_same_results, expect_true, plans_for, read,
+    reproducibility_gate, returned, rollout, sampler, seeds, source, space_label, split, summarize, type_name,
+    vector_facts, vector_rollout,
+)
 from gymspec import ENV_ID_PATTERN, AutoresetMode
 from gymspec.errors import ResetNeeded, UnregisteredEnv, matches
 
@@ -461,7 +453,7 @@ def test_make_vec_honours_num_envs(conformance_case: Case) -> None:
                     case.fail(f"make_vec(..., num_envs={n}) made a vector env with num_envs={got!r}",
                               expected=f"num_envs == {n}", actual=repr(got))
                 single = read(case, vec, "single_observation_space", "VEC-001")
-                obs, _ = unpack_vector_reset(vec.reset(seed=0))
+                obs, _ = vector_rollout.unpack_reset(vec.reset(seed=0))
                 try:
                     split(single, obs, n, "observations")
                 except SplitError as exc:

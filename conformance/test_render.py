@@ -17,20 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import describe_exception, is_array, is_list, is_list_or_tuple, summarize, type_name
-from conformance._engine.handles import Handle, TargetError
-from conformance._engine.profiles import PROFILES, full_first
-from conformance._engine.record import copied, returned, snapshot
-from conformance._engine.evidence import Floor
-from conformance._kit.floors import CONSTRUCTION, FACT, FRAMES
-from conformance._kit import rollout
-from conformance._kit.aliasing import History, surely_unchanged
-from conformance._kit.assertions import expect_same_results, is_mapping, plans_for, read, reproducibility_gate
-from conformance._kit.expectations import expect_equal, expect_raises, expect_true
-from conformance._kit.frames import RenderBudget
-from conformance._kit.strategies import Plan
-from conformance.equality import difference
+from conformance._kit.api import (
+    CONSTRUCTION, FACT, FRAMES, PROFILES, Case, Floor, Handle, History, Plan, RenderBudget, TargetError, checks,
+    copied, describe_exception, difference, expect_equal, expect_raises, expect_same_results, expect_true, full_first,
+    is_array, is_list, is_list_or_tuple, is_mapping, plans_for, read, reproducibility_gate, returned, rollout,
+    snapshot, summarize, surely_unchanged, type_name,
+)
 from gymspec.errors import UnsupportedMode, matches
 
 _UNDECLARED = "conformance-undeclared-mode"

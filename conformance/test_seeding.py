@@ -18,19 +18,11 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import is_tuple, summarize
-from conformance._engine.handles import Handle, TargetError
-from conformance._engine.record import copied, snapshot
-from conformance._engine.evidence import Floor
-from conformance._kit import global_generators, rollout
-from conformance._kit.floors import FIRST_EPISODES, RESET
-from conformance._kit.assertions import compare_rollouts, plans_for, read
-from conformance._kit.expectations import expect_equal, expect_true
-from conformance._kit.fresh_process import FreshProcessError, first_episode
-from conformance._kit.rollout import Record
-from conformance._kit.strategies import Actions, Plan, sampler, seeds
-from conformance.equality import difference
+from conformance._kit.api import (
+    FIRST_EPISODES, RESET, Actions, Case, Floor, FreshProcessError, Handle, Plan, Record, TargetError, checks,
+    compare_rollouts, copied, difference, expect_equal, expect_true, first_episode, global_generators, is_tuple,
+    plans_for, read, rollout, sampler, seeds, snapshot, summarize,
+)
 
 _UNSEEDED_RESETS = 5
 # SEED-004: unseeded starts after one seeded reset, and seeded starts that show the start is random; the

@@ -13,25 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import describe_exception, is_array, is_bool, is_tuple, summarize, type_name
-from conformance._engine.handles import Handle, TargetError
-from conformance._engine.record import returned, source
-from conformance._kit.floors import FACT, SAMPLES
-from conformance._kit.assertions import SPACE_MEMBERS, contains, space_label
-from conformance._kit.expectations import expect_equal, expect_member, expect_no_raise, expect_true, expect_unequal
-from conformance._kit.space_checks import (
-    candidates,
-    compare_samples,
-    draw_samples,
-    global_states,
-    per_space,
-    per_space_seeded,
-    require_kind,
-    space_copy,
-    varies_with_seed,
+from conformance._kit.api import (
+    FACT, SAMPLES, SPACE_MEMBERS, Case, Handle, TargetError, candidates, checks, compare_samples, contains,
+    describe_exception, difference, draw_samples, expect_equal, expect_member, expect_no_raise, expect_true,
+    expect_unequal, global_states, is_array, is_bool, is_tuple, per_space, per_space_seeded, require_kind, returned,
+    source, space_copy, space_label, summarize, type_name, value_difference, varies_with_seed,
 )
-from conformance.equality import difference, value_difference
 
 _ENTROPY_SAMPLES = 32
 _FOREIGN_OBJECT = object()
