@@ -24,13 +24,13 @@ from hypothesis.extra import numpy as hnp
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
 from conformance._kit.api import (
-    FACT, GENERIC, OWN, RESET, ROLLOUT, SUB_ENV_ENDS, CallResult, Case, Floor, Handle, Plan, Problem, SplitError,
-    TargetError, VecFacts, VecRecord, VectorModel, begin_program, checks, describe_exception, difference, drive,
-    elements, end_program, ended_flags, expect_equal, expect_prediction, expect_raises, expect_same_results,
-    expect_true, feed, first_difference, is_mapping, model_envs, new_model, plans_for, program_length,
-    promised_factories, read, refusal, replace_rows, replay_calls, reproducibility_gate, require_mode, row_source,
-    run_machine, run_plan, sampler, shared_stream, snapshot, source, split, static_facts, sub_env_factories, summarize,
-    type_name, value_difference, vector_facts, vector_rollout,
+    FACT, GENERIC, OWN, RESET, ROLLOUT, SUB_ENV_ENDS, CallResult, Case, Equal, Floor, Handle, Holds, Plan, Problem,
+    SplitError, TargetError, VecFacts, VecRecord, VectorModel, begin_program, checks, describe_exception, difference,
+    drive, elements, end_program, ended_flags, expect_prediction, expect_raises, expect_same_results, feed,
+    first_difference, is_mapping, model_envs, new_model, plans_for, program_length, promised_factories, read, refusal,
+    replace_rows, replay_calls, reproducibility_gate, require_mode, row_source, run_machine, run_plan, sampler,
+    shared_stream, snapshot, source, split, static_facts, sub_env_factories, summarize, type_name, value_difference,
+    vector_facts, vector_rollout,
 )
 from gymspec import AutoresetMode, autoreset_mode_of
 
@@ -106,12 +106,12 @@ def test_declared_mode_is_known(conformance_case: Case) -> None:
             return  # undeclared: VEC-004's subject
         value = metadata["autoreset_mode"]
         if autoreset_mode_of(value) is None:
-            expect_true(case, "autoreset_mode_of(env.metadata['autoreset_mode']) is not None",
-                        "metadata['autoreset_mode'] names no autoreset mode", "env.metadata['autoreset_mode']",
-                        imports=("from gymspec import autoreset_mode_of",))
             case.fail("metadata['autoreset_mode'] names no autoreset mode",
                       expected="'NextStep', 'SameStep' or 'Disabled' (or an enum with one of these values)",
-                      actual=f"{type_name(value)}: {value!r}")
+                      actual=f"{type_name(value)}: {value!r}",
+                      assertion=Holds("autoreset_mode_of(env.metadata['autoreset_mode']) is not None",
+                                      shown="env.metadata['autoreset_mode']",
+                                      imports=("from gymspec import autoreset_mode_of",)))
 
     case.once(body)
 
@@ -306,13 +306,14 @@ def _check_not_reset(case: Case, facts: VecFacts, result: tuple[Any, ...], predi
                      f"np.asarray(latest[2]).reshape(-1)[{i}] and not np.asarray(latest[3]).reshape(-1)[{i}]")
             step = ("raised = latest = None", "try:", f"    latest = env.step({actions})",
                     "except Exception as error:  # noqa: BLE001 - refusing the step is allowed", "    raised = error")
-            expect_true(case, f"raised is not None or not ({fresh})", f"sub-env {i} ended, was not reset by the "
-                        "caller, and the next step returned a fresh episode's first observation: it reset by itself",
-                        row, given=step, imports=("from conformance.equality import value_difference",))
             case.fail(f"sub-env {i} ended, was not reset by the caller, and the next step returned a fresh "
                       "episode's first observation with reward 0 and both flags false: it reset by itself",
                       expected="the sub-env stays ended (the step raises, or continues the ended episode)",
-                      actual=f"observation {summarize(rows[i])} (what a reset gives), reward 0.0")
+                      actual=f"observation {summarize(rows[i])} (what a reset gives), reward 0.0",
+                      assertion=Holds(f"raised is not None or not ({fresh})", shown=row, given=step,
+                                      imports=("from conformance.equality import value_difference",),
+                                      problem=f"sub-env {i} ended, was not reset by the "
+                                      "caller, and the next step returned a fresh episode's first observation: it reset by itself"))
 
 
 @checks("AUTORESET-009", floor=Floor(steps=30, autoresets=2), kinds=_VECTOR)
@@ -415,10 +416,10 @@ def test_options_not_mutated(conformance_case: Case) -> None:
         found = difference(options, before, "options")
         if found is not None:
             literal = f"{{'reset_mask': {source(before['reset_mask'])}}}"
-            expect_equal(case, "options", literal, "reset changed the caller's options dict",
-                         given=(f"options = {literal}", "env.reset(options=options)"))
             case.fail(f"reset changed the caller's options dict ({found})", expected=summarize(before),
-                      actual=summarize(options))
+                      actual=summarize(options),
+                      assertion=Equal("options", literal, given=(f"options = {literal}", "env.reset(options=options)"),
+                                      problem="reset changed the caller's options dict"))
 
     case.explore(example, hnp.arrays(np.bool_, (n,)).filter(lambda m: bool(m.any())), _SEEDS,
             max_examples=min(case.profile.max_examples, 5))

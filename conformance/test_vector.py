@@ -17,14 +17,14 @@ import numpy as np
 from hypothesis import strategies as st
 
 from conformance._kit.api import (
-    CONSTRUCTION, FACT, OWN, RESET, ROLLOUT, SPACE_MEMBERS, CallResult, Case, Floor, Plan, Restarts, TargetError,
-    UnsupportedSpace, VecFacts, VecRecord, VectorModel, View, Watch, batch_array, batch_info_problem,
+    CONSTRUCTION, FACT, OWN, RESET, ROLLOUT, SPACE_MEMBERS, CallResult, Case, Floor, Holds, NoRaise, Plan, Restarts,
+    TargetError, UnsupportedSpace, VecFacts, VecRecord, VectorModel, View, Watch, batch_array, batch_info_problem,
     batched_space_rule, checks, compare_rollouts, contains, copied, describe_exception, difference, ended_flags,
-    expect_equal, expect_member, expect_no_raise, expect_prediction, expect_raises, expect_true, feed,
-    first_difference, is_array, is_mapping, is_tuple, mask_problem, model_envs, new_model, observer, plans_for,
-    promised_factories, read, reference_sync, refusal, reproducibility_gate, returned, rollout, row_source, run_plan,
-    sampler, snapshot, source, space_label, split_rows, static_facts, sub_env_factories, summarize, type_name,
-    value_difference, vector_facts, vector_rollout, watcher,
+    expect_equal, expect_member, expect_prediction, expect_raises, expect_true, feed, first_difference, is_array,
+    is_mapping, is_tuple, mask_problem, model_envs, new_model, observer, plans_for, promised_factories, read,
+    reference_sync, refusal, reproducibility_gate, returned, rollout, row_source, run_plan, sampler, snapshot, source,
+    space_label, split_rows, static_facts, sub_env_factories, summarize, type_name, value_difference, vector_facts,
+    vector_rollout, watcher,
 )
 from gymspec.errors import ClosedEnvironmentError, matches
 
@@ -43,26 +43,26 @@ def test_num_envs_and_spaces(conformance_case: Case) -> None:
         try:
             n = env.get("num_envs")
         except TargetError as error:
-            expect_no_raise(case, "env.num_envs", "env.num_envs cannot be read")
-            case.fail("env.num_envs cannot be read", expected="a positive int", actual=str(error))
+            case.fail("env.num_envs cannot be read", expected="a positive int", actual=str(error),
+                      assertion=NoRaise("env.num_envs"))
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
-            expect_true(case, "isinstance(env.num_envs, (int, np.integer)) and not isinstance(env.num_envs, bool) and "
-                        "env.num_envs >= 1", "env.num_envs is not a positive int", "env.num_envs")
-            case.fail("env.num_envs is not a positive int", expected="a positive int", actual=summarize(n))
+            case.fail("env.num_envs is not a positive int", expected="a positive int", actual=summarize(n),
+                      assertion=Holds("isinstance(env.num_envs, (int, np.integer)) and not isinstance(env.num_envs, bool) and "
+                                      "env.num_envs >= 1", shown="env.num_envs"))
         for name in ("single_observation_space", "single_action_space", "observation_space", "action_space"):
             try:
                 space = env.get(name)
             except TargetError as error:
-                expect_no_raise(case, f"env.{name}", f"env.{name} cannot be read")
-                case.fail(f"env.{name} cannot be read", expected=f"a Space as env.{name}", actual=str(error))
+                case.fail(f"env.{name} cannot be read", expected=f"a Space as env.{name}", actual=str(error),
+                          assertion=NoRaise(f"env.{name}"))
             missing = [member for member in SPACE_MEMBERS if not hasattr(space, member)]
             if missing:
-                expect_true(case, f"all(hasattr(env.{name}, member) for member in {SPACE_MEMBERS!r})",
-                            f"env.{name} does not satisfy the Space protocol",
-                            f"[member for member in {SPACE_MEMBERS!r} if not hasattr(env.{name}, member)]")
                 case.fail(f"env.{name} does not satisfy the Space protocol",
                           expected=f"members {', '.join(SPACE_MEMBERS)}",
-                          actual=f"{type_name(space)} missing {missing}")
+                          actual=f"{type_name(space)} missing {missing}",
+                          assertion=Holds(f"all(hasattr(env.{name}, member) for member in {SPACE_MEMBERS!r})",
+                                          shown=f"[member for member in {SPACE_MEMBERS!r} if not hasattr(env.{name}, "
+                                                "member)]"))
 
     case.once(body)
 
@@ -84,10 +84,11 @@ def test_autoreset_mode_declared(conformance_case: Case) -> None:
     def body() -> None:
         metadata = read(case, case.make(), "metadata", "VEC-001")
         if not is_mapping(metadata) or "autoreset_mode" not in metadata:
-            expect_true(case, "'autoreset_mode' in env.metadata", "metadata has no 'autoreset_mode'", "env.metadata")
             case.fail("metadata has no 'autoreset_mode' (consumers then assume 'NextStep')",
                       expected="metadata['autoreset_mode'] = an AutoresetMode or its string value",
-                      actual=summarize(metadata))
+                      actual=summarize(metadata),
+                      assertion=Holds("'autoreset_mode' in env.metadata", shown="env.metadata",
+                                      problem="metadata has no 'autoreset_mode'"))
 
     case.once(body)
 

@@ -63,9 +63,10 @@ from conformance._kit.assertions import (
 )
 from conformance._kit.arrays import as_numpy
 
-# In every form, reproducers: the assertion a replay ends in, over the values the script recorded
+# In every form, reproducers: the assertion a replay ends in (case.fail(..., assertion=Equal(...)), or an expect_*
+# alone), over the values the script recorded
 from conformance._kit.expectations import (
-    expect_equal, expect_member, expect_no_raise, expect_raises, expect_true, expect_unequal,
+    Equal, Holds, Member, NoRaise, Raises, Unequal, expect_equal, expect_member, expect_raises, expect_true,
 )
 from conformance._engine.record import copied, returned, snapshot, source
 
@@ -106,6 +107,7 @@ __all__ = [
     "Driver",
     "ENV",
     "EpisodeClock",
+    "Equal",
     "FACT",
     "FIRST_EPISODES",
     "FRAMES",
@@ -115,12 +117,15 @@ __all__ = [
     "Handle",
     "History",
     "HistoryWatch",
+    "Holds",
     "INSTANCES",
     "InfoHistoryWatch",
     "Instance",
     "KeyedFuncEnv",
     "Layer",
+    "Member",
     "NUMPY",
+    "NoRaise",
     "NotCheckable",
     "OWN",
     "PROFILES",
@@ -130,6 +135,7 @@ __all__ = [
     "RESET",
     "ROLLOUT",
     "ROW_VARS",
+    "Raises",
     "Record",
     "RenderBudget",
     "Restarts",
@@ -143,6 +149,7 @@ __all__ = [
     "TargetState",
     "Unchecked",
     "Undeclared",
+    "Unequal",
     "UnsupportedSpace",
     "VecFacts",
     "VecRecord",
@@ -176,12 +183,10 @@ __all__ = [
     "ended_flags",
     "expect_equal",
     "expect_member",
-    "expect_no_raise",
     "expect_prediction",
     "expect_raises",
     "expect_same_results",
     "expect_true",
-    "expect_unequal",
     "feed",
     "first_difference",
     "first_episode",
