@@ -312,8 +312,8 @@ def _check_not_reset(case: Case, facts: VecFacts, result: tuple[Any, ...], predi
                       actual=f"observation {summarize(rows[i])} (what a reset gives), reward 0.0",
                       assertion=Holds(f"raised is not None or not ({fresh})", shown=row, given=step,
                                       imports=("from conformance.equality import value_difference",),
-                                      problem=f"sub-env {i} ended, was not reset by the "
-                                      "caller, and the next step returned a fresh episode's first observation: it reset by itself"))
+                                      problem=f"sub-env {i} ended, was not reset by the caller, and the next step "
+                                      "returned a fresh episode's first observation: it reset by itself"))
 
 
 @checks("AUTORESET-009", floor=Floor(steps=30, autoresets=2), kinds=_VECTOR)

@@ -42,8 +42,9 @@ def test_spaces_satisfy_space_protocol(conformance_case: Case) -> None:
                 case.fail(f"env.{name} does not satisfy the Space protocol",
                           expected=f"members {', '.join(SPACE_MEMBERS)} (seed, sample, contains callable)",
                           actual=f"{type_name(space)} missing {missing}, not callable {not_callable}",
-                          assertion=Holds(f"all(callable(getattr(env.{name}, member, None)) if member in {_METHODS!r} else "
-                                          f"hasattr(env.{name}, member) for member in {SPACE_MEMBERS!r})",
+                          assertion=Holds(f"all(callable(getattr(env.{name}, member, None)) if member in "
+                                          f"{_METHODS!r} else hasattr(env.{name}, member) for member in "
+                                          f"{SPACE_MEMBERS!r})",
                                           shown=f"type(env.{name})"))
 
     case.once(body)

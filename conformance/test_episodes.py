@@ -267,9 +267,9 @@ def test_no_reset_inside_step(conformance_case: Case) -> None:
                   expected="the terminal state's observation (the caller resets)",
                   actual=f"{summarize(end)}, equal to clone.reset()'s first observation",
                   assertion=Unequal(f"{returned(again.var)}[-1][0]", f"{returned(clone.var)}[-1][0]",
-                                    problem=f"the observation returned with terminated=True on step {length} is the first one of an "
-                                    "unseeded reset from the state before that step (clone.reset()): step reset the env by "
-                                    "itself"))
+                                    problem=f"the observation returned with terminated=True on step {length} is the "
+                                    "first one of an unseeded reset from the state before that step (clone.reset()): "
+                                    "step reset the env by itself"))
 
     case.explore(example, plans_for(case), max_examples=min(case.profile.max_examples, 5))
 

@@ -192,7 +192,8 @@ def test_randomness_only_from_rng(conformance_case: Case) -> None:
             case.fail(f"the functions advanced the global generator ({which})", expected="global generators untouched",
                       actual="their state changed",
                       assertion=Holds(f"random.getstate() == random.Random({global_seed}).getstate() and "
-                                      f"difference(np.random.get_state(), np.random.RandomState({global_seed}).get_state()) is None",
+                                      f"difference(np.random.get_state(), np.random.RandomState({global_seed})"
+                                      ".get_state()) is None",
                                       imports=("from conformance.equality import difference",),
                                       problem="the functions advanced the global generators"))
         # The run's results under a name of their own: the next run's calls reuse the names state_1, obs_1, ...
@@ -557,8 +558,8 @@ def test_render_image_frames(conformance_case: Case) -> None:
             if not (pixels is not None and pixels.dtype == np.uint8 and pixels.ndim == 3 and pixels.shape[2] == 3):
                 case.fail(f"render_image of state {k} returned a frame {summarize(frame)}",
                           expected="a uint8 array of shape (H, W, 3)", actual=summarize(frame),
-                          assertion=Holds("np.asarray(rendered[1]).dtype == np.uint8 and np.asarray(rendered[1]).ndim == 3 and "
-                                          "np.asarray(rendered[1]).shape[2] == 3",
+                          assertion=Holds("np.asarray(rendered[1]).dtype == np.uint8 and "
+                                          "np.asarray(rendered[1]).ndim == 3 and np.asarray(rendered[1]).shape[2] == 3",
                                           shown="(np.asarray(rendered[1]).dtype, np.asarray(rendered[1]).shape)",
                                           problem=f"render_image of state {k} returned a frame "
                                           "that is not a uint8 array of shape (H, W, 3)"))

@@ -463,11 +463,12 @@ def test_make_vec_honours_num_envs(conformance_case: Case) -> None:
                     case.fail(f"make_vec(..., num_envs={n}) made a vector env whose reset returned observations that "
                               f"are not {n} elements of single_observation_space ({exc})", expected=f"{n} observations",
                               actual=summarize(obs),
-                              assertion=NoRaise(f"split({vec.var}.single_observation_space, {returned(vec.var)}[-1][0], {n}, "
-                                                "'observations')",
+                              assertion=NoRaise(f"split({vec.var}.single_observation_space, "
+                                                f"{returned(vec.var)}[-1][0], {n}, 'observations')",
                                                 imports=("from conformance._kit.batching import split",),
                                                 problem=f"make_vec(..., num_envs={n}) made a vector env whose reset "
-                                                f"returned observations that are not {n} elements of single_observation_space"))
+                                                f"returned observations that are not {n} elements of "
+                                                "single_observation_space"))
             finally:
                 _close(vec)
 

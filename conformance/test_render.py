@@ -562,8 +562,8 @@ def test_frames_not_mutated_later(conformance_case: Case) -> None:
                     case.fail(f"the {mode} frame returned after the {where} changed, found after {now} ({found})",
                               expected="frames keep their pixels", actual=summarize(frame),
                               assertion=Equal(returned("env", "render"), copied("env", "render"),
-                                              problem="a frame render() returned changed later (each frame against the copy taken when "
-                                              "it was returned)"))
+                                              problem="a frame render() returned changed later (each frame against "
+                                              "the copy taken when it was returned)"))
 
             # Every frame is kept (within _FRAME_BYTES), so a ring buffer of frames is seen a lap later.
             history = History(verify, _FRAME_BYTES // 2)
@@ -675,8 +675,9 @@ def test_render_fps_declared(conformance_case: Case) -> None:
         real = isinstance(fps, (int, float, np.integer, np.floating)) and not isinstance(fps, (bool, np.bool_))
         if not real or not fps > 0:
             case.fail('metadata["render_fps"] is not a positive number', expected="a number > 0", actual=summarize(fps),
-                      assertion=Holds("isinstance(env.metadata.get('render_fps'), (int, float, np.integer, np.floating)) and "
-                                      "not isinstance(env.metadata['render_fps'], (bool, np.bool_)) and env.metadata['render_fps'] > 0",
+                      assertion=Holds("isinstance(env.metadata.get('render_fps'), (int, float, np.integer, "
+                                      "np.floating)) and not isinstance(env.metadata['render_fps'], (bool, np.bool_)) "
+                                      "and env.metadata['render_fps'] > 0",
                                       shown="env.metadata.get('render_fps')"))
 
     case.once(body)

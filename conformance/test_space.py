@@ -86,8 +86,9 @@ def test_shape_and_dtype_types(conformance_case: Case) -> None:
         if shape is not None and not ints:
             case.fail(f"{expression}.shape is malformed", expected="None or a tuple of non-negative ints",
                       actual=summarize(shape),
-                      assertion=Holds(f"isinstance({expression}.shape, tuple) and all(isinstance(d, (int, np.integer)) and "
-                                      f"not isinstance(d, bool) and d >= 0 for d in {expression}.shape)",
+                      assertion=Holds(f"isinstance({expression}.shape, tuple) and all(isinstance(d, (int, "
+                                      "np.integer)) and not isinstance(d, bool) and d >= 0 for d in "
+                                      f"{expression}.shape)",
                                       shown=f"{expression}.shape",
                                       problem=f"{expression}.shape is not a tuple of non-negative ints"))
         if dtype is not None and not isinstance(dtype, np.dtype):
@@ -196,7 +197,8 @@ def test_sampling_leaves_global_generators_alone(conformance_case: Case) -> None
                       expected="numpy's legacy global generator and random's state unchanged",
                       actual="their state changed",
                       assertion=Holds(f"random.getstate() == random.Random({global_seed}).getstate() and "
-                                      f"difference(np.random.get_state(), np.random.RandomState({global_seed}).get_state()) is None",
+                                      f"difference(np.random.get_state(), np.random.RandomState({global_seed})"
+                                      ".get_state()) is None",
                                       imports=("from conformance.equality import difference",)))
         return samples
 
@@ -308,7 +310,8 @@ def test_jsonable_round_trip(conformance_case: Case) -> None:
             restored = handle.call("from_jsonable", jsonable, record=False)
         except TargetError as error:
             case.fail(f"{error}", expected="a round trip without error", actual=str(error.error),
-                      assertion=NoRaise(round_trip, problem=f"{expression}: from_jsonable(to_jsonable(samples)) raised"))
+                      assertion=NoRaise(round_trip,
+                                        problem=f"{expression}: from_jsonable(to_jsonable(samples)) raised"))
         found = value_difference(list(samples), list(restored), "samples")
         if found is not None:
             case.fail(f"{expression}: from_jsonable(to_jsonable(samples)) differs ({found})",
@@ -330,8 +333,9 @@ def test_box_bounds(conformance_case: Case) -> None:
             if not is_array(bound) or bound.shape != shape:
                 case.fail(f"{expression}.{name} is not an array of the space's shape",
                           expected=f"ndarray of shape {shape}", actual=summarize(bound),
-                          assertion=Holds(f"isinstance({expression}.{name}, np.ndarray) and {expression}.{name}.shape == "
-                                          f"tuple({expression}.shape)", shown=f"{expression}.{name}"))
+                          assertion=Holds(f"isinstance({expression}.{name}, np.ndarray) and "
+                                          f"{expression}.{name}.shape == tuple({expression}.shape)",
+                                          shown=f"{expression}.{name}"))
         with np.errstate(invalid="ignore"):
             ordered = np.asarray(low <= high)
         if not bool(np.all(ordered)):
@@ -370,8 +374,9 @@ def test_discrete_n_and_shape(conformance_case: Case) -> None:
         n = space.n
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
             case.fail(f"{expression}.n is not a positive integer", expected="n > 0", actual=summarize(n),
-                      assertion=Holds(f"isinstance({expression}.n, (int, np.integer)) and not isinstance({expression}.n, bool) "
-                                      f"and {expression}.n > 0", shown=f"{expression}.n"))
+                      assertion=Holds(f"isinstance({expression}.n, (int, np.integer)) and "
+                                      f"not isinstance({expression}.n, bool) and {expression}.n > 0",
+                                      shown=f"{expression}.n"))
         if tuple(getattr(space, "shape", ()) or ()) != () or getattr(space, "shape", ()) is None:
             case.fail(f"{expression}.shape is not ()", expected="()", actual=summarize(space.shape),
                       assertion=Holds(f"{expression}.shape == ()", shown=f"{expression}.shape"))
@@ -407,8 +412,9 @@ def test_multibinary_dimensions(conformance_case: Case) -> None:
         if not all(isinstance(d, int) and d > 0 for d in dims):
             case.fail(f"{expression} has a non-positive dimension", expected="n and shape entries > 0",
                       actual=f"n={space.n!r} shape={space.shape!r}",
-                      assertion=Holds(f"all(isinstance(d, int) and d > 0 for d in np.atleast_1d(np.asarray({expression}.n))"
-                                      f".tolist() + list({expression}.shape or ()))",
+                      assertion=Holds(f"all(isinstance(d, int) and d > 0 for d in "
+                                      f"np.atleast_1d(np.asarray({expression}.n)).tolist() + "
+                                      f"list({expression}.shape or ()))",
                                       shown=f"({expression}.n, {expression}.shape)"))
 
     per_space(case, check, kinds=("multibinary",))

@@ -47,8 +47,8 @@ def test_num_envs_and_spaces(conformance_case: Case) -> None:
                       assertion=NoRaise("env.num_envs"))
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
             case.fail("env.num_envs is not a positive int", expected="a positive int", actual=summarize(n),
-                      assertion=Holds("isinstance(env.num_envs, (int, np.integer)) and not isinstance(env.num_envs, bool) and "
-                                      "env.num_envs >= 1", shown="env.num_envs"))
+                      assertion=Holds("isinstance(env.num_envs, (int, np.integer)) and "
+                                      "not isinstance(env.num_envs, bool) and env.num_envs >= 1", shown="env.num_envs"))
         for name in ("single_observation_space", "single_action_space", "observation_space", "action_space"):
             try:
                 space = env.get(name)

@@ -368,8 +368,8 @@ def _fail(case: Case, found: Dependence) -> NoReturn:
               "instances changed it", expected=f"{alone.var}: {summarize(alone.results[position].values())}",
               actual=f"{instance.var}: {summarize(instance.results[position].values())}",
               assertion=Equal(_returned(alone, position), _returned(instance, position),
-                              problem=f"{call} (call {position + 1} of {instance.var}) returned other than on {alone.var}, which took "
-                              "its calls alone"))
+                              problem=f"{call} (call {position + 1} of {instance.var}) returned other than on "
+                              f"{alone.var}, which took its calls alone"))
 
 
 _REPLAY_RULES = "SEED-001, SEED-002, SEED-003 or SEED-005"

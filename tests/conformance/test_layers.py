@@ -1,7 +1,7 @@
 """The conformance package's layers only point down: a suite module imports the check API
 (:mod:`conformance._kit.api`) and nothing else of conformance; the engine and the kit never import the plugin, the
-public front ends, the check API or the suite's test modules; :mod:`conformance.results` (the record every layer shares) imports nothing
-of the suite; and no two modules import each other, directly or round a longer loop."""
+public front ends, the check API or the suite's test modules; :mod:`conformance.results` (the record every layer
+shares) imports nothing of the suite; and no two modules import each other, directly or round a longer loop."""
 
 from __future__ import annotations
 
