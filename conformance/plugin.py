@@ -41,6 +41,7 @@ from conformance._engine.options import (
 )
 from conformance._engine.evidence import passed_over_note
 from conformance._engine.outcomes import NotCheckable, RuleFailure, Unchecked
+from conformance._engine.output import take_output
 from conformance._engine.project import Baseline, BaselineError, ProjectTableError, find_pyproject, read_table
 from conformance._engine.report import PROPERTY, record_of
 from conformance._engine.reporting import BASELINE_KEY, RUNNER_KEY, Reporter, orphan_record, target_group
@@ -56,6 +57,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CASE_KEY",
+    "NOT_APPLICABLE",
     "pytest_addoption",
     "pytest_collection_modifyitems",
     "pytest_configure",
@@ -195,7 +197,7 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     if collection_path.name not in SUITE_MODULES or collection_path.resolve().parent != _SUITE_DIR:
         return None
     from conformance._engine.session import get_session  # late: the plugin is inert outside the suite
-    from gymspec.rules import RULES
+    from gymspec.rules import RULES  # late: the plugin is inert outside the suite
 
     kinds = {target.kind for target in get_session(config).targets if target.unavailable is None}
     selected = [rule_id for rule_id in RULES if rule_selected(config, rule_id)]
@@ -320,7 +322,7 @@ def _skip_reason(report: pytest.TestReport) -> str:
 
 
 def _record(
-    item: pytest.Item, param: CaseParam, report: pytest.TestReport, call: pytest.CallInfo[None]
+    item: pytest.Item, param: CaseParam, report: pytest.TestReport, call: pytest.CallInfo[None], output: str
 ) -> RuleResult:
     case = item.stash.get(CASE_KEY, None)
     rule = param.rule_id or CONSTRUCT
@@ -349,7 +351,8 @@ def _record(
         message = f"{message}\n{note}" if message else note
     seconds, target_seconds = _phase_seconds(item, report)
     return RuleResult(rule, param.target.id, rule_level(rule), outcome, message, reproducer, item.nodeid,
-                      evidence=evidence, seconds=round(seconds, 4), target_seconds=round(target_seconds, 4))
+                      evidence=evidence, seconds=round(seconds, 4), target_seconds=round(target_seconds, 4),
+                      output=output)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -380,18 +383,20 @@ def _observed(case: Any) -> str:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, Any]:
-    """Attach the item's record to its report; show rule failures as their own text, not a traceback."""
+    """Attach the item's record to its report, with what the target printed (the report pytest shows keeps none of
+    it); show rule failures as their own text, not a traceback."""
     report = yield
     param = item_param(item)
     if param is None:
         return report
+    output = take_output(report)
     if call.excinfo is not None and isinstance(call.excinfo.value, RuleFailure) and report.failed:
         failure = call.excinfo.value
         report.longrepr = failure.message() + _observed(item.stash.get(CASE_KEY, None)) + failure.render()[
             len(failure.message()):]
     elif call.excinfo is not None and isinstance(call.excinfo.value, Unchecked) and report.failed:
         report.longrepr = str(call.excinfo.value)
-    report.user_properties = [*report.user_properties, (PROPERTY, _record(item, param, report, call).to_dict())]
+    report.user_properties = [*report.user_properties, (PROPERTY, _record(item, param, report, call, output).to_dict())]
     return report
 
 
@@ -410,11 +415,19 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return TargetScheduling(config, log, target_group)
 
 
+NOT_APPLICABLE = "not applicable"
+"""pytest's category (and the tally's word) for an item whose rule is not about the target."""
+
+
 def pytest_report_teststatus(report: pytest.TestReport) -> tuple[str, str, str] | None:
-    """Count an item the suite records as ``error`` as an error in pytest's own tally too."""
+    """Count an item the suite records as ``error`` as an error in pytest's own tally too; count an item whose rule
+    is not about the target apart from the skips, once in the tally ("182 not applicable"): ``-ra`` lists every skip,
+    and these need no reading (the report keeps each one's reason)."""
     record = record_of(report)
     if record is None and report.failed and report.when not in ("setup", "call", "teardown"):
         record = orphan_record(report, "")
     if record is not None and record.outcome == "error" and report.failed:
         return "error", "E", "ERROR"
+    if record is not None and record.not_applicable and report.skipped:
+        return NOT_APPLICABLE, "s", "NOT APPLICABLE"
     return None

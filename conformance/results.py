@@ -13,8 +13,9 @@ docs/report.md, which ``python -m conformance --report-schema`` prints from this
 
 from __future__ import annotations
 
-import json
 import dataclasses
+import json
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -56,6 +57,9 @@ SCHEMA = 2
 _RAISE_ON: tuple[RaiseOn, ...] = get_args(RaiseOn)
 SEVERITY: dict[Outcome, int] = {"passed": 0, "skipped": 1, "accepted": 2, "warned": 3, "failed": 4, "error": 5}
 """How bad each outcome is: two phases of one item (setup, call, teardown) merge into the worse one."""
+# A skip that says the rule is not about the target at all ("ENV-023 not applicable to X: ..."), unlike one that says
+# it could not be checked or observed there: pytest counts those apart, and lists only the others.
+_NOT_APPLICABLE = re.compile(r"^[A-Z]+-\d{3} not applicable to ")
 _AREA_ORDER = ("CONSTRUCT", "SPACE", "ENV", "SEED", "RENDER", "WRAP", "VEC", "AUTORESET", "FUNC", "REG")
 _DETAILS = 12
 _WORST_ITEMS = 3  # items per target the summary names as spending the most suite time
@@ -228,6 +232,10 @@ class RuleResult:
         peak_mib: The largest resident memory of its process, in MiB (0 when it did not run in one of its own).
         isolation: How its process started when that was not the default fork, and why (``"spawn — 5 threads in
             the probe process"``); ``""`` otherwise.
+        output: What the target printed while the item ran (stdout, stderr, logging), kept here and not shown on the
+            terminal: per phase and stream, its last 20 lines after a line naming them (``"stdout (call, the last 20
+            of 3000 lines):"``); ``""`` when it printed nothing, or under ``-s`` (its output then goes where it was
+            asked to).
     """
 
     rule: str
@@ -242,6 +250,7 @@ class RuleResult:
     target_seconds: float | None = None
     peak_mib: float = 0.0
     isolation: str = ""
+    output: str = ""
 
     @property
     def examples(self) -> int:
@@ -268,6 +277,12 @@ class RuleResult:
     def mandatory(self) -> bool:
         """Whether the rule is a MUST or MUST NOT (a violation fails it rather than warns)."""
         return self.level.startswith("MUST")
+
+    @property
+    def not_applicable(self) -> bool:
+        """Whether it skipped because the rule is not about the target (a render mode it does not declare, another
+        autoreset mode), rather than because it could not be checked or observed there."""
+        return self.outcome == "skipped" and bool(_NOT_APPLICABLE.match(self.message))
 
     @property
     def violated(self) -> bool:
@@ -308,6 +323,7 @@ class RuleResult:
             target_seconds=_seconds_or_none(record.get("target_seconds")),
             peak_mib=float(record.get("peak_mib", 0.0)),
             isolation=str(record.get("isolation", "")),
+            output=str(record.get("output", "")),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -329,6 +345,7 @@ class RuleResult:
             target_seconds=_added(self.target_seconds, other.target_seconds),
             peak_mib=max(self.peak_mib, other.peak_mib),
             isolation=worse.isolation or self.isolation or other.isolation,
+            output="\n".join(output for output in (self.output, other.output) if output),
         )
 
     def details(self) -> str:
@@ -597,12 +614,15 @@ class Report:
         for result in self.results:
             by_target.setdefault(result.target, []).append(result)
         counts = self.counts
+        not_applicable = sum(result.not_applicable for result in self.results)
         return {
             "total": len(self.results),
             **{str(outcome): count for outcome, count in counts.items()},
-            # The same items as pytest counts them: a warned item passed, an accepted one is an xfail.
+            # The same items as pytest counts them: a warned item passed, an accepted one is an xfail, a skip that
+            # is not applicable is counted apart from the skips a person must read.
             "pytest": {"passed": counts["passed"] + counts["warned"], "failed": counts["failed"],
-                       "skipped": counts["skipped"], "error": counts["error"], "xfailed": counts["accepted"]},
+                       "skipped": counts["skipped"] - not_applicable, "not applicable": not_applicable,
+                       "error": counts["error"], "xfailed": counts["accepted"]},
             "by_target": {target: _counts(items) for target, items in by_target.items()},
             "failing": sorted({f"{r.rule}@{r.target}" for r in self._with("failed", "error")}),
             "warned_rules": sorted({f"{r.rule}@{r.target}" for r in self.warned}),
@@ -714,8 +734,9 @@ class Report:
 _SUMMARY_KEYS: dict[str, str] = {
     "total": "How many items the run recorded.",
     **{outcome: f"How many items ended {outcome}." for outcome in OUTCOMES},
-    "pytest": "The same items as pytest counts them: `passed` (warned included), `failed`, `skipped`, `error`, "
-              "`xfailed` (accepted).",
+    "pytest": "The same items as pytest counts them: `passed` (warned included), `failed`, `skipped` (the skips "
+              "that could not check or observe their rule), `not applicable` (the skips whose rule is not about the "
+              "target, which pytest counts once and does not list), `error`, `xfailed` (accepted).",
     "by_target": "Per target id, the count of each outcome.",
     "failing": "`RULE@target` of every failed or errored item, sorted.",
     "warned_rules": "`RULE@target` of every warned item, sorted.",

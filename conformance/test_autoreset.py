@@ -547,15 +547,18 @@ def _scripted(case: Case, machine: type[RuleBasedStateMachine], facts: VecFacts)
     """The program run before Hypothesis' ones: a seeded reset, then the program's length of steps (every ended
     sub-env reset by a partial reset first under ``"Disabled"``), with a full unseeded reset now and then; never fewer
     steps than the rule's floor. Hypothesis' first program is its simplest, which may take no step at all."""
-    # Every _RESET_EVERY-th call is a reset, and a partial reset may precede a step: room for the floor's steps.
-    calls = max(program_length(case), 2 * case.floor.steps)
+    # Counted in steps, not calls: under "Disabled" a sub-env whose episodes last a step or two (a card game) needs a
+    # partial reset before nearly every step, so a count of calls would leave the floor's steps unmet.
+    steps = max(program_length(case), case.floor.steps)
 
     def program() -> None:
         run: Any = machine()
         draw, rng = sampler(facts.act_space), np.random.default_rng(0)
         try:
             run.first_reset(0)
-            for call in range(1, calls + 1):
+            taken, call = 0, 0
+            while taken < steps and call < 4 * steps:  # the cap: a target whose every step ends every sub-env
+                call += 1
                 ended = np.asarray(run.model.ended, dtype=bool)
                 if call % _RESET_EVERY == 0:
                     run.full_reset(None)
@@ -563,6 +566,7 @@ def _scripted(case: Case, machine: type[RuleBasedStateMachine], facts: VecFacts)
                     run.partial_reset(ended)
                 else:
                     run.step(draw(rng))
+                    taken += 1
         finally:
             run.teardown()
 

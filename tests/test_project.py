@@ -18,10 +18,27 @@ def _readme_commands() -> list[str]:
     return [line for block in blocks for line in block.splitlines() if line.startswith("pip install")]
 
 
+SUITE_COMMAND = 'pip install -e ".[conformance]" && pytest --pyargs conformance'
+TEST_COMMAND = 'pip install -e ".[test]" && python -m pytest -m "not slow" -n 2'
+
+
 def test_readme_has_the_two_commands() -> None:
     commands = _readme_commands()
-    assert any("pytest --pyargs conformance" in c for c in commands)
-    assert any("python -m pytest" in c for c in commands)
+    assert SUITE_COMMAND in commands and TEST_COMMAND in commands, commands
+
+
+def test_readme_says_what_the_test_command_leaves_out() -> None:
+    """The test command deselects the ``slow`` marker; README says so, and how to run what it leaves out."""
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "What the test command leaves out is marked `slow` and runs with `python -m pytest -m slow -n 2`" in readme
+    assert '-m "not slow"' in TEST_COMMAND
+    assert any(marker.startswith("slow:") for marker in _pyproject_markers())
+
+
+def _pyproject_markers() -> list[str]:
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    block = text[text.index("markers = [") : text.index("]", text.index("markers = ["))]
+    return re.findall(r'"([^"]+)"', block)
 
 
 def test_ci_runs_exactly_the_readme_test_command() -> None:

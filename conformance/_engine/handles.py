@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeAlias
 
-from conformance._engine.describe import describe_exception
+from conformance._engine.describe import describe_exception, is_mapping
 from conformance._engine.evidence import Tally
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import Trace, source
@@ -195,6 +195,12 @@ class Handle:
         obj = self._bind(reusable=method == "reset" and isinstance(seed, int) and not isinstance(seed, bool))
         if method == "close":
             self.closed = True
+        counted: dict[str, Any] = kwargs
+        options: Any = kwargs.get("options")
+        if self._tally is not None and is_mapping(options):
+            # The options as given: a target may take entries out of the caller's dict (Gymnasium's vector envs pop
+            # reset_mask, AUTORESET-011's finding), and the tally reads which sub-envs a partial reset chose.
+            counted = {**kwargs, "options": {**options}}
         started = time.perf_counter()
         try:
             result = self._guard.call(
@@ -209,7 +215,7 @@ class Handle:
                 self._describe(method, args, kwargs), method, exc, mode=self.mode, worked=self.worked
             ) from exc
         if self._tally is not None:
-            self._tally.returned(self, method, kwargs, result, self.mode, instance=self.instance,
+            self._tally.returned(self, method, counted, result, self.mode, instance=self.instance,
                                  seconds=time.perf_counter() - started)
         # Outside human mode only render() draws: a reset that returned says nothing about the display.
         self.worked = self.worked or method == "render" or self.mode == "human"

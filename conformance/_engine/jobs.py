@@ -360,6 +360,17 @@ class _WarningLog:
         )
 
 
+def _detach_from_xdist(config: pytest.Config) -> None:
+    """In a job process forked from a pytest-xdist worker, unregister the worker's plugin that sends what pytest
+    records to the controller: it would send each item's warnings, the target's own included, through the channel
+    the job inherited (the controller listed them as the suite's test modules' warnings, apart from the summary that
+    shows them per target). What a job hands over goes through :func:`emit` alone."""
+    for plugin in config.pluginmanager.get_plugins():
+        # Its module runs in the worker as execnet's "__channelexec__", not as xdist.remote: known by its class.
+        if type(plugin).__name__ == "WorkerInteractor" and callable(getattr(plugin, "sendevent", None)):
+            config.pluginmanager.unregister(plugin)
+
+
 def run_items(payload: Mapping[str, JSON]) -> JSON:
     """Job process (:class:`~conformance._engine.messages.ItemsJob`): run the items (of one target) with pytest's own
     protocol, in order, and hand over each one's serialized reports, warnings and peak memory (:func:`emit`) as soon
@@ -367,6 +378,7 @@ def run_items(payload: Mapping[str, JSON]) -> JSON:
     config: pytest.Config = _CONTEXT["config"]
     job = ItemsJob.from_wire(payload)
     private(config)
+    _detach_from_xdist(config)
     if config.pluginmanager.get_plugin(_TAIL) is None:  # a worker's earlier job registered it already
         config.pluginmanager.register(Tail(), _TAIL)
     for nodeid in job.nodeids:

@@ -14,6 +14,10 @@ bytes, after a line saying how much was cut; the reports' captured sections are 
 the job (:func:`bounded`, for a capture that is not pytest's fd capture). What a target prints outside an item goes
 to a file of the process's own that nobody reads, emptied at each job's start. Under ``-s`` (no capture) nothing is
 redirected: the output goes where the user asked, never through the pytest process.
+
+What an item's phase printed (pytest's captured stdout, stderr and log) is the target's, never the suite's: it goes to
+the item's record, each stream's last :data:`LINES` lines (:func:`take_output`), and the report pytest shows keeps none
+of it, so a target that prints on every step does not flood the terminal with its failing items' output.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ import pytest
 
 from conformance._engine.describe import is_list_or_tuple
 
-__all__ = ["TAIL", "Tail", "bounded", "cut", "cut_note", "private"]
+__all__ = ["LINES", "TAIL", "Tail", "bounded", "cut", "cut_note", "private", "take_output"]
 
 _JSON: TypeAlias = Any  # a serialized report, as pytest_report_to_serializable makes it
 
@@ -165,3 +169,45 @@ def bounded(report: Mapping[str, _JSON]) -> dict[str, _JSON]:
     if is_list_or_tuple(sections):
         found["sections"] = [_section(section) for section in sections]
     return found
+
+
+LINES = 20
+"""Lines of each stream a target printed in one phase of an item that its record keeps (the last ones)."""
+
+_LINE_WIDTH = 240  # characters of one such line kept (a target may print one line of megabytes)
+_STREAMS = ("stdout", "stderr", "log")
+
+
+def _stream(title: str) -> tuple[str, str] | None:
+    """The stream and phase of one of pytest's captured sections (``"Captured stdout call"``), ``None`` for others."""
+    words = title.split()
+    if len(words) == 3 and words[0] == "Captured" and words[1] in _STREAMS:
+        return words[1], words[2]
+    return None
+
+
+def _short(line: str) -> str:
+    return line if len(line) <= _LINE_WIDTH else line[:_LINE_WIDTH - 3] + "..."
+
+
+def take_output(report: pytest.TestReport) -> str:
+    """What the target printed in the phase ``report`` is of: each stream's last :data:`LINES` lines, after a line
+    naming the stream and the phase (and how many lines there were, when some were left out); ``""`` when it printed
+    nothing. The report loses its captured stdout, stderr and log sections (of every phase so far, which their own
+    reports took): pytest shows a report's sections on the terminal."""
+    parts: list[str] = []
+    kept: list[tuple[str, str]] = []
+    for title, text in report.sections:
+        found = _stream(title)
+        if found is None:
+            kept.append((title, text))
+            continue
+        stream, when = found
+        lines = text.rstrip("\n").splitlines()
+        if when != report.when or not lines:
+            continue
+        tail = [_short(line) for line in lines[-LINES:]]
+        count = f", the last {len(tail)} of {len(lines)} lines" if len(tail) < len(lines) else ""
+        parts.append(f"{stream} ({when}{count}):\n" + "\n".join(tail))
+    report.sections = kept
+    return "\n".join(parts)

@@ -159,7 +159,7 @@ class Trace:
         if method == "reset" and self.seed is None and isinstance(seed, int) and not isinstance(seed, bool):
             self.seed = seed
         kept = args if all(_atom(arg) for arg in args) else snapshot(args)  # an action is mostly one value
-        kwargs_kept = snapshot(kwargs) if kwargs else {}
+        kwargs_kept: dict[str, Any] = snapshot(kwargs) if kwargs else {}
         self._entries.append(_Entry("call", var=var, method=method, args=kept, kwargs=kwargs_kept))
 
     def raised(self, why: str) -> None:

@@ -14,6 +14,7 @@ conformance items needs (the session, the report writers) is imported where it i
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import signal
@@ -59,8 +60,9 @@ class Progress:
         target_of: The target id of a conformance item's node id (``None`` for other items).
         clock: Seconds, monotonic.
 
-    A line is written when a target finishes and, while one runs, at most every :attr:`EVERY` seconds; nothing in
-    the first few seconds (short runs stay as pytest prints them) and nothing under ``-q``.
+    A line is due when a target finishes and, while one runs, at most every :attr:`EVERY` seconds; nothing in the
+    first few seconds (short runs stay as pytest prints them) and nothing under ``-q``. A due line waits for the end
+    of pytest's row of dots (:meth:`flush`, after each item): written in the middle, it split the row in two.
     """
 
     EVERY = 10.0
@@ -78,6 +80,7 @@ class Progress:
         self.announced: set[str] = set()
         self.began = clock()
         self.last = self.began
+        self.due: dict[str, str] = {}  # target -> its latest line not yet written
 
     def expect(self, nodeids: Iterable[str]) -> None:
         """Count each target's items (once: every xdist worker reports the same collection)."""
@@ -89,7 +92,7 @@ class Progress:
                 self.totals[target] = self.totals.get(target, 0) + 1
 
     def reported(self, report: pytest.TestReport, record: RuleResult) -> None:
-        """Note an item's report; write a line when its target finished or the last line is old enough."""
+        """Note an item's report; a line is due when its target finished or the last line is old enough."""
         target = record.target
         now = self.clock()
         self.started.setdefault(target, now)
@@ -105,12 +108,35 @@ class Progress:
             self.announced.add(target)
         elif now - self.last < self.EVERY or now - self.started[target] < self.QUIET_FOR:
             return
-        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
-        if reporter is None:
-            return
         self.last = now
         state = "done" if finished else "running"
-        reporter.write_line(f"conformance: {target} {len(done)}/{total} items {state}, {now - self.started[target]:.1f} s")
+        self.due[target] = f"conformance: {target} {len(done)}/{total} items {state}, {now - self.started[target]:.1f} s"
+
+    def flush(self, *, end: bool = False) -> None:
+        """Write the due lines where pytest's row of dots has ended (after an item). Under ``-v`` every item's line
+        is a row of its own. ``end``: the run's items are over, and what is still due is dropped: the summary's
+        table, which follows, has every target's items and time (most targets end in the suite's last module, so
+        their lines would all come here, one per target)."""
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        if end:
+            self.due.clear()
+        if not self.due or reporter is None:
+            return
+        if self.config.get_verbosity() > 0:
+            reporter.ensure_newline()
+            if _column(reporter):  # pytest-xdist's rows have no file name, which ensure_newline goes by
+                reporter.write("\n")
+        elif _column(reporter) != 0:
+            return
+        for line in self.due.values():
+            reporter.write(line + "\n")
+        self.due.clear()
+
+
+def _column(reporter: Any) -> int | None:
+    """Where on its line the terminal is (0: at the start of a row); ``None`` when pytest does not say."""
+    width = getattr(getattr(reporter, "_tw", None), "width_of_current_line", None)
+    return width if isinstance(width, int) else None
 
 
 # --- The reporter --------------------------------------------------------------------------------------------------
@@ -127,6 +153,32 @@ _SUITE_FILES = "|".join(sorted(re.escape(path.stem) for path in Path(__file__).p
 _NODEID = re.compile(rf"(?:^|(?:^|/)conformance/)(?:{_SUITE_FILES})\.py::test_\w+\[(?P<param>.*)\](?:@[^\]]*)?$")
 _PARAM = re.compile(r"^(?P<rule>[A-Z]+-\d{3})-(?P<target>.+)$")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")  # terminal colours some packages put in their warnings
+
+
+_SUITE_DIR = Path(__file__).resolve().parents[1]
+
+
+@functools.lru_cache(maxsize=256)
+def _in_suite(filename: str) -> str | None:
+    """Where a warning's location is in the suite's own code (``conformance/test_space.py``): the warning is about a
+    call the suite made (a target that warns its caller); ``None`` for a location anywhere else (the target's)."""
+    try:
+        path = Path(filename).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
+    if not path.is_relative_to(_SUITE_DIR):
+        return None
+    return (Path(_SUITE_DIR.name) / path.relative_to(_SUITE_DIR)).as_posix()
+
+
+def _items(count: int) -> str:
+    return f"{count} item{'' if count == 1 else 's'}"
+
+
+def _one_line(message: str) -> str:
+    """A warning's message on one line, without terminal colours, at most 200 characters."""
+    text = " ".join(_ANSI.sub("", message).split())
+    return text if len(text) <= 200 else text[:197] + "..."
 
 
 def rule_and_target(nodeid: str) -> tuple[str, str] | None:
@@ -172,6 +224,9 @@ class Reporter:
         self.fixed: list[Entry] = []
         # The targets' own warnings: (target, category, message, where) -> the number of items that raised it.
         self.target_warnings: dict[tuple[str, str, str, str], int] = {}
+        # Warnings located in the suite's own code (a target warning about the call the suite made, e.g. a list
+        # where an array is expected): (category, message, where) -> the targets that raised it, and its items.
+        self.probe_warnings: dict[tuple[str, str, str], tuple[set[str], int]] = {}
         self.signal = ""
         self.sigterm_caught = False
         self.exitstatus: int | pytest.ExitCode | None = None
@@ -219,10 +274,14 @@ class Reporter:
     def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
         self.running[nodeid] = location
 
+    @pytest.hookimpl(trylast=True)
     def pytest_runtest_logfinish(self, nodeid: str) -> None:
+        """The item has ended: its record goes to disk, and a due progress line to the terminal if pytest's row of
+        dots has ended (``trylast``: after pytest wrote the item's letter and ended the row, if it did)."""
         self.running.pop(nodeid, None)
         if self.live is not None:
             self.live.flush(self._meta())
+        self.progress.flush()
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
@@ -271,9 +330,16 @@ class Reporter:
                     str(warning.get("message", "")),
                     f"{warning.get('filename')}:{warning.get('lineno')}",
                 )
-                if key not in seen:  # counted once per item, however often the item raised it
-                    seen.add(key)
+                if key in seen:  # counted once per item, however often the item raised it
+                    continue
+                seen.add(key)
+                suite = _in_suite(str(warning.get("filename")))
+                if suite is None:
                     self.target_warnings[key] = self.target_warnings.get(key, 0) + 1
+                    continue
+                probe = (key[1], key[2], f"{suite}:{warning.get('lineno')}")
+                targets, items = self.probe_warnings.get(probe, (set(), 0))
+                self.probe_warnings[probe] = (targets | {key[0]}, items + 1)
 
     def pytest_keyboard_interrupt(self) -> None:
         self.interrupted = True
@@ -365,15 +431,21 @@ class Reporter:
             )
 
     def _summarize_warnings(self, terminalreporter: Any) -> None:
-        """The warnings the targets raised themselves, once per target and warning, with the number of items."""
-        if not self.target_warnings:
-            return
-        terminalreporter.write_line("warnings the targets raised (once each, with the number of items that raised it):")
+        """The warnings the targets raised themselves, once per target and warning, with the number of items; then
+        those located in the suite's own calls, once each, apart: they are about how the suite called the target."""
+        if self.target_warnings:
+            terminalreporter.write_line(
+                "warnings the targets raised (once each, with the number of items that raised it):")
         for (target, category, message, where), count in sorted(self.target_warnings.items()):
-            text = " ".join(_ANSI.sub("", message).split())
-            if len(text) > 200:
-                text = text[:197] + "..."
-            terminalreporter.write_line(f"  [{target}] {category} ({count} item{'' if count == 1 else 's'}) at {where}: {text}")
+            terminalreporter.write_line(f"  [{target}] {category} ({_items(count)}) at {where}: {_one_line(message)}")
+        if self.probe_warnings:
+            terminalreporter.write_line(
+                "warnings about the suite's own calls (located in its code: the targets' answers to calls the suite "
+                "makes on purpose, such as a list where an array is expected; not the targets' own warnings):")
+        for (category, message, where), (targets, count) in sorted(self.probe_warnings.items()):
+            plural = "" if len(targets) == 1 else "s"
+            terminalreporter.write_line(
+                f"  {category} at {where} ({len(targets)} target{plural}, {_items(count)}): {_one_line(message)}")
 
     @pytest.hookimpl(trylast=True)
     def pytest_unconfigure(self, config: pytest.Config) -> None:
@@ -395,6 +467,7 @@ class Reporter:
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int | pytest.ExitCode) -> None:
         """Stop the supervised processes; write the JSON report (not on xdist workers)."""
         self.exitstatus = exitstatus
+        self.progress.flush(end=True)
         runner = self.config.stash.get(RUNNER_KEY, None)
         if runner is not None:
             runner.supervisor.close()
@@ -402,7 +475,7 @@ class Reporter:
         # machinery) is not imported at the end of every pytest run of a project that has the suite installed.
         conformance: ConformanceSession | None = None
         if "conformance._engine.session" in sys.modules:
-            from conformance._engine.session import existing_session
+            from conformance._engine.session import existing_session  # late: imported only by a run that made one
 
             conformance = existing_session(self.config)
         if conformance is not None:

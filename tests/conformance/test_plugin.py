@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from gymspec.rules import RULES
-from tests.meta._run import REPO, run_inprocess, suite_env
+from tests.meta._run import REPO, run_inprocess, run_suite, suite_env
 
 _WALK = "tests.meta.broken._base:Walk"
 
@@ -182,3 +182,40 @@ def test_a_run_imports_only_the_suite_modules_its_targets_and_rules_need(tmp_pat
     assert "test_env" in every and "test_target" in every
     assert not {"test_vector", "test_autoreset", "test_functional"} & set(every)  # no vector or functional target
     assert imported("--rules", "SEED-00[1-3]") == ["test_seeding", "test_target"]
+
+
+def test_not_applicable_items_are_counted_once_and_never_listed(tmp_path: Path) -> None:
+    # Issue 39 item 5: under the project's -ra, the reference run ended in 182 "SKIPPED ... not applicable" lines. A
+    # rule that is not about the target is counted once in pytest's tally; a skip a person must read (a rule that could
+    # not be checked) is still listed, and the report keeps both with their reasons.
+    vector = "tests.meta.broken_vector.vector:Vec001SingleSpaceUnreadable"
+    run = run_suite(["--env", _WALK, "--vector-env", vector, "--rules", "ENV-022,VEC-001,VEC-007", "-ra",
+                     "--conformance-profile", "quick"], tmp_path / "r.json")
+    not_applicable = run.result(_WALK, "ENV-022")
+    assert not_applicable["outcome"] == "skipped", not_applicable
+    assert not_applicable["message"].startswith(f"ENV-022 not applicable to {_WALK}: "), not_applicable
+    assert run.result(vector, "VEC-007")["outcome"] == "skipped"
+    skips = [line for line in run.output.splitlines() if line.startswith("SKIPPED")]
+    assert len(skips) == 1 and "VEC-007 not checked on" in skips[0], run.output[-3000:]
+    assert "1 skipped" in run.output and "1 not applicable" in run.output, run.output[-3000:]
+    assert run.report["summary"]["pytest"]["not applicable"] == 1 and run.report["summary"]["pytest"]["skipped"] == 1
+
+
+@pytest.mark.parametrize("isolation", ["auto", "thread"])
+def test_what_a_target_prints_goes_to_the_report_not_the_terminal(tmp_path: Path, isolation: str) -> None:
+    # Issue 39 item 5: a target that prints on every step (a simulator's progress lines) flooded the terminal with
+    # each failing item's captured output. It goes to the item's record, its last lines per phase and stream.
+    from tests.meta.broken.chatty import PRINTED
+
+    target = "tests.meta.broken.chatty:PrintsAndBreaksEnv011"
+    run = run_suite(["--env", target, "--rules", "ENV-011,SEED-001", "--conformance-profile", "quick",
+                     "--conformance-isolation", isolation], tmp_path / "r.json")
+    assert run.result(target, "ENV-011")["outcome"] == "failed"
+    assert PRINTED not in run.output and "Captured" not in run.output, run.output[-3000:]
+    record = run.result(target, "SEED-001")
+    assert record["outcome"] == "passed"
+    lines = record["output"].splitlines()
+    assert lines[0].startswith("stdout (call, the last 20 of "), lines[:2]
+    assert all(line.startswith(PRINTED) for line in lines[1:21]), lines
+    assert "stderr (call" in record["output"] and "PrintsEachStep: a new episode" in record["output"]
+    assert PRINTED in run.result(target, "ENV-011")["output"]

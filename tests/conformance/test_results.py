@@ -196,6 +196,18 @@ def test_a_target_with_errors_is_not_checked_and_its_isolation_is_noted() -> Non
     assert summary["not_checked"] == {"env-b": 2} and summary["isolation"] == {"env-b": "spawn — 3 threads"}
 
 
+def test_a_rule_not_about_the_target_is_counted_apart_from_the_skips() -> None:
+    results = (
+        RuleResult("ENV-022", "t", "MUST", "skipped", "ENV-022 not applicable to t: the env declares no step limit"),
+        RuleResult("ENV-023", "t", "MUST", "skipped", "ENV-023 not observed on t: no episode ended"),
+        RuleResult("VEC-007", "t", "MUST", "skipped", "VEC-007 not checked on t: ... (reported by VEC-001)"),
+        RuleResult("ENV-001", "t", "MUST", "failed", "ENV-001 not applicable to t: a failure's text is no skip"),
+    )
+    assert [result.not_applicable for result in results] == [True, False, False, False]
+    pytest_counts = Report(results).summary()["pytest"]
+    assert (pytest_counts["skipped"], pytest_counts["not applicable"], pytest_counts["failed"]) == (2, 1, 1)
+
+
 def test_the_documented_schema_is_the_one_written() -> None:
     doc = (Path(__file__).parents[2] / "docs" / "report.md").read_text(encoding="utf-8")
     assert doc == schema_markdown(), "docs/report.md is stale: python -m conformance --report-schema > docs/report.md"

@@ -35,7 +35,7 @@ _WALK = f"{_PACKAGE}._base:Walk"
 _MAIN_RULES = "ENV-00*,ENV-01*,ENV-020,SEED-00[12],SPACE-00[17],RENDER-004"
 _MEMORY_RULES = "ENV-001,ENV-004,ENV-01[67],SEED-00[127]"
 _SHAPES_RULES = "ENV-00*,ENV-01*,SEED-00*,RENDER-00*"
-_SUMMARY = re.compile(r"(\d+) (passed|failed|skipped|errors?)\b")
+_SUMMARY = re.compile(r"(\d+) (passed|failed|skipped|not applicable|errors?)\b")
 
 
 def _summary_line(output: str) -> str:
@@ -406,8 +406,8 @@ sys.exit(code)
 def test_a_target_printing_100_mib_leaves_the_run_and_its_report_intact(tmp_path: Path) -> None:
     """FloodsOutputOnStep prints 100 MiB in each instance's first step and fails ENV-011: the run ends as any failing
     run does (it once ended with an INTERNALERROR, the pytest process at 4 GB), its report is complete, the failing
-    item's captured output is its last 64 KiB after a line saying what was cut, and the pytest process never holds
-    what the target printed."""
+    item's record keeps the last lines of what it printed and the terminal none of it, and the pytest process never
+    holds what the target printed."""
     report = tmp_path / "report.json"
     target = f"{_PACKAGE}.hostile:FloodsOutputOnStep"
     command = [sys.executable, "-c", _SAYS_ITS_PEAK, *BASE_ARGS, "--conformance-report", str(report), "--env", target,
@@ -420,7 +420,10 @@ def test_a_target_printing_100_mib_leaves_the_run_and_its_report_intact(tmp_path
     assert data["summary"]["run"]["incomplete"] is False and data["summary"]["total"] == len(data["results"]) == 3
     outcomes = {r["rule"]: r["outcome"] for r in data["results"]}
     assert outcomes == {"ENV-011": "failed", "ENV-016": "passed", "CONSTRUCT": "passed"}, data["results"]
-    assert "printed here were cut; the last 65536 follow" in text and len(text) < 1 << 20, text[-3000:]
+    output = next(r["output"] for r in data["results"] if r["rule"] == "ENV-011")
+    assert output.startswith("stdout (call, the last 20 of ") and "\nstderr (call" in output, output[-3000:]
+    assert output.endswith("\nFloodsOutputOnStep: the last line on stderr"), output[-3000:]
+    assert len(output) < 20_000 and "x" * 1023 not in text and len(text) < 1 << 20, text[-3000:]
     peak = re.search(r"peak (\d+) kB", text)
     assert peak is not None and int(peak[1]) < 1 << 20, text[-2000:]  # under 1 GiB: it never read the 100 MiB
 

@@ -1,13 +1,16 @@
 """What a target prints is cut to its tail, with a line saying how much was cut (the whole path, a target printing
-100 MiB under a real capture: tests/meta/test_hostile.py's flood test)."""
+100 MiB under a real capture: tests/meta/test_hostile.py's flood test), and goes to the item's record as its last
+lines, out of the report pytest shows (the whole path: tests/conformance/test_plugin.py)."""
 
 from __future__ import annotations
 
 import os
 import tempfile
 
+import pytest
+
 from conformance._engine import output
-from conformance._engine.output import TAIL, bounded, cut
+from conformance._engine.output import LINES, TAIL, bounded, cut, take_output
 
 
 def test_text_within_the_tail_is_kept_whole() -> None:
@@ -45,3 +48,17 @@ def test_a_capture_file_is_trimmed_to_its_tail_and_written_on_after_it() -> None
     note, rest = kept.split(b"\n", 1)
     assert rest == b"h" * (TAIL - 4) + b"tail+next"
     assert f"the first {4 * TAIL + 4} bytes".encode() in note
+
+
+def test_a_phases_output_goes_to_the_record_as_its_last_lines_and_leaves_the_report() -> None:
+    steps = "".join(f"step {i}\n" for i in range(100))
+    sections = [("Captured stdout setup", "built\n"), ("Captured stdout call", steps),
+                ("Captured stderr call", "x" * 1000 + "\n"), ("Captured log call", ""), ("conformance", "kept")]
+    report = pytest.TestReport("n", ("f", 1, "d"), {}, "failed", None, "call", sections=sections)
+    text = take_output(report)
+    assert report.sections == [("conformance", "kept")]  # pytest shows none of what the target printed
+    lines = text.splitlines()
+    assert lines[0] == f"stdout (call, the last {LINES} of 100 lines):"
+    assert lines[1:LINES + 1] == [f"step {i}" for i in range(100 - LINES, 100)]
+    assert lines[LINES + 1] == "stderr (call):" and lines[LINES + 2] == "x" * 237 + "..."
+    assert len(lines) == LINES + 3  # the setup phase's output is the setup report's; an empty log says nothing

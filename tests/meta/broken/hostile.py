@@ -481,7 +481,7 @@ HOSTILE: tuple[Hostile, ...] = (
     Hostile("FourMiBObservation", "", "", run="memory"),
     Hostile("FloodsMemory", "ENV-016", "over the memory cap", _OVER_CAP, run="memory"),
     Hostile("FloodsOutputOnStep", "ENV-011", "ENV-011", run="output"),
-    Hostile("AbortsInHumanMode", "", ""),  # no display here: a crash in human mode is skipped (see README)
+    Hostile("AbortsInHumanMode", "", ""),  # no display here: a crash in human mode is skipped (docs/guide/running.md)
     Hostile("RaisesInDel", "", ""),
     Hostile("SpaceVanishesAfterReset", "ENV-002", "env.observation_space cannot be read any more"),
 )

@@ -329,7 +329,7 @@ class FloatBoxIntStep:
 
 
 class NumpyFlags(DuckEnv):
-    """Flags annotated ``np.bool_``: the other side of the flag trade-off (README.md, "Typing trade-offs")."""
+    """Flags annotated ``np.bool_``: the other side of the flag trade-off (docs/guide/typing.md)."""
 
     def step(self, action: int) -> tuple[int, SupportsFloat, np.bool_, np.bool_, InfoDict]:  # type: ignore[override]
         return action, 1.0, np.bool_(False), np.bool_(False), {}

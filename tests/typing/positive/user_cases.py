@@ -3,7 +3,7 @@
 Each class below differs from the protocol in a way the rules allow and at least one checker used to reject:
 ``metadata`` as a ``ClassVar``, flags computed with NumPy and converted with ``bool(...)``, a ``list`` of uint8
 frames, parameter names other than the protocol's, a ``render_init`` with its own keyword options and ``params``
-without a ``None`` default. (Flags typed ``numpy.bool_`` are rejected by design: see README.md's typing section and
+without a ``None`` default. (Flags typed ``numpy.bool_`` are rejected by design: see docs/guide/typing.md and
 ``negative/cases.py``.)
 """
 
