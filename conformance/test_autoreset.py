@@ -23,45 +23,15 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 from hypothesis.stateful import RuleBasedStateMachine, initialize, precondition, rule
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import describe_exception, summarize, type_name
-from conformance._engine.handles import Handle, TargetError
-from conformance._engine.record import snapshot, source
-from conformance._engine.evidence import Floor
-from conformance._kit.rollout import drive
-from conformance._kit.floors import FACT, RESET, ROLLOUT, SUB_ENV_ENDS
-from conformance._kit.assertions import (
-    CallResult,
-    expect_same_results,
-    is_mapping,
-    plans_for,
-    read,
-    replay_calls,
-    reproducibility_gate,
+from conformance._kit.api import (
+    FACT, GENERIC, OWN, RESET, ROLLOUT, SUB_ENV_ENDS, CallResult, Case, Equal, Floor, Handle, Holds, Plan, Problem,
+    SplitError, TargetError, VecFacts, VecRecord, VectorModel, begin_program, checks, describe_exception, difference,
+    drive, elements, end_program, ended_flags, expect_prediction, expect_raises, expect_same_results, feed,
+    first_difference, is_mapping, model_envs, new_model, plans_for, program_length, promised_factories, read, refusal,
+    replace_rows, replay_calls, reproducibility_gate, require_mode, row_source, run_machine, run_plan, sampler,
+    shared_stream, snapshot, source, split, static_facts, sub_env_factories, summarize, type_name, value_difference,
+    vector_facts, vector_rollout,
 )
-from conformance._kit.autoreset_model import GENERIC, OWN, Problem, VectorModel
-from conformance._kit.batching import SplitError, replace_rows, row_source, split
-from conformance._kit.expectations import expect_equal, expect_raises, expect_true
-from conformance._kit.own_model import refusal
-from conformance._kit.rollout import first_difference
-from conformance._kit.stateful import begin_program, end_program, program_length, run_machine
-from conformance._kit.strategies import Plan, elements, sampler
-from conformance._kit.vector_checks import (
-    VecFacts,
-    expect_prediction,
-    feed,
-    model_envs,
-    new_model,
-    promised_factories,
-    require_mode,
-    run_plan,
-    shared_stream,
-    static_facts,
-    sub_env_factories,
-    vector_facts,
-)
-from conformance._kit.vector_rollout import VecRecord, ended_flags, unpack_reset, unpack_step
-from conformance.equality import difference, value_difference
 from gymspec import AutoresetMode, autoreset_mode_of
 
 _VECTOR = ("vector",)
@@ -136,12 +106,12 @@ def test_declared_mode_is_known(conformance_case: Case) -> None:
             return  # undeclared: VEC-004's subject
         value = metadata["autoreset_mode"]
         if autoreset_mode_of(value) is None:
-            expect_true(case, "autoreset_mode_of(env.metadata['autoreset_mode']) is not None",
-                        "metadata['autoreset_mode'] names no autoreset mode", "env.metadata['autoreset_mode']",
-                        imports=("from gymspec import autoreset_mode_of",))
             case.fail("metadata['autoreset_mode'] names no autoreset mode",
                       expected="'NextStep', 'SameStep' or 'Disabled' (or an enum with one of these values)",
-                      actual=f"{type_name(value)}: {value!r}")
+                      actual=f"{type_name(value)}: {value!r}",
+                      assertion=Holds("autoreset_mode_of(env.metadata['autoreset_mode']) is not None",
+                                      shown="env.metadata['autoreset_mode']",
+                                      imports=("from gymspec import autoreset_mode_of",)))
 
     case.once(body)
 
@@ -264,7 +234,7 @@ def _reset_prediction(case: Case, sub: Handle) -> Any:
     """The observation sub-env ``sub`` would start its next episode with (from a deep copy), or ``None``."""
     try:
         clone = case.watchdog.call("copy.deepcopy(sub)", lambda: copy.deepcopy(sub.raw))
-        obs, _ = unpack_reset(case.watchdog.call("clone.reset", clone.reset))
+        obs, _ = vector_rollout.unpack_reset(case.watchdog.call("clone.reset", clone.reset))
         return snapshot(obs)
     except Exception:  # noqa: BLE001 - no prediction; the item then relies on the ending step's check
         return None
@@ -310,7 +280,7 @@ def test_disabled_never_resets_by_itself(conformance_case: Case) -> None:
                 result = env.call("step", actions, record=False)
             except TargetError:
                 return  # refusing to step an ended sub-env keeps it ended
-            _check_not_reset(case, facts, unpack_step(result), predicted, source(actions))
+            _check_not_reset(case, facts, vector_rollout.unpack_step(result), predicted, source(actions))
 
     case.explore(example, plans_for(case), then=lambda: _exact_seen(case, models))
 
@@ -336,13 +306,14 @@ def _check_not_reset(case: Case, facts: VecFacts, result: tuple[Any, ...], predi
                      f"np.asarray(latest[2]).reshape(-1)[{i}] and not np.asarray(latest[3]).reshape(-1)[{i}]")
             step = ("raised = latest = None", "try:", f"    latest = env.step({actions})",
                     "except Exception as error:  # noqa: BLE001 - refusing the step is allowed", "    raised = error")
-            expect_true(case, f"raised is not None or not ({fresh})", f"sub-env {i} ended, was not reset by the "
-                        "caller, and the next step returned a fresh episode's first observation: it reset by itself",
-                        row, given=step, imports=("from conformance.equality import value_difference",))
             case.fail(f"sub-env {i} ended, was not reset by the caller, and the next step returned a fresh "
                       "episode's first observation with reward 0 and both flags false: it reset by itself",
                       expected="the sub-env stays ended (the step raises, or continues the ended episode)",
-                      actual=f"observation {summarize(rows[i])} (what a reset gives), reward 0.0")
+                      actual=f"observation {summarize(rows[i])} (what a reset gives), reward 0.0",
+                      assertion=Holds(f"raised is not None or not ({fresh})", shown=row, given=step,
+                                      imports=("from conformance.equality import value_difference",),
+                                      problem=f"sub-env {i} ended, was not reset by the caller, and the next step "
+                                      "returned a fresh episode's first observation: it reset by itself"))
 
 
 @checks("AUTORESET-009", floor=Floor(steps=30, autoresets=2), kinds=_VECTOR)
@@ -356,17 +327,17 @@ def test_disabled_partial_reset(conformance_case: Case) -> None:
         rng = np.random.default_rng(plan.tail_seed ^ 0x9)
         with model_envs(case, env, facts) as subs:
             model = new_model(facts, subs)
-            obs, info = unpack_reset(env.reset(seed=plan.seed))
+            obs, info = vector_rollout.unpack_reset(env.reset(seed=plan.seed))
             batches = plan.actions()
             _check(case, model.reset(plan.seed, snapshot(obs), snapshot(info), "the reset at position 0"), plan,
                    batches, model, facts)
             for position, actions in enumerate(batches, start=1):
-                step = unpack_step(env.step(actions))
+                step = vector_rollout.unpack_step(env.step(actions))
                 _check(case, model.step(actions, facts.single_act, snapshot(step), f"the step at position {position}"),
                        plan, batches, model, facts)
                 mask = ended_flags(step[2], step[3], facts.n) | (rng.random(facts.n) < _EXTRA_RESET_RATE)
                 if mask.any():
-                    obs, info = unpack_reset(env.reset(options={"reset_mask": mask.copy()}))
+                    obs, info = vector_rollout.unpack_reset(env.reset(options={"reset_mask": mask.copy()}))
                     _check(case, model.partial(mask, snapshot(obs), snapshot(info),
                                                f"the partial reset after position {position}"), plan, batches, model,
                            facts)
@@ -445,10 +416,10 @@ def test_options_not_mutated(conformance_case: Case) -> None:
         found = difference(options, before, "options")
         if found is not None:
             literal = f"{{'reset_mask': {source(before['reset_mask'])}}}"
-            expect_equal(case, "options", literal, "reset changed the caller's options dict",
-                         given=(f"options = {literal}", "env.reset(options=options)"))
             case.fail(f"reset changed the caller's options dict ({found})", expected=summarize(before),
-                      actual=summarize(options))
+                      actual=summarize(options),
+                      assertion=Equal("options", literal, given=(f"options = {literal}", "env.reset(options=options)"),
+                                      problem="reset changed the caller's options dict"))
 
     case.explore(example, hnp.arrays(np.bool_, (n,)).filter(lambda m: bool(m.any())), _SEEDS,
             max_examples=min(case.profile.max_examples, 5))
@@ -524,21 +495,21 @@ def _machine(case: Case, facts: VecFacts) -> type[RuleBasedStateMachine]:
 
         @rule(seed=seeds)
         def full_reset(self, seed: int | None) -> None:
-            obs, info = unpack_reset(self._call("reset", **({} if seed is None else {"seed": seed})))
+            obs, info = vector_rollout.unpack_reset(self._call("reset", **({} if seed is None else {"seed": seed})))
             where = f"the reset at position {self.position}"
             self._report(self.model.reset(seed, snapshot(obs), snapshot(info), where))
 
         @precondition(lambda self: not (mode is _DISABLED and any(self.model.ended)))
         @rule(actions=elements(facts.act_space))
         def step(self, actions: Any) -> None:
-            result = unpack_step(self._call("step", actions))
+            result = vector_rollout.unpack_step(self._call("step", actions))
             where = f"the step at position {self.position}"
             self._report(self.model.step(actions, self.facts.single_act, snapshot(result), where))
 
         @precondition(lambda self: mode is _DISABLED)
         @rule(mask=hnp.arrays(np.bool_, (n,)).filter(lambda m: bool(m.any())))
         def partial_reset(self, mask: Any) -> None:
-            obs, info = unpack_reset(self._call("reset", options={"reset_mask": mask.copy()}))
+            obs, info = vector_rollout.unpack_reset(self._call("reset", options={"reset_mask": mask.copy()}))
             where = f"the partial reset at position {self.position}"
             self._report(self.model.partial(mask, snapshot(obs), snapshot(info), where))
 

@@ -11,30 +11,12 @@ from typing import Any, cast
 
 import numpy as np
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import describe_exception, is_tuple, summarize, type_name
-from conformance._engine.handles import TargetError
-from conformance._engine.observe import View, Watch, observer, watcher
-from conformance._engine.record import source
-from conformance._engine.evidence import Floor
-from conformance._kit.floors import CONSTRUCTION, FACT, INSTANCES, RESET, ROLLOUT
-from conformance._kit import rollout
-from conformance._kit.aliasing import HistoryWatch, InfoHistoryWatch
-from conformance._kit.assertions import (
-    SPACE_MEMBERS,
-    contains,
-    deep_copy,
-    dtype_shape_problem,
-    is_finite,
-    is_flag,
-    is_mapping,
-    is_real_scalar,
-    plans_for,
-    space_label,
+from conformance._kit.api import (
+    CONSTRUCTION, FACT, INSTANCES, RESET, ROLLOUT, SPACE_MEMBERS, Case, Floor, HistoryWatch, Holds, InfoHistoryWatch,
+    NoRaise, Plan, Raises, Record, TargetError, View, Watch, checks, contains, deep_copy, describe_exception,
+    dtype_shape_problem, elements, is_finite, is_flag, is_mapping, is_real_scalar, is_tuple, observer, plans_for,
+    rollout, sampler, seeds, source, space_label, summarize, type_name, watcher,
 )
-from conformance._kit.rollout import Record
-from conformance._kit.expectations import expect_no_raise, expect_raises, expect_true
-from conformance._kit.strategies import Plan, elements, sampler, seeds
 
 _KIT = "from conformance._kit.assertions import {}"
 
@@ -50,21 +32,20 @@ def test_spaces_satisfy_space_protocol(conformance_case: Case) -> None:
         probe = case.probed()
         for name, space in (("action_space", probe.action_space), ("observation_space", probe.observation_space)):
             if name in probe.errors:
-                expect_no_raise(case, f"env.{name}", f"env.{name} cannot be read")
                 case.fail(f"env.{name} cannot be read", expected=f"a Space as env.{name}",
-                          actual=f"env.{name} raised {probe.errors[name]}")
+                          actual=f"env.{name} raised {probe.errors[name]}",
+                          assertion=NoRaise(f"env.{name}"))
             missing = [member for member in SPACE_MEMBERS if not hasattr(space, member)]
             methods = [m for m in _METHODS if m not in missing]
             not_callable = [m for m in methods if not callable(getattr(space, m))]
             if missing or not_callable:
-                expect_true(case, f"all(callable(getattr(env.{name}, member, None)) if member in {_METHODS!r} else "
-                            f"hasattr(env.{name}, member) for member in {SPACE_MEMBERS!r})",
-                            f"env.{name} does not satisfy the Space protocol", f"type(env.{name})")
-                case.fail(
-                    f"env.{name} does not satisfy the Space protocol",
-                    expected=f"members {', '.join(SPACE_MEMBERS)} (seed, sample, contains callable)",
-                    actual=f"{type_name(space)} missing {missing}, not callable {not_callable}",
-                )
+                case.fail(f"env.{name} does not satisfy the Space protocol",
+                          expected=f"members {', '.join(SPACE_MEMBERS)} (seed, sample, contains callable)",
+                          actual=f"{type_name(space)} missing {missing}, not callable {not_callable}",
+                          assertion=Holds(f"all(callable(getattr(env.{name}, member, None)) if member in "
+                                          f"{_METHODS!r} else hasattr(env.{name}, member) for member in "
+                                          f"{SPACE_MEMBERS!r})",
+                                          shown=f"type(env.{name})"))
 
     case.once(body)
 
@@ -140,19 +121,19 @@ def test_metadata_is_mapping_with_str_keys(conformance_case: Case) -> None:
     def body() -> None:
         probe = case.probed()
         if "metadata" in probe.errors:
-            expect_no_raise(case, "env.metadata", "env.metadata cannot be read")
             case.fail("env.metadata cannot be read", expected="a mapping with str keys",
-                      actual=f"env.metadata raised {probe.errors['metadata']}")
+                      actual=f"env.metadata raised {probe.errors['metadata']}",
+                      assertion=NoRaise("env.metadata"))
         metadata = probe.metadata
         if not is_mapping(metadata):
-            expect_true(case, "is_mapping(env.metadata)", "env.metadata is not a mapping", "env.metadata",
-                        imports=(_KIT.format("is_mapping"),))
-            case.fail("env.metadata is not a mapping", expected="a mapping with str keys", actual=summarize(metadata))
+            case.fail("env.metadata is not a mapping", expected="a mapping with str keys", actual=summarize(metadata),
+                      assertion=Holds("is_mapping(env.metadata)", shown="env.metadata",
+                                      imports=(_KIT.format("is_mapping"),)))
         bad = [key for key in metadata.keys() if not isinstance(key, str)]
         if bad:
-            expect_true(case, "all(isinstance(key, str) for key in env.metadata.keys())",
-                        "env.metadata has non-str keys", "list(env.metadata.keys())")
-            case.fail("env.metadata has non-str keys", expected="str keys only", actual=f"keys {bad!r}")
+            case.fail("env.metadata has non-str keys", expected="str keys only", actual=f"keys {bad!r}",
+                      assertion=Holds("all(isinstance(key, str) for key in env.metadata.keys())",
+                                      shown="list(env.metadata.keys())"))
 
     case.once(body)
 
@@ -198,9 +179,10 @@ def test_reset_accepts_seed_and_options(conformance_case: Case) -> None:
         problem = _signature_problem(env.raw.reset)
         if problem is not None:
             signature = str(inspect.signature(env.raw.reset))
-            expect_true(case, f"_signature_problem({env.var}.reset) is None", problem,
-                        f"inspect.signature({env.var}.reset)", given=_SIGNATURE_PROBLEM, imports=("import inspect",))
-            case.fail(problem, expected="reset(*, seed=None, options=None)", actual=signature)
+            case.fail(problem, expected="reset(*, seed=None, options=None)", actual=signature,
+                      assertion=Holds(f"_signature_problem({env.var}.reset) is None",
+                                      shown=f"inspect.signature({env.var}.reset)", given=_SIGNATURE_PROBLEM,
+                                      imports=("import inspect",)))
         env.reset(seed=seed, options=None)
         env.reset(options=None)
         env.reset()
@@ -358,9 +340,9 @@ def test_step_before_reset_raises(conformance_case: Case) -> None:
             result = env.call("step", action, record=False)
         except TargetError:
             return
-        expect_raises(case, f"{env.var}.step({source(action)})", "step before the first reset returned a result")
         case.fail("step before the first reset returned a result", expected="an exception (ideally ResetNeeded)",
-                  actual=summarize(result))
+                  actual=summarize(result),
+                  assertion=Raises(f"{env.var}.step({source(action)})"))
 
     case.explore(example, elements(space), max_examples=min(case.profile.max_examples, 3))
 

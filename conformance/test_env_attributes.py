@@ -11,16 +11,10 @@ import copy
 from collections.abc import Iterator
 from typing import Any
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import describe_exception, summarize
-from conformance._engine.handles import Handle
-from conformance._engine.record import source
-from conformance._engine.evidence import Floor
-from conformance._kit.floors import FACT
-from conformance._kit.assertions import is_mapping, read
-from conformance._kit.declarations import Undeclared, declared_attribute
-from conformance._kit.expectations import expect_equal
-from conformance.equality import value_difference
+from conformance._kit.api import (
+    FACT, Case, Floor, Handle, Undeclared, checks, declared_attribute, describe_exception, expect_equal, is_mapping,
+    read, source, summarize, value_difference,
+)
 
 # How many samples ENV-026 compares after seeding a space through the attribute.
 _SAMPLES = 3

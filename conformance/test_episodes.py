@@ -13,20 +13,11 @@ from typing import Any
 
 import numpy as np
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import describe_exception, summarize
-from conformance._engine.handles import Handle, TargetError
-from conformance._engine.observe import View, Watch, watcher
-from conformance._engine.outcomes import NotCheckable
-from conformance._engine.record import returned, snapshot, source
-from conformance._engine.evidence import Floor
-from conformance._kit.floors import ROLLOUT
-from conformance._kit import rollout
-from conformance._kit.assertions import plans_for
-from conformance._kit.expectations import expect_equal, expect_true, expect_unequal
-from conformance._kit.rollout import Record
-from conformance._kit.strategies import Plan
-from conformance.equality import difference, value_difference
+from conformance._kit.api import (
+    ROLLOUT, Case, Floor, Handle, Holds, NotCheckable, Plan, Record, TargetError, Unequal, View, Watch, checks,
+    describe_exception, difference, expect_equal, plans_for, returned, rollout, snapshot, source, summarize,
+    value_difference, watcher,
+)
 
 # ENV-023's patterns: how many terminal steps, all with both flags true, and how many episodes reaching the limit,
 # all terminated there, make the pattern (a correct env may coincide once or twice, never on every one).
@@ -78,14 +69,13 @@ def test_declared_limit_is_truncation(conformance_case: Case) -> None:
             return  # nothing to see in this example
         case.judged(_AT_LIMIT)
         if _flag(last.truncated) is not True:
-            expect_true(case, f"bool({returned(env.var)}[-1][3])", f"the {limit}-th step reached "
-                        f"spec.max_episode_steps={limit} without truncated True (terminated, truncated)",
-                        f"{returned(env.var)}[-1][2:4]")
             case.fail(f"the {limit}-th step of an episode reached spec.max_episode_steps={limit} with truncated "
                       f"{last.truncated!r} (terminated {last.terminated!r}): the declared limit was not reported as "
-                      "a truncation",
-                      expected=f"truncated True on step {limit} (the limit is outside the MDP)",
-                      actual=f"terminated {last.terminated!r}, truncated {last.truncated!r}")
+                      "a truncation", expected=f"truncated True on step {limit} (the limit is outside the MDP)",
+                      actual=f"terminated {last.terminated!r}, truncated {last.truncated!r}",
+                      assertion=Holds(f"bool({returned(env.var)}[-1][3])", shown=f"{returned(env.var)}[-1][2:4]",
+                                      problem=f"the {limit}-th step reached "
+                                      f"spec.max_episode_steps={limit} without truncated True (terminated, truncated)"))
 
     case.explore(example, plans_for(case), max_examples=min(case.profile.max_examples, 3))
 
@@ -271,15 +261,15 @@ def test_no_reset_inside_step(conformance_case: Case) -> None:
             return
         if length < 2 or _step_draws_as_reset(case, plan.seed, actions, length - 1):
             return
-        expect_unequal(case, f"{returned(again.var)}[-1][0]", f"{returned(clone.var)}[-1][0]",
-                       f"the observation returned with terminated=True on step {length} is the first one of an "
-                       "unseeded reset from the state before that step (clone.reset()): step reset the env by "
-                       "itself")
         case.fail(f"the observation returned with terminated=True on step {length} is the one an unseeded reset "
                   f"from the state before that step starts with, while step {length - 1}'s is not the one a reset "
                   "from the state before it starts with: step reset the env by itself",
                   expected="the terminal state's observation (the caller resets)",
-                  actual=f"{summarize(end)}, equal to clone.reset()'s first observation")
+                  actual=f"{summarize(end)}, equal to clone.reset()'s first observation",
+                  assertion=Unequal(f"{returned(again.var)}[-1][0]", f"{returned(clone.var)}[-1][0]",
+                                    problem=f"the observation returned with terminated=True on step {length} is the "
+                                    "first one of an unseeded reset from the state before that step (clone.reset()): "
+                                    "step reset the env by itself"))
 
     case.explore(example, plans_for(case), max_examples=min(case.profile.max_examples, 5))
 

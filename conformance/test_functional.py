@@ -18,21 +18,12 @@ from typing import Any
 
 import numpy as np
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import describe_exception, is_array, is_bool, is_tuple, summarize, type_name
-from conformance._engine.handles import TargetError
-from conformance._engine.outcomes import NotCheckable
-from conformance._engine.record import returned
-from conformance._engine.evidence import Floor
-from conformance._kit.floors import FACT, SAMPLES, TRANSITIONS
-from conformance._kit.arrays import as_numpy
-from conformance._kit.assertions import SPACE_MEMBERS, contains, is_finite, plans_for, read, space_label
-from conformance._kit.expectations import expect_equal, expect_member, expect_no_raise, expect_true
-from conformance._kit.func_batch import BATCH, ROW_VARS, BatchedStep, batched_step, row, row_difference
-from conformance._kit.func_checks import Driver, deep_snapshot, generators_built, truthy, unchanged
-from conformance._kit.func_rng import NUMPY, KeyedFuncEnv, rng_kind
-from conformance._kit.strategies import Plan, seeds
-from conformance.equality import difference
+from conformance._kit.api import (
+    BATCH, FACT, NUMPY, ROW_VARS, SAMPLES, SPACE_MEMBERS, TRANSITIONS, BatchedStep, Case, Driver, Equal, Floor, Holds,
+    KeyedFuncEnv, Member, NoRaise, NotCheckable, Plan, TargetError, as_numpy, batched_step, checks, contains,
+    deep_snapshot, describe_exception, difference, generators_built, is_array, is_bool, is_finite, is_tuple, plans_for,
+    read, returned, rng_kind, row, row_difference, seeds, space_label, summarize, truthy, type_name, unchanged,
+)
 
 _FUNC = ("func",)
 _NAMES = ("initial", "transition", "observation", "reward", "terminal", "state_info", "transition_info")
@@ -50,16 +41,16 @@ def test_spaces_satisfy_space_protocol(conformance_case: Case) -> None:
             try:
                 space = func.get(name)
             except TargetError as error:
-                expect_no_raise(case, f"func.{name}", f"func.{name} cannot be read")
-                case.fail(f"func.{name} cannot be read", expected=f"a Space as func.{name}", actual=str(error))
+                case.fail(f"func.{name} cannot be read", expected=f"a Space as func.{name}", actual=str(error),
+                          assertion=NoRaise(f"func.{name}"))
             missing = [member for member in SPACE_MEMBERS if not hasattr(space, member)]
             if missing:
-                expect_true(case, f"all(hasattr(func.{name}, member) for member in {SPACE_MEMBERS!r})",
-                            f"func.{name} does not satisfy the Space protocol",
-                            f"[member for member in {SPACE_MEMBERS!r} if not hasattr(func.{name}, member)]")
                 case.fail(f"func.{name} does not satisfy the Space protocol",
                           expected=f"members {', '.join(SPACE_MEMBERS)}",
-                          actual=f"{type_name(space)} missing {missing}")
+                          actual=f"{type_name(space)} missing {missing}",
+                          assertion=Holds(f"all(hasattr(func.{name}, member) for member in {SPACE_MEMBERS!r})",
+                                          shown=f"[member for member in {SPACE_MEMBERS!r} if not hasattr(func.{name}, "
+                                                "member)]"))
 
     case.once(body)
 
@@ -79,15 +70,17 @@ def test_inputs_not_mutated(conformance_case: Case) -> None:
             for index, (arg, copy_) in enumerate(zip(args, before["args"])):
                 found = unchanged(copy_, arg, f"argument {index}")
                 if found is not None:
-                    expect_equal(case, f"inputs[{index}]", driver.src(arg), f"func.{name} changed its argument {index}")
                     case.fail(f"func.{name} changed its {found}", expected="inputs left as they were passed",
-                              actual=f"{summarize(arg)}, was {summarize(copy_)}")
+                              actual=f"{summarize(arg)}, was {summarize(copy_)}",
+                              assertion=Equal(f"inputs[{index}]", driver.src(arg),
+                                              problem=f"func.{name} changed its argument {index}"))
             if explicit:
                 found = unchanged(before["params"], params, "params")
                 if found is not None:
-                    expect_equal(case, "params_before", "params", f"func.{name} changed the params it received")
-                    case.fail(f"func.{name} changed the params it received ({found})",
-                              expected="params left as passed", actual=summarize(params))
+                    case.fail(f"func.{name} changed the params it received ({found})", expected="params left as passed",
+                              actual=summarize(params),
+                              assertion=Equal("params_before", "params",
+                                              problem=f"func.{name} changed the params it received"))
 
         def snapshot_inputs(name: str, args: tuple[Any, ...]) -> None:
             before["args"] = [arg if isinstance(arg, np.random.Generator) else deep_snapshot(arg) for arg in args]
@@ -158,9 +151,9 @@ def test_deterministic_given_inputs(conformance_case: Case) -> None:
         again = deep_snapshot(driver.call("initial", driver.copy_rng(rng, "rng_b"), out="state_b"))
         found = difference(first, again, "initial state")
         if found is not None:
-            expect_equal(case, "state_a", "state_b", "initial with equal rngs gave different states")
             case.fail(f"initial with equal rngs gave different states ({found})", expected=summarize(first),
-                      actual=summarize(again))
+                      actual=summarize(again),
+                      assertion=Equal("state_a", "state_b", problem="initial with equal rngs gave different states"))
         steps = driver.episode(rng, plan.actions())
         for step in steps:
             one = _outputs(driver, rng, step.state, step.action, order)
@@ -168,11 +161,12 @@ def test_deterministic_given_inputs(conformance_case: Case) -> None:
             for name in order:
                 found = difference(one[name][0], two[name][0], name)
                 if found is not None:
-                    expect_equal(case, one[name][1], two[name][1], f"func.{name} gave different results for equal "
-                                 "arguments and equal rng copies: it has hidden state")
                     case.fail(f"func.{name} gave different results for equal arguments and equal rng copies "
                               f"({found}): it has hidden state", expected=summarize(one[name][0]),
-                              actual=summarize(two[name][0]))
+                              actual=summarize(two[name][0]),
+                              assertion=Equal(one[name][1], two[name][1],
+                                              problem=f"func.{name} gave different results for equal "
+                                              "arguments and equal rng copies: it has hidden state"))
 
     case.explore(example, plans_for(case, max_steps=min(case.profile.max_steps, 30)))
 
@@ -195,12 +189,13 @@ def test_randomness_only_from_rng(conformance_case: Case) -> None:
         after = _global_state()
         if before[0] != after[0] or difference(before[1], after[1]) is not None:
             which = "random" if before[0] != after[0] else "numpy's legacy global generator"
-            expect_true(case, f"random.getstate() == random.Random({global_seed}).getstate() and "
-                        f"difference(np.random.get_state(), np.random.RandomState({global_seed}).get_state()) is None",
-                        "the functions advanced the global generators",
-                        imports=("from conformance.equality import difference",))
-            case.fail(f"the functions advanced the global generator ({which})",
-                      expected="global generators untouched", actual="their state changed")
+            case.fail(f"the functions advanced the global generator ({which})", expected="global generators untouched",
+                      actual="their state changed",
+                      assertion=Holds(f"random.getstate() == random.Random({global_seed}).getstate() and "
+                                      f"difference(np.random.get_state(), np.random.RandomState({global_seed})"
+                                      ".get_state()) is None",
+                                      imports=("from conformance.equality import difference",),
+                                      problem="the functions advanced the global generators"))
         # The run's results under a name of their own: the next run's calls reuse the names state_1, obs_1, ...
         kept = ", ".join(f"(state_{k}, obs_{k}, reward_{k}, terminal_{k})" for k in range(1, len(steps) + 1))
         case.note(f"episode_{global_seed} = copy.deepcopy([{kept}])", imports=("import copy",))
@@ -211,10 +206,11 @@ def test_randomness_only_from_rng(conformance_case: Case) -> None:
         a, b = run(plan, 1), run(plan, 2)
         found = difference(a, b, "episode")
         if found is not None:
-            expect_equal(case, "episode_1", "episode_2", "the episode (next state, observation, reward, terminal per "
-                         "step) depends on the global generators (seeded 1, then 2)")
             case.fail(f"the episode depends on the global generators ({found})", expected="equal episodes",
-                      actual=f"{summarize(a)} vs {summarize(b)}")
+                      actual=f"{summarize(a)} vs {summarize(b)}",
+                      assertion=Equal("episode_1", "episode_2",
+                                      problem="the episode (next state, observation, reward, terminal per "
+                                      "step) depends on the global generators (seeded 1, then 2)"))
         _private_generator(case, plan)
 
     case.explore(example, plans_for(case))
@@ -255,12 +251,13 @@ def _same_despite_rng(case: Case, driver: Driver, name: str, seed: int, args: tu
         return results[0]
     values = ", ".join(f"{name}_{k}" for k in range(_REPEATS))
     # Passes once the function draws from rng (its results then differ for different rngs).
-    expect_true(case, f"any(difference({name}_0, value) is not None for value in [{values}])",
-                f"func.{name} gives the same result for different rngs (it builds its own generator)", f"{name}_0",
-                imports=("from conformance.equality import difference",))
     case.fail(f"func.{name} builds its own generator ({made[0]}) and ignores rng: its result is the same for "
               f"{_REPEATS} different rngs", expected=f"func.{name} draws its randomness from the rng it is given",
-              actual=f"{len(made)} generator(s) built during the calls; equal results {summarize(results[0])}")
+              actual=f"{len(made)} generator(s) built during the calls; equal results {summarize(results[0])}",
+              assertion=Holds(f"any(difference({name}_0, value) is not None for value in [{values}])",
+                              shown=f"{name}_0", imports=("from conformance.equality import difference",),
+                              problem=f"func.{name} gives the same result for different rngs (it builds its own "
+                                      "generator)"))
 
 
 @checks("FUNC-005", floor=TRANSITIONS, kinds=_FUNC)
@@ -318,17 +315,18 @@ def _agree(case: Case, where: str, expected: tuple[Any, ...], actual: Any, direc
     """Fail unless the adapter's result ``actual`` equals ``expected``, the direct calls' (``direct``: their source,
     a list, for the reproducer's assertion on the adapter's latest result)."""
     if not is_tuple(actual) or len(actual) != len(expected):
-        expect_true(case, f"isinstance({returned('adapter')}[-1], tuple) and len({returned('adapter')}[-1]) == "
-                    f"{len(expected)}", f"the adapter's {where} returned another shape of result",
-                    f"{returned('adapter')}[-1]")
         case.fail(f"the adapter's {where} returned {summarize(actual)}", expected=summarize(expected),
-                  actual=summarize(actual))
+                  actual=summarize(actual),
+                  assertion=Holds(f"isinstance({returned('adapter')}[-1], tuple) and len({returned('adapter')}[-1]) == "
+                                  f"{len(expected)}", shown=f"{returned('adapter')}[-1]",
+                                  problem=f"the adapter's {where} returned another shape of result"))
     found = difference(deep_snapshot(list(expected)), deep_snapshot(list(actual)), where)
     if found is not None:
-        expect_equal(case, direct, f"list({returned('adapter')}[-1])",
-                     f"the reference FunctionalEnv's {where} differs from direct calls with the same rngs")
         case.fail(f"the reference FunctionalEnv's {where} differs from direct calls with the same rngs ({found})",
-                  expected=f"direct: {summarize(expected)}", actual=f"adapter: {summarize(actual)}")
+                  expected=f"direct: {summarize(expected)}", actual=f"adapter: {summarize(actual)}",
+                  assertion=Equal(direct, f"list({returned('adapter')}[-1])",
+                                  problem=f"the reference FunctionalEnv's {where} differs from direct calls with the "
+                                          "same rngs"))
 
 
 def _observation_rule(case: Case, *, initial_only: bool) -> None:
@@ -347,10 +345,10 @@ def _observation_rule(case: Case, *, initial_only: bool) -> None:
             ok, note = contains(case, space, obs)
             if not ok:
                 which = "the initial state" if k == 0 else f"the state after {k} transitions"
-                expect_member(case, "func.observation_space", "obs",
-                              f"the observation of {which} is outside observation_space")
                 case.fail(f"the observation of {which} is outside observation_space{note}",
-                          expected=f"an element of {space_label(space)}", actual=summarize(obs))
+                          expected=f"an element of {space_label(space)}", actual=summarize(obs),
+                          assertion=Member("func.observation_space", "obs",
+                                           problem=f"the observation of {which} is outside observation_space"))
 
     case.explore(example, plans_for(case, max_steps=0 if initial_only else None))
 
@@ -414,24 +412,26 @@ def test_reward_is_real_finite_scalar(conformance_case: Case) -> None:
         real = isinstance(scalar, (int, float, np.integer, np.floating)) and not isinstance(scalar, (bool, np.bool_))
         value = f"np.asarray(reward_{k})"
         if not real:
-            expect_true(case, f"{value}.ndim == 0 and {value}.dtype.kind in 'iuf'",
-                        f"reward of transition {k} is not a real scalar", f"reward_{k}")
             case.fail(f"reward of transition {k} is {type_name(reward)}",
                       expected="a real scalar (int, float, a NumPy integer/floating scalar, or a 0-d array of one, "
-                      "NumPy's or the target's array library's)",
-                      actual=summarize(reward))
+                      "NumPy's or the target's array library's)", actual=summarize(reward),
+                      assertion=Holds(f"{value}.ndim == 0 and {value}.dtype.kind in 'iuf'", shown=f"reward_{k}",
+                                      problem=f"reward of transition {k} is not a real scalar"))
         if not is_finite(scalar):
-            expect_true(case, f"np.isfinite({value})", f"reward of transition {k} is not finite", f"reward_{k}")
-            case.fail(f"reward of transition {k} is not finite", expected="a finite number", actual=summarize(reward))
+            case.fail(f"reward of transition {k} is not finite", expected="a finite number", actual=summarize(reward),
+                      assertion=Holds(f"np.isfinite({value})", shown=f"reward_{k}"))
 
     def check_batch(case: Case, step: BatchedStep) -> None:
         rewards = step.rewards
         if _shape(rewards) != (BATCH,) or _dtype_kind(rewards) not in ("i", "u", "f"):
-            expect_true(case, f"np.asarray(rewards).shape == ({BATCH},) and np.asarray(rewards).dtype.kind in 'iuf'",
-                        f"reward of a batch of {BATCH} states is not a real array with one reward per state",
-                        "(type(rewards).__name__, np.asarray(rewards).dtype, np.asarray(rewards).shape)")
             case.fail(f"reward of a batch of {BATCH} states is {type_name(rewards)} {_shape(rewards)}",
-                      expected=f"a real array of shape ({BATCH},): one reward per state", actual=summarize(rewards))
+                      expected=f"a real array of shape ({BATCH},): one reward per state", actual=summarize(rewards),
+                      assertion=Holds(f"np.asarray(rewards).shape == ({BATCH},) and np.asarray(rewards).dtype.kind in "
+                                      "'iuf'",
+                                      shown="(type(rewards).__name__, np.asarray(rewards).dtype, "
+                                            "np.asarray(rewards).shape)",
+                                      problem=f"reward of a batch of {BATCH} states is not a real array with one "
+                                              "reward per state"))
 
     _episode_rule(conformance_case, check, check_batch)
 
@@ -441,20 +441,24 @@ def test_terminal_is_bool_like(conformance_case: Case) -> None:
     def check(case: Case, driver: Driver, k: int, step: Any) -> None:
         flag = step.terminal
         if not is_bool(_scalar(flag)):
-            expect_true(case, f"np.asarray(terminal_{k}).ndim == 0 and np.asarray(terminal_{k}).dtype == np.bool_",
-                        f"terminal after transition {k} is not a bool", f"terminal_{k}")
             case.fail(f"terminal after transition {k} is {type_name(flag)}",
                       expected="bool, numpy.bool_ or a 0-d bool array, NumPy's or the target's array library's "
-                      "(one state)", actual=summarize(flag))
+                      "(one state)", actual=summarize(flag),
+                      assertion=Holds(f"np.asarray(terminal_{k}).ndim == 0 and np.asarray(terminal_{k}).dtype == "
+                                      "np.bool_", shown=f"terminal_{k}",
+                                      problem=f"terminal after transition {k} is not a bool"))
 
     def check_batch(case: Case, step: BatchedStep) -> None:
         flags = step.terminals
         if _shape(flags) != (BATCH,) or _dtype_kind(flags) != "b":
-            expect_true(case, f"np.asarray(terminals).shape == ({BATCH},) and np.asarray(terminals).dtype == np.bool_",
-                        f"terminal of a batch of {BATCH} states is not a bool array with one flag per state",
-                        "(type(terminals).__name__, np.asarray(terminals).dtype, np.asarray(terminals).shape)")
             case.fail(f"terminal of a batch of {BATCH} states is {type_name(flags)} {_shape(flags) or ''}".rstrip(),
-                      expected=f"a bool array of shape ({BATCH},): one flag per state", actual=summarize(flags))
+                      expected=f"a bool array of shape ({BATCH},): one flag per state", actual=summarize(flags),
+                      assertion=Holds(f"np.asarray(terminals).shape == ({BATCH},) and np.asarray(terminals).dtype == "
+                                      "np.bool_",
+                                      shown="(type(terminals).__name__, np.asarray(terminals).dtype, "
+                                            "np.asarray(terminals).shape)",
+                                      problem=f"terminal of a batch of {BATCH} states is not a bool array with one "
+                                              "flag per state"))
 
     _episode_rule(conformance_case, check, check_batch)
 
@@ -466,10 +470,10 @@ def test_infos_are_dicts(conformance_case: Case) -> None:
                            ("transition_info", (step.state, step.action, step.next_state))):
             value = driver.call(name, *args, out=f"{name}_{k}")
             if not isinstance(value, dict):
-                expect_true(case, f"isinstance({name}_{k}, dict)", f"func.{name} after transition {k} returned no dict",
-                            f"{name}_{k}")
                 case.fail(f"func.{name} after transition {k} returned {type_name(value)}", expected="a dict",
-                          actual=summarize(value))
+                          actual=summarize(value),
+                          assertion=Holds(f"isinstance({name}_{k}, dict)", shown=f"{name}_{k}",
+                                          problem=f"func.{name} after transition {k} returned no dict"))
 
     _episode_rule(conformance_case, check)
 
@@ -518,10 +522,9 @@ def test_transform_applies_to_every_function(conformance_case: Case) -> None:
             case.note("calls.clear()")
             driver.call(name, *arguments[name])
             if not calls:
-                expect_true(case, "calls", f"func.{name} does not go through the transformation after "
-                            "func.transform(trace)", "calls")
                 case.fail(f"func.{name} does not go through the transformation after func.transform(trace)",
-                          expected=f"func.{name} is trace(original {name})", actual="calls == [] after the call")
+                          expected=f"func.{name} is trace(original {name})", actual="calls == [] after the call",
+                          assertion=Holds("calls", shown="calls"))
 
     case.explore(example, seeds(), max_examples=min(case.profile.max_examples, 3))
 
@@ -545,20 +548,21 @@ def test_render_image_frames(conformance_case: Case) -> None:
         for k, state in enumerate(states):
             result = driver.call("render_image", state, render_state, out="rendered")
             if not is_tuple(result) or len(result) != 2:
-                expect_true(case, "isinstance(rendered, tuple) and len(rendered) == 2",
-                            f"render_image of state {k} returned no 2-tuple", "rendered")
                 case.fail(f"render_image of state {k} returned {summarize(result)}",
-                          expected="a 2-tuple (render_state, frame)", actual=summarize(result))
+                          expected="a 2-tuple (render_state, frame)", actual=summarize(result),
+                          assertion=Holds("isinstance(rendered, tuple) and len(rendered) == 2", shown="rendered",
+                                          problem=f"render_image of state {k} returned no 2-tuple"))
             render_state, frame = result
             driver.name(render_state, "render_state")
             pixels = frame if is_array(frame) else as_numpy(frame)
             if not (pixels is not None and pixels.dtype == np.uint8 and pixels.ndim == 3 and pixels.shape[2] == 3):
-                expect_true(case, "np.asarray(rendered[1]).dtype == np.uint8 and np.asarray(rendered[1]).ndim == 3 and "
-                            "np.asarray(rendered[1]).shape[2] == 3", f"render_image of state {k} returned a frame "
-                            "that is not a uint8 array of shape (H, W, 3)",
-                            "(np.asarray(rendered[1]).dtype, np.asarray(rendered[1]).shape)")
                 case.fail(f"render_image of state {k} returned a frame {summarize(frame)}",
-                          expected="a uint8 array of shape (H, W, 3)", actual=summarize(frame))
+                          expected="a uint8 array of shape (H, W, 3)", actual=summarize(frame),
+                          assertion=Holds("np.asarray(rendered[1]).dtype == np.uint8 and "
+                                          "np.asarray(rendered[1]).ndim == 3 and np.asarray(rendered[1]).shape[2] == 3",
+                                          shown="(np.asarray(rendered[1]).dtype, np.asarray(rendered[1]).shape)",
+                                          problem=f"render_image of state {k} returned a frame "
+                                          "that is not a uint8 array of shape (H, W, 3)"))
         driver.call("render_close", render_state)
 
     case.explore(example, plans_for(case, max_steps=_RENDERED_STATES), max_examples=min(case.profile.max_examples, 3))
@@ -601,14 +605,16 @@ def test_fresh_randomness_from_rng(conformance_case: Case) -> None:
                     break
             if same:
                 draws = ", ".join(f"{name}_draw_{k}" for k in range(_REPEATS))
-                expect_true(case, f"any(difference({name}_draw_0, draw) is not None for draw in [{draws}])",
-                            f"func.{name} draws the same randomness on every call with one generator",
-                            f"{name}_draw_0", imports=("from conformance.equality import difference",))
                 case.fail(f"func.{name} draws the same randomness on every call with one generator: it draws from "
                           "a copy of rng, or rewinds it",
                           expected=f"later func.{name}(..., rng) calls with the same generator draw new values "
                           "(rng advanced by the earlier ones)",
-                          actual=f"all {_REPEATS} calls returned {summarize(first)}")
+                          actual=f"all {_REPEATS} calls returned {summarize(first)}",
+                          assertion=Holds(f"any(difference({name}_draw_0, draw) is not None for draw in [{draws}])",
+                                          shown=f"{name}_draw_0",
+                                          imports=("from conformance.equality import difference",),
+                                          problem=f"func.{name} draws the same randomness on every call with one "
+                                                  "generator"))
 
     case.explore(example, plans_for(case, max_steps=1), max_examples=min(case.profile.max_examples, 10))
 

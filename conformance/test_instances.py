@@ -20,31 +20,11 @@ from hypothesis import stateful
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine
 
-from conformance._engine.case import Case, checks
-from conformance._engine.handles import Handle, TargetError
-from conformance._engine.outcomes import NotCheckable
-from conformance._engine.verdicts import owner_of
-from conformance._engine.evidence import Floor
-from conformance._kit import rollout
-from conformance._kit.assertions import plans_for
-from conformance._kit.frames import RenderBudget
-from conformance._kit.histories import (
-    ENV,
-    SPACES,
-    Call,
-    Instance,
-    Program,
-    check_program,
-    open_instance,
-    run_program,
+from conformance._kit.api import (
+    ENV, SPACES, Call, Case, Floor, Handle, Instance, NotCheckable, Plan, Program, RenderBudget, TargetError,
+    begin_program, check_program, checks, elements, end_program, open_instance, owner_of, plans_for, rollout,
+    run_machine, run_program, sampler, seeds, target_errors,
 )
-from conformance._kit.stateful import (
-    begin_program,
-    end_program,
-    run_machine,
-    target_errors,
-)
-from conformance._kit.strategies import Plan, elements, sampler, seeds
 
 # SEED-009: how many live instances a program may interleave (closed ones make room for two more), and the render
 # modes it renders in (cheap ones only).

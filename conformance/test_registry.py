@@ -18,20 +18,12 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import describe_exception, summarize, type_name
-from conformance._engine.handles import Handle, TargetError
-from conformance._engine.record import returned, source
-from conformance._engine.evidence import Floor
-from conformance._kit.floors import CONSTRUCTION, FACT, FIRST_EPISODES
-from conformance._kit import rollout, vector_rollout
-from conformance._kit.assertions import expect_same_results, plans_for, read, reproducibility_gate, space_label
-from conformance._kit.batching import SplitError, split
-from conformance._kit.expectations import expect_no_raise, expect_raises, expect_true
-from conformance._kit.strategies import Plan, sampler, seeds
-from conformance._kit.vector_checks import vector_facts
-from conformance._kit.vector_rollout import EpisodeClock, ended_flags
-from conformance._kit.vector_rollout import unpack_reset as unpack_vector_reset
+from conformance._kit.api import (
+    CONSTRUCTION, FACT, FIRST_EPISODES, Case, EpisodeClock, Floor, Handle, Holds, NoRaise, Plan, Raises, SplitError,
+    TargetError, checks, describe_exception, ended_flags, expect_raises, expect_same_results, plans_for, read,
+    reproducibility_gate, returned, rollout, sampler, seeds, source, space_label, split, summarize, type_name,
+    vector_facts, vector_rollout,
+)
 from gymspec import ENV_ID_PATTERN, AutoresetMode
 from gymspec.errors import ResetNeeded, UnregisteredEnv, matches
 
@@ -126,11 +118,10 @@ def test_spec_id_is_well_formed(conformance_case: Case) -> None:
             case.not_checkable("the target has no spec (it was not made by a registry)")
         env_id = getattr(spec, "id", None)
         if not isinstance(env_id, str) or ENV_ID_PATTERN.match(env_id) is None:
-            expect_true(case, f"isinstance({where}.id, str) and ENV_ID_PATTERN.match({where}.id) is not None",
-                        f"{where}.id is not a well-formed env id", f"{where}.id",
-                        imports=("from gymspec import ENV_ID_PATTERN",))
             case.fail(f"{where}.id is not a well-formed env id", expected=f"a str matching {ENV_ID_PATTERN.pattern}",
-                      actual=summarize(env_id))
+                      actual=summarize(env_id),
+                      assertion=Holds(f"isinstance({where}.id, str) and ENV_ID_PATTERN.match({where}.id) is not None",
+                                      shown=f"{where}.id", imports=("from gymspec import ENV_ID_PATTERN",)))
 
     case.once(body)
 
@@ -154,8 +145,8 @@ def test_remake_from_spec(conformance_case: Case) -> None:
         env = case.make()
         spec, where = _spec(case, env)
         if spec is None:
-            expect_true(case, f"{where} is not None", f"{where} is None")
-            case.fail(f"{where} is None", expected="the spec the registry recorded", actual="None")
+            case.fail(f"{where} is None", expected="the spec the registry recorded", actual="None",
+                      assertion=Holds(f"{where} is not None"))
         try:
             remade = _make(case, make, spec, var="remade", shown=where)
         except TargetError as error:
@@ -165,11 +156,10 @@ def test_remake_from_spec(conformance_case: Case) -> None:
             for name in ("observation_space", "action_space"):
                 ours, theirs = read(case, env, name), read(case, remade, name)
                 if not bool(ours == theirs):
-                    expect_true(case, f"{env.var}.{name} == {remade.var}.{name}",
-                                f"the env made again from its spec has another {name}",
-                                f"({env.var}.{name}, {remade.var}.{name})")
                     case.fail(f"the env made again from its spec has another {name}", expected=space_label(ours),
-                              actual=space_label(theirs))
+                              actual=space_label(theirs),
+                              assertion=Holds(f"{env.var}.{name} == {remade.var}.{name}",
+                                              shown=f"({env.var}.{name}, {remade.var}.{name})"))
             actions = plan.actions()
             compare = rollout.first_difference
             ours = _trajectory(case, env, plan, actions)
@@ -202,17 +192,18 @@ def test_spec_id_is_requested_id(conformance_case: Case) -> None:
         spec, where = _spec(case, case.make())
         recorded = getattr(spec, "id", None)
         if versioned and recorded != requested:
-            expect_true(case, f"{where}.id == {requested!r}", f"{where}.id is not the requested id", f"{where}.id")
-            case.fail(f"{where}.id is not the requested id", expected=repr(requested), actual=summarize(recorded))
+            case.fail(f"{where}.id is not the requested id", expected=repr(requested), actual=summarize(recorded),
+                      assertion=Holds(f"{where}.id == {requested!r}", shown=f"{where}.id"))
         if not versioned and recorded != requested and not (
             isinstance(recorded, str) and re.fullmatch(re.escape(requested) + r"-v\d+", recorded)
         ):
             pattern = re.escape(requested) + r"(-v\d+)?"
-            expect_true(case, f"isinstance({where}.id, str) and re.fullmatch({pattern!r}, {where}.id) is not None",
-                        f"{where}.id is neither the requested unversioned id nor that id with a version",
-                        f"{where}.id", imports=("import re",))
             case.fail(f"{where}.id is neither the requested unversioned id nor that id with the version it resolved to",
-                      expected=f"{requested!r}, or {requested!r} + '-vN'", actual=summarize(recorded))
+                      expected=f"{requested!r}, or {requested!r} + '-vN'", actual=summarize(recorded),
+                      assertion=Holds(f"isinstance({where}.id, str) and re.fullmatch({pattern!r}, {where}.id) is not "
+                                      "None", shown=f"{where}.id", imports=("import re",),
+                                      problem=f"{where}.id is neither the requested unversioned id nor that id with a "
+                                              "version"))
 
     case.once(body)
 
@@ -228,10 +219,9 @@ def _episode_ends_by(case: Case, env: Handle, seed: int, limit: int, what: str) 
             case.judged(_HELD)
             return
     # The episode's steps are the latest `limit` results on the env.
-    expect_true(case, f"any(result[2] or result[3] for result in {returned(env.var)}[-{limit}:])",
-                f"{what}: the episode had not ended by step {limit}")
     case.fail(f"{what}: the episode had not ended by step {limit}", expected=f"truncated on step {limit} at the "
-              "latest", actual="neither terminated nor truncated")
+                                                                    "latest", actual="neither terminated nor truncated",
+              assertion=Holds(f"any(result[2] or result[3] for result in {returned(env.var)}[-{limit}:])"))
 
 
 def _sub_episodes_end_by(case: Case, env: Handle, seed: int, limit: int) -> None:
@@ -247,13 +237,14 @@ def _sub_episodes_end_by(case: Case, env: Handle, seed: int, limit: int) -> None
         ended = ended_flags(terms, truncs, facts.n)
         late = clock.tick(ended, limit)
         if late:
-            expect_true(case, f"(late := overlong_sub_episode({returned(env.var)}[-{calls}:], {limit}, "
-                        f"AutoresetMode.{facts.mode.name})) is None",
-                        f"with max_episode_steps={limit}: a sub-env's episode had not ended by step {limit}", "late",
-                        imports=("from conformance._kit.vector_rollout import overlong_sub_episode",
-                                 "from gymspec import AutoresetMode"))
             case.fail(f"sub-env {late[0]} had not ended its episode by step {limit}",
-                      expected=f"truncated on step {limit} at the latest", actual="neither terminated nor truncated")
+                      expected=f"truncated on step {limit} at the latest", actual="neither terminated nor truncated",
+                      assertion=Holds(f"(late := overlong_sub_episode({returned(env.var)}[-{calls}:], {limit}, "
+                                      f"AutoresetMode.{facts.mode.name})) is None", shown="late",
+                                      imports=("from conformance._kit.vector_rollout import overlong_sub_episode",
+                                      "from gymspec import AutoresetMode"),
+                                      problem=f"with max_episode_steps={limit}: a sub-env's episode had not ended by "
+                                              f"step {limit}"))
         if facts.mode is AutoresetMode.DISABLED and ended.any():
             env.reset(options={"reset_mask": ended.copy()})
             calls += 1
@@ -383,11 +374,12 @@ def test_undeclared_render_mode_rejected_at_make(conformance_case: Case) -> None
         if any(_UNDECLARED_MODE in str(warning.message) for warning in caught):
             return
         # The check's make leaves the replay: the assertion makes it, since a fixed registry raises there.
-        expect_raises(case, f"env = {case.target.constructor_source(render_mode=_UNDECLARED_MODE)}",
-                      f"make(..., render_mode={_UNDECLARED_MODE!r}) returned an env", drop=(env.var,))
         case.fail(f"make(..., render_mode={_UNDECLARED_MODE!r}) returned an env and warned about nothing",
                   expected="an error, or a warning naming the mode, at make",
-                  actual=f"an env with render_mode={summarize(env.raw.render_mode)}")
+                  actual=f"an env with render_mode={summarize(env.raw.render_mode)}",
+                  assertion=Raises(f"env = {case.target.constructor_source(render_mode=_UNDECLARED_MODE)}",
+                                   drop=(env.var,),
+                                   problem=f"make(..., render_mode={_UNDECLARED_MODE!r}) returned an env"))
 
     case.once(body)
 
@@ -421,17 +413,17 @@ def test_make_vec_single_spaces(conformance_case: Case) -> None:
 def _compare_single(case: Case, vec: Handle, single: Handle, requested: int) -> None:
     n = read(case, vec, "num_envs", "VEC-001")
     if n != requested:
-        expect_true(case, f"{vec.var}.num_envs == {requested}", f"make_vec(..., num_envs={requested}) made another "
-                    "number of sub-envs", f"{vec.var}.num_envs")
-        case.fail(f"make_vec(..., num_envs={requested}) made {n!r} sub-envs", expected=str(requested), actual=repr(n))
+        case.fail(f"make_vec(..., num_envs={requested}) made {n!r} sub-envs", expected=str(requested), actual=repr(n),
+                  assertion=Holds(f"{vec.var}.num_envs == {requested}", shown=f"{vec.var}.num_envs",
+                                  problem=f"make_vec(..., num_envs={requested}) made another "
+                                  "number of sub-envs"))
     for name in ("observation_space", "action_space"):
         ours, theirs = read(case, vec, f"single_{name}", "VEC-001"), read(case, single, name)
         if not bool(ours == theirs):
-            expect_true(case, f"{vec.var}.single_{name} == {single.var}.{name}",
-                        f"{vec.var}.single_{name} differs from make's {name}",
-                        f"({vec.var}.single_{name}, {single.var}.{name})")
             case.fail(f"{vec.var}.single_{name} differs from make's {name}", expected=space_label(theirs),
-                      actual=space_label(ours))
+                      actual=space_label(ours),
+                      assertion=Holds(f"{vec.var}.single_{name} == {single.var}.{name}",
+                                      shown=f"({vec.var}.single_{name}, {single.var}.{name})"))
 
 
 # REG-009's counts: 1 (the edge a default of 2 never reaches) and 3 (odd, unlike the usual defaults).
@@ -456,24 +448,27 @@ def test_make_vec_honours_num_envs(conformance_case: Case) -> None:
             try:
                 got = read(case, vec, "num_envs", "VEC-001")
                 if got != n:
-                    expect_true(case, f"{vec.var}.num_envs == {n}", f"make_vec(..., num_envs={n}) made another number "
-                                "of sub-envs", f"{vec.var}.num_envs")
                     case.fail(f"make_vec(..., num_envs={n}) made a vector env with num_envs={got!r}",
-                              expected=f"num_envs == {n}", actual=repr(got))
+                              expected=f"num_envs == {n}", actual=repr(got),
+                              assertion=Holds(f"{vec.var}.num_envs == {n}", shown=f"{vec.var}.num_envs",
+                                              problem=f"make_vec(..., num_envs={n}) made another number "
+                                              "of sub-envs"))
                 single = read(case, vec, "single_observation_space", "VEC-001")
-                obs, _ = unpack_vector_reset(vec.reset(seed=0))
+                obs, _ = vector_rollout.unpack_reset(vec.reset(seed=0))
                 try:
                     split(single, obs, n, "observations")
                 except SplitError as exc:
                     # The assertion calls the suite's own batching logic (conformance._kit.batching), which says
                     # where the batch departs.
-                    expect_no_raise(case, f"split({vec.var}.single_observation_space, {returned(vec.var)}[-1][0], {n}, "
-                                    "'observations')", f"make_vec(..., num_envs={n}) made a vector env whose reset "
-                                    f"returned observations that are not {n} elements of single_observation_space",
-                                    imports=("from conformance._kit.batching import split",))
                     case.fail(f"make_vec(..., num_envs={n}) made a vector env whose reset returned observations that "
-                              f"are not {n} elements of single_observation_space ({exc})",
-                              expected=f"{n} observations", actual=summarize(obs))
+                              f"are not {n} elements of single_observation_space ({exc})", expected=f"{n} observations",
+                              actual=summarize(obs),
+                              assertion=NoRaise(f"split({vec.var}.single_observation_space, "
+                                                f"{returned(vec.var)}[-1][0], {n}, 'observations')",
+                                                imports=("from conformance._kit.batching import split",),
+                                                problem=f"make_vec(..., num_envs={n}) made a vector env whose reset "
+                                                f"returned observations that are not {n} elements of "
+                                                "single_observation_space"))
             finally:
                 _close(vec)
 

@@ -17,20 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import describe_exception, is_array, is_list, is_list_or_tuple, summarize, type_name
-from conformance._engine.handles import Handle, TargetError
-from conformance._engine.profiles import PROFILES, full_first
-from conformance._engine.record import copied, returned, snapshot
-from conformance._engine.evidence import Floor
-from conformance._kit.floors import CONSTRUCTION, FACT, FRAMES
-from conformance._kit import rollout
-from conformance._kit.aliasing import History, surely_unchanged
-from conformance._kit.assertions import expect_same_results, is_mapping, plans_for, read, reproducibility_gate
-from conformance._kit.expectations import expect_equal, expect_raises, expect_true
-from conformance._kit.frames import RenderBudget
-from conformance._kit.strategies import Plan
-from conformance.equality import difference
+from conformance._kit.api import (
+    CONSTRUCTION, FACT, FRAMES, PROFILES, Case, Equal, Floor, Handle, History, Holds, Plan, RenderBudget, TargetError,
+    checks, copied, describe_exception, difference, expect_raises, expect_same_results, expect_true, full_first,
+    is_array, is_list, is_list_or_tuple, is_mapping, plans_for, read, reproducibility_gate, returned, rollout,
+    snapshot, summarize, surely_unchanged, type_name,
+)
 from gymspec.errors import UnsupportedMode, matches
 
 _UNDECLARED = "conformance-undeclared-mode"
@@ -239,9 +231,9 @@ def test_render_mode_fixed_at_construction(conformance_case: Case) -> None:
             def verify(when: str) -> None:
                 current = read(case, env, "render_mode", "RENDER-001")
                 if current != received:
-                    expect_true(case, f"{env.var}.render_mode == {received!r}", f"render_mode changed {when}",
-                                f"{env.var}.render_mode")
-                    case.fail(f"render_mode is {current!r} {when}", expected=repr(received), actual=repr(current))
+                    case.fail(f"render_mode is {current!r} {when}", expected=repr(received), actual=repr(current),
+                              assertion=Holds(f"{env.var}.render_mode == {received!r}", shown=f"{env.var}.render_mode",
+                                              problem=f"render_mode changed {when}"))
 
             verify("right after construction")
             rollout.run(env, plan.seed, plan.actions(), on_record=lambda r: verify(f"after the {r.where()}"))
@@ -309,11 +301,12 @@ def test_render_mode_is_declared(conformance_case: Case) -> None:
             current = read(case, env, "render_mode", "RENDER-001")
             modes = _declared_modes(case, env)
             if current is not None and (not isinstance(modes, (list, tuple)) or current not in modes):
-                expect_true(case, f"{env.var}.render_mode is None or {env.var}.render_mode in "
-                            f"{env.var}.metadata.get('render_modes', ())", "render_mode is not declared",
-                            f"({env.var}.render_mode, {env.var}.metadata.get('render_modes'))")
                 case.fail(f"render_mode {current!r} is not declared", expected=f"None or one of {modes!r}",
-                          actual=repr(current))
+                          actual=repr(current),
+                          assertion=Holds(f"{env.var}.render_mode is None or {env.var}.render_mode in "
+                                          f"{env.var}.metadata.get('render_modes', ())",
+                                          shown=f"({env.var}.render_mode, {env.var}.metadata.get('render_modes'))",
+                                          problem="render_mode is not declared"))
         undeclared, _, warned = _undeclared_construction(case)
         if undeclared is None or warned:
             return  # refused or flagged at construction (RENDER-003 judges how)
@@ -435,10 +428,10 @@ def test_render_mode_none_by_default(conformance_case: Case) -> None:
         env = case.make()
         mode = read(case, env, "render_mode", "RENDER-001")
         if mode is not None:
-            expect_true(case, f"{env.var}.render_mode is None", "constructed without a render_mode, the env has one",
-                        f"{env.var}.render_mode")
             case.fail(f"constructed without a render_mode, the env has render_mode {mode!r}", expected="None",
-                      actual=repr(mode))
+                      actual=repr(mode),
+                      assertion=Holds(f"{env.var}.render_mode is None", shown=f"{env.var}.render_mode",
+                                      problem="constructed without a render_mode, the env has one"))
 
     case.once(body)
 
@@ -491,28 +484,28 @@ def test_list_mode_collects_one_frame_per_call(conformance_case: Case) -> None:
                 case.not_checkable(f"render() returned {type_name(frames)}, not a list (reported by RENDER-010)")
             frames_of = returned(env.var, "render")
             if len(frames) != len(records):
-                expect_true(case, f"len({frames_of}[-1]) == {len(records)}", f"{mode}: render() after 1 reset and "
-                            f"{len(records) - 1} steps does not hold one frame per call", f"len({frames_of}[-1])")
                 case.fail(f"{mode}: render() after 1 reset and {len(records) - 1} steps holds {len(frames)} frames",
-                          expected=f"{len(records)} frames", actual=f"{len(frames)} frames")
+                          expected=f"{len(records)} frames", actual=f"{len(frames)} frames",
+                          assertion=Holds(f"len({frames_of}[-1]) == {len(records)}", shown=f"len({frames_of}[-1])",
+                                          problem=f"{mode}: render() after 1 reset and "
+                                          f"{len(records) - 1} steps does not hold one frame per call"))
             again = env.render()
             if again != []:
-                expect_true(case, f"{frames_of}[-1] == []", f"{mode}: a second render() straight away is not empty",
-                            f"len({frames_of}[-1])")
                 case.fail(f"{mode}: a second render() straight away is not empty", expected="[]",
-                          actual=summarize(again))
+                          actual=summarize(again),
+                          assertion=Holds(f"{frames_of}[-1] == []", shown=f"len({frames_of}[-1])"))
             # Two more episodes without a render() in between: the frames of the one before the latest reset go.
             rollout.run(env, None, actions, max_episodes=1)
             latest = rollout.run(env, None, actions, max_episodes=1)
             frames = env.render()
             if is_list(frames) and len(frames) != len(latest):
-                expect_true(case, f"len({frames_of}[-1]) == {len(latest)}", f"{mode}: render() after two unseeded "
-                            "episodes does not hold one frame per call since the latest reset", f"len({frames_of}[-1])")
                 case.fail(f"{mode}: render() after two unseeded episodes ({len(latest)} results since the latest "
                           f"reset) holds {len(frames)} frames: the reset did not clear the frames of the episode "
-                          "before it",
-                          expected=f"{len(latest)} frames (one per reset and step since the latest reset)",
-                          actual=f"{len(frames)} frames")
+                          "before it", expected=f"{len(latest)} frames (one per reset and step since the latest reset)",
+                          actual=f"{len(frames)} frames",
+                          assertion=Holds(f"len({frames_of}[-1]) == {len(latest)}", shown=f"len({frames_of}[-1])",
+                                          problem=f"{mode}: render() after two unseeded "
+                                          "episodes does not hold one frame per call since the latest reset"))
 
     case.explore(
         example, plans_for(case, max_steps=_FRAME_STEPS), max_examples=min(case.profile.max_examples, _FRAME_EXAMPLES)
@@ -532,11 +525,11 @@ def test_rgb_array_shape_constant(conformance_case: Case) -> None:
             if shapes and shape != shapes[0][1]:
                 first_where, first_shape = shapes[0]
                 frames_of = returned(env.var, "render")
-                expect_true(case, f"{frames_of}[-1].shape == {frames_of}[0].shape",
-                            f"the frame after the {where} has another shape than the first",
-                            f"({frames_of}[0].shape, {frames_of}[-1].shape)")
                 case.fail(f"the frame after the {where} has shape {shape}",
-                          expected=f"{first_shape} (as after the {first_where})", actual=str(shape))
+                          expected=f"{first_shape} (as after the {first_where})", actual=str(shape),
+                          assertion=Holds(f"{frames_of}[-1].shape == {frames_of}[0].shape",
+                                          shown=f"({frames_of}[0].shape, {frames_of}[-1].shape)",
+                                          problem=f"the frame after the {where} has another shape than the first"))
             shapes.append((where, shape))
 
         _deep_render_rollout(case, "rgb_array", plan, check, budget)
@@ -566,11 +559,11 @@ def test_frames_not_mutated_later(conformance_case: Case) -> None:
                 found = difference(frame, copy, "frame")
                 if found is not None:
                     # Every frame the script's render() calls returned, beside the copy it took of each at once.
-                    expect_equal(case, returned("env", "render"), copied("env", "render"),
-                                 "a frame render() returned changed later (each frame against the copy taken when "
-                                 "it was returned)")
                     case.fail(f"the {mode} frame returned after the {where} changed, found after {now} ({found})",
-                              expected="frames keep their pixels", actual=summarize(frame))
+                              expected="frames keep their pixels", actual=summarize(frame),
+                              assertion=Equal(returned("env", "render"), copied("env", "render"),
+                                              problem="a frame render() returned changed later (each frame against "
+                                              "the copy taken when it was returned)"))
 
             # Every frame is kept (within _FRAME_BYTES), so a ring buffer of frames is seen a lap later.
             history = History(verify, _FRAME_BYTES // 2)
@@ -663,11 +656,11 @@ def test_render_modes_declared(conformance_case: Case) -> None:
     def body() -> None:
         modes = _metadata(case).get("render_modes", "<missing>")
         if not is_list_or_tuple(modes) or not all(isinstance(mode, str) for mode in modes):
-            expect_true(case, "isinstance(env.metadata.get('render_modes'), (list, tuple)) and "
-                        "all(isinstance(mode, str) for mode in env.metadata['render_modes'])",
-                        'metadata["render_modes"] is not a list or tuple of str', "env.metadata.get('render_modes')")
             case.fail('metadata["render_modes"] is not a list or tuple of str', expected="e.g. ['human', 'rgb_array']",
-                      actual=summarize(modes))
+                      actual=summarize(modes),
+                      assertion=Holds("isinstance(env.metadata.get('render_modes'), (list, tuple)) and "
+                                      "all(isinstance(mode, str) for mode in env.metadata['render_modes'])",
+                                      shown="env.metadata.get('render_modes')"))
 
     case.once(body)
 
@@ -681,9 +674,10 @@ def test_render_fps_declared(conformance_case: Case) -> None:
         fps = _metadata(case).get("render_fps", "<missing>")
         real = isinstance(fps, (int, float, np.integer, np.floating)) and not isinstance(fps, (bool, np.bool_))
         if not real or not fps > 0:
-            expect_true(case, "isinstance(env.metadata.get('render_fps'), (int, float, np.integer, np.floating)) and "
-                        "not isinstance(env.metadata['render_fps'], (bool, np.bool_)) and env.metadata['render_fps'] > 0",
-                        'metadata["render_fps"] is not a positive number', "env.metadata.get('render_fps')")
-            case.fail('metadata["render_fps"] is not a positive number', expected="a number > 0", actual=summarize(fps))
+            case.fail('metadata["render_fps"] is not a positive number', expected="a number > 0", actual=summarize(fps),
+                      assertion=Holds("isinstance(env.metadata.get('render_fps'), (int, float, np.integer, "
+                                      "np.floating)) and not isinstance(env.metadata['render_fps'], (bool, np.bool_)) "
+                                      "and env.metadata['render_fps'] > 0",
+                                      shown="env.metadata.get('render_fps')"))
 
     case.once(body)

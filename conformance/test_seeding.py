@@ -18,19 +18,11 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import is_tuple, summarize
-from conformance._engine.handles import Handle, TargetError
-from conformance._engine.record import copied, snapshot
-from conformance._engine.evidence import Floor
-from conformance._kit import global_generators, rollout
-from conformance._kit.floors import FIRST_EPISODES, RESET
-from conformance._kit.assertions import compare_rollouts, plans_for, read
-from conformance._kit.expectations import expect_equal, expect_true
-from conformance._kit.fresh_process import FreshProcessError, first_episode
-from conformance._kit.rollout import Record
-from conformance._kit.strategies import Actions, Plan, sampler, seeds
-from conformance.equality import difference
+from conformance._kit.api import (
+    FIRST_EPISODES, RESET, Actions, Case, Equal, Floor, FreshProcessError, Handle, Holds, Plan, Record, TargetError,
+    checks, compare_rollouts, copied, difference, expect_equal, expect_true, first_episode, global_generators,
+    is_tuple, plans_for, read, rollout, sampler, seeds, snapshot, summarize,
+)
 
 _UNSEEDED_RESETS = 5
 # SEED-004: unseeded starts after one seeded reset, and seeded starts that show the start is random; the
@@ -271,12 +263,11 @@ def test_fresh_instances_seed_from_entropy(conformance_case: Case) -> None:
         if all(difference(observations[0], obs) is None for obs in observations[1:]):
             first = f"{copied('env_0', part='[0]')}[0]"
             starts = ", ".join(f"{copied(f'env_{i}', part='[0]')}[0]" for i in range(1, _FRESH_INSTANCES))
-            expect_true(case, f"any(difference({first}, start) is not None for start in ({starts}))",
-                        f"{_FRESH_INSTANCES} fresh instances reset without a seed start from the same state", first,
-                        imports=("from conformance.equality import difference",))
             case.fail(f"{_FRESH_INSTANCES} fresh instances reset without a seed start from the same state",
                       expected="different initial states (entropy seeding)",
-                      actual=f"always {summarize(observations[0])}")
+                      actual=f"always {summarize(observations[0])}",
+                      assertion=Holds(f"any(difference({first}, start) is not None for start in ({starts}))",
+                                      shown=first, imports=("from conformance.equality import difference",)))
 
     case.once(body)
 
@@ -328,10 +319,10 @@ def test_global_generators_irrelevant(conformance_case: Case) -> None:
         records = rollout.run(env, plan.seed, actions)
         which = global_generators.advanced(before, global_generators.state())
         if which:
-            expect_equal(case, "global_before", "(random.getstate(), np.random.get_state())",
-                         "reset/step advanced the global generators")
             case.fail(f"reset/step advanced the global generator ({which})", expected="global generators untouched",
-                      actual="their state changed")
+                      actual="their state changed",
+                      assertion=Equal("global_before", "(random.getstate(), np.random.get_state())",
+                                      problem="reset/step advanced the global generators"))
         return records
 
     def example(plan: Plan) -> None:
@@ -387,9 +378,10 @@ def test_np_random_seed_reports_the_seed(conformance_case: Case) -> None:
             case.not_checkable("the env does not expose np_random_seed (the rule applies only when it does)")
         reported = env.get("np_random_seed")
         if reported != seed:
-            expect_equal(case, "env.np_random_seed", repr(seed), f"np_random_seed after reset(seed={seed})")
             case.fail(f"np_random_seed after reset(seed={seed}) is {reported!r}", expected=repr(seed),
-                      actual=repr(reported))
+                      actual=repr(reported),
+                      assertion=Equal("env.np_random_seed", repr(seed),
+                                      problem=f"np_random_seed after reset(seed={seed})"))
 
     case.explore(example, seeds(), max_examples=min(case.profile.max_examples, 5))
 
@@ -530,15 +522,15 @@ def test_different_seeds_continue_differently(conformance_case: Case) -> None:
         a_runs, b_runs = _episodes_of(copied("env_a"), a), _episodes_of(copied("env_b"), b)
         compared = (f"[run[0] for run in {a_runs}], [run[0] for run in {b_runs}]" if on_starts
                     else f"{a_runs}, {b_runs}")
-        expect_true(case, f"difference({compared}) is not None",
-                    f"the unseeded resets after reset(seed={seed}) {what} those after reset(seed={other})",
-                    f"{a_runs}[0]", imports=("from conformance.equality import difference",))
         case.fail(f"the {_CONTINUATIONS} unseeded resets after reset(seed={seed}) {what} those after "
                   f"reset(seed={other})",
                   expected=f"different {'starts' if on_starts else 'episodes'} (the seed decides the generator's "
-                           f"stream; {_RESTART_RUN} seeded resets gave {starts if on_starts else episodes} different "
-                           "ones)",
-                  actual=f"the same sequence, starting {summarize(a[0][0].obs_copy)}")
+                  f"stream; {_RESTART_RUN} seeded resets gave {starts if on_starts else episodes} different "
+                  "ones)", actual=f"the same sequence, starting {summarize(a[0][0].obs_copy)}",
+                  assertion=Holds(f"difference({compared}) is not None", shown=f"{a_runs}[0]",
+                                  imports=("from conformance.equality import difference",),
+                                  problem=f"the unseeded resets after reset(seed={seed}) {what} those after "
+                                          f"reset(seed={other})"))
 
     case.explore(example, seeds(), max_examples=min(case.profile.max_examples, _RESTART_EXAMPLES))
 

@@ -13,25 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import describe_exception, is_array, is_bool, is_tuple, summarize, type_name
-from conformance._engine.handles import Handle, TargetError
-from conformance._engine.record import returned, source
-from conformance._kit.floors import FACT, SAMPLES
-from conformance._kit.assertions import SPACE_MEMBERS, contains, space_label
-from conformance._kit.expectations import expect_equal, expect_member, expect_no_raise, expect_true, expect_unequal
-from conformance._kit.space_checks import (
-    candidates,
-    compare_samples,
-    draw_samples,
-    global_states,
-    per_space,
-    per_space_seeded,
-    require_kind,
-    space_copy,
-    varies_with_seed,
+from conformance._kit.api import (
+    FACT, SAMPLES, SPACE_MEMBERS, Case, Equal, Handle, Holds, Member, NoRaise, TargetError, Unequal, candidates,
+    checks, compare_samples, contains, describe_exception, difference, draw_samples, global_states, is_array, is_bool,
+    is_tuple, per_space, per_space_seeded, require_kind, returned, source, space_copy, space_label, summarize,
+    type_name, value_difference, varies_with_seed,
 )
-from conformance.equality import difference, value_difference
 
 _ENTROPY_SAMPLES = 32
 _FOREIGN_OBJECT = object()
@@ -48,21 +35,20 @@ def test_space_equals_its_copies(conformance_case: Case) -> None:
         try:
             duplicate = copy.deepcopy(space)
         except Exception as exc:  # noqa: BLE001
-            expect_no_raise(case, f"copy.deepcopy({expression})", f"copy.deepcopy({expression}) raised")
             case.fail(f"copy.deepcopy({expression}) raised", expected="a copy equal to the space",
-                      actual=f"{describe_exception(exc)}")
+                      actual=f"{describe_exception(exc)}",
+                      assertion=NoRaise(f"copy.deepcopy({expression})"))
         if not bool(case.watchdog.call("space.__eq__", lambda: space == duplicate)):
-            expect_true(case, f"{expression} == copy.deepcopy({expression})",
-                        f"{expression} != copy.deepcopy({expression})", imports=("import copy",))
-            case.fail(f"{expression} != copy.deepcopy({expression})", expected="equal", actual=space_label(duplicate))
+            case.fail(f"{expression} != copy.deepcopy({expression})", expected="equal", actual=space_label(duplicate),
+                      assertion=Holds(f"{expression} == copy.deepcopy({expression})", imports=("import copy",)))
         try:
             restored = pickle.loads(pickle.dumps(space))
         except Exception:  # noqa: BLE001, S301 - not picklable: the rule only asks "where it is picklable"
             return
         if not bool(case.watchdog.call("space.__eq__", lambda: space == restored)):
-            expect_true(case, f"{expression} == pickle.loads(pickle.dumps({expression}))",
-                        f"{expression} != its pickled-and-restored copy", imports=("import pickle",))
-            case.fail(f"{expression} != its pickled-and-restored copy", expected="equal", actual=space_label(restored))
+            case.fail(f"{expression} != its pickled-and-restored copy", expected="equal", actual=space_label(restored),
+                      assertion=Holds(f"{expression} == pickle.loads(pickle.dumps({expression}))",
+                                      imports=("import pickle",)))
 
     per_space(case, check)
 
@@ -98,16 +84,17 @@ def test_shape_and_dtype_types(conformance_case: Case) -> None:
             isinstance(d, (int, np.integer)) and not isinstance(d, bool) and d >= 0 for d in shape
         )
         if shape is not None and not ints:
-            expect_true(case, f"isinstance({expression}.shape, tuple) and all(isinstance(d, (int, np.integer)) and "
-                        f"not isinstance(d, bool) and d >= 0 for d in {expression}.shape)",
-                        f"{expression}.shape is not a tuple of non-negative ints", f"{expression}.shape")
             case.fail(f"{expression}.shape is malformed", expected="None or a tuple of non-negative ints",
-                      actual=summarize(shape))
+                      actual=summarize(shape),
+                      assertion=Holds(f"isinstance({expression}.shape, tuple) and all(isinstance(d, (int, "
+                                      "np.integer)) and not isinstance(d, bool) and d >= 0 for d in "
+                                      f"{expression}.shape)",
+                                      shown=f"{expression}.shape",
+                                      problem=f"{expression}.shape is not a tuple of non-negative ints"))
         if dtype is not None and not isinstance(dtype, np.dtype):
-            expect_true(case, f"isinstance({expression}.dtype, np.dtype)", f"{expression}.dtype is not a NumPy dtype",
-                        f"{expression}.dtype")
             case.fail(f"{expression}.dtype is not a NumPy dtype", expected="None or a numpy.dtype",
-                      actual=f"{type_name(dtype)}: {dtype!r}")
+                      actual=f"{type_name(dtype)}: {dtype!r}",
+                      assertion=Holds(f"isinstance({expression}.dtype, np.dtype)", shown=f"{expression}.dtype"))
 
     per_space(case, check)
 
@@ -165,12 +152,11 @@ def test_unseeded_spaces_differ(conformance_case: Case) -> None:
         # 32 samples: two entropy-seeded copies of a two-element space agree by chance with probability 2**-32.
         a, b = draw_samples(first, _ENTROPY_SAMPLES), draw_samples(second, _ENTROPY_SAMPLES)
         if difference(a, b) is None:
-            expect_unequal(case, f"{returned('space_a', 'sample')}[-{_ENTROPY_SAMPLES}:]",
-                           f"{returned('space_b', 'sample')}[-{_ENTROPY_SAMPLES}:]",
-                           f"{expression}: two copies seeded with None sample identically")
             case.fail(f"{expression}: two copies seeded with None sample identically",
                       expected="different samples (entropy seeding)",
-                      actual=f"{_ENTROPY_SAMPLES} identical samples, e.g. {summarize(a[0])}")
+                      actual=f"{_ENTROPY_SAMPLES} identical samples, e.g. {summarize(a[0])}",
+                      assertion=Unequal(f"{returned('space_a', 'sample')}[-{_ENTROPY_SAMPLES}:]",
+                                        f"{returned('space_b', 'sample')}[-{_ENTROPY_SAMPLES}:]"))
 
     per_space(case, check)
 
@@ -186,10 +172,10 @@ def test_samples_are_contained(conformance_case: Case) -> None:
         for index, value in enumerate(samples):
             ok, note = contains(case, handle.raw, value)
             if not ok:
-                expect_member(case, handle.var, f"{returned(handle.var, 'sample')}[{index - len(samples)}]",
-                              f"{expression}.sample() returned a value its contains() rejects")
                 case.fail(f"{expression}.sample() returned a value its contains() rejects{note}",
-                          expected="contains(sample()) is True", actual=summarize(value))
+                          expected="contains(sample()) is True", actual=summarize(value),
+                          assertion=Member(handle.var, f"{returned(handle.var, 'sample')}[{index - len(samples)}]",
+                                           problem=f"{expression}.sample() returned a value its contains() rejects"))
 
     per_space_seeded(case, check)
 
@@ -207,13 +193,13 @@ def test_sampling_leaves_global_generators_alone(conformance_case: Case) -> None
         samples = draw_samples(handle)
         after = global_states()
         if before[0] != after[0] or difference(before[1], after[1]) is not None:
-            expect_true(case, f"random.getstate() == random.Random({global_seed}).getstate() and "
-                        f"difference(np.random.get_state(), np.random.RandomState({global_seed}).get_state()) is None",
-                        f"{handle.var}.sample() advanced the global random generators",
-                        imports=("from conformance.equality import difference",))
             case.fail(f"{handle.var}.sample() advanced the global random generators",
                       expected="numpy's legacy global generator and random's state unchanged",
-                      actual="their state changed")
+                      actual="their state changed",
+                      assertion=Holds(f"random.getstate() == random.Random({global_seed}).getstate() and "
+                                      f"difference(np.random.get_state(), np.random.RandomState({global_seed})"
+                                      ".get_state()) is None",
+                                      imports=("from conformance.equality import difference",)))
         return samples
 
     def check(expression: str, space: Any, seed: int) -> None:
@@ -241,15 +227,15 @@ def test_array_samples_match_dtype_and_shape(conformance_case: Case) -> None:
                 continue
             drawn = f"{returned(handle.var, 'sample')}[{index - len(samples)}]"
             if dtype is not None and value.dtype != dtype:
-                expect_true(case, f"{drawn}.dtype == {handle.var}.dtype",
-                            f"{expression}.sample() has another dtype than the space", f"{drawn}.dtype")
                 case.fail(f"{expression}.sample() has dtype {value.dtype}", expected=f"dtype {dtype}",
-                          actual=summarize(value))
+                          actual=summarize(value),
+                          assertion=Holds(f"{drawn}.dtype == {handle.var}.dtype", shown=f"{drawn}.dtype",
+                                          problem=f"{expression}.sample() has another dtype than the space"))
             if shape is not None and value.shape != tuple(shape):
-                expect_true(case, f"{drawn}.shape == tuple({handle.var}.shape)",
-                            f"{expression}.sample() has another shape than the space", f"{drawn}.shape")
                 case.fail(f"{expression}.sample() has shape {value.shape}", expected=f"shape {tuple(shape)}",
-                          actual=summarize(value))
+                          actual=summarize(value),
+                          assertion=Holds(f"{drawn}.shape == tuple({handle.var}.shape)", shown=f"{drawn}.shape",
+                                          problem=f"{expression}.sample() has another shape than the space"))
 
     per_space(case, check)
 
@@ -266,17 +252,16 @@ def test_contains_returns_bool_agreeing_with_in(conformance_case: Case) -> None:
             except Exception:  # noqa: BLE001, S112 - raising on odd values is SPACE-011's subject
                 continue
             if not is_bool(answer):
-                expect_true(case, f"isinstance({expression}.contains({source(value)}), (bool, np.bool_))",
-                            f"{expression}.contains(x) does not return a bool",
-                            f"{expression}.contains({source(value)})")
                 case.fail(f"{expression}.contains({summarize(value)}) returned {type_name(answer)}",
-                          expected="bool or numpy.bool_", actual=summarize(answer))
+                          expected="bool or numpy.bool_", actual=summarize(answer),
+                          assertion=Holds(f"isinstance({expression}.contains({source(value)}), (bool, np.bool_))",
+                                          shown=f"{expression}.contains({source(value)})",
+                                          problem=f"{expression}.contains(x) does not return a bool"))
             if bool(answer) != bool(membership):
-                expect_true(case, f"bool({expression}.contains({source(value)})) == ({source(value)} in {expression})",
-                            f"{expression}.contains(x) and `x in {expression}` disagree")
-                case.fail(f"{expression}.contains(x) and `x in {expression}` disagree",
-                          expected=f"both {bool(answer)}",
-                          actual=f"contains={answer!r}, in={membership!r}; x={summarize(value)}")
+                case.fail(f"{expression}.contains(x) and `x in {expression}` disagree", expected=f"both {bool(answer)}",
+                          actual=f"contains={answer!r}, in={membership!r}; x={summarize(value)}",
+                          assertion=Holds(f"bool({expression}.contains({source(value)})) == ({source(value)} in "
+                                          f"{expression})"))
 
     per_space(case, check)
 
@@ -291,10 +276,11 @@ def test_contains_tolerates_foreign_values(conformance_case: Case) -> None:
                 case.watchdog.call("space.contains", lambda: space.contains(value))
             except Exception as exc:  # noqa: BLE001
                 literal = "object()" if value is _FOREIGN_OBJECT else source(value)  # the one without a literal
-                expect_no_raise(case, f"{expression}.contains({literal})",
-                                f"{expression}.contains(x) raised on a value that is not an element")
                 case.fail(f"{expression}.contains({summarize(value)}) raised {describe_exception(exc)}",
-                          expected="False", actual=f"{describe_exception(exc)}")
+                          expected="False", actual=f"{describe_exception(exc)}",
+                          assertion=NoRaise(f"{expression}.contains({literal})",
+                                            problem=f"{expression}.contains(x) raised on a value that is not an "
+                                                    "element"))
 
     per_space(case, check)
 
@@ -323,14 +309,15 @@ def test_jsonable_round_trip(conformance_case: Case) -> None:
             jsonable = handle.call("to_jsonable", samples, record=False)
             restored = handle.call("from_jsonable", jsonable, record=False)
         except TargetError as error:
-            expect_no_raise(case, round_trip, f"{expression}: from_jsonable(to_jsonable(samples)) raised")
-            case.fail(f"{error}", expected="a round trip without error", actual=str(error.error))
+            case.fail(f"{error}", expected="a round trip without error", actual=str(error.error),
+                      assertion=NoRaise(round_trip,
+                                        problem=f"{expression}: from_jsonable(to_jsonable(samples)) raised"))
         found = value_difference(list(samples), list(restored), "samples")
         if found is not None:
-            expect_equal(case, f"list({drawn})", f"list({round_trip})",
-                         f"{expression}: from_jsonable(to_jsonable(samples)) differs", exact=False)
             case.fail(f"{expression}: from_jsonable(to_jsonable(samples)) differs ({found})",
-                      expected=summarize(samples), actual=summarize(restored))
+                      expected=summarize(samples), actual=summarize(restored),
+                      assertion=Equal(f"list({drawn})", f"list({round_trip})", exact=False,
+                                      problem=f"{expression}: from_jsonable(to_jsonable(samples)) differs"))
 
     per_space_seeded(case, check, examples=3)
 
@@ -344,19 +331,19 @@ def test_box_bounds(conformance_case: Case) -> None:
         low, high, shape = space.low, space.high, tuple(space.shape)
         for name, bound in (("low", low), ("high", high)):
             if not is_array(bound) or bound.shape != shape:
-                expect_true(case, f"isinstance({expression}.{name}, np.ndarray) and {expression}.{name}.shape == "
-                            f"tuple({expression}.shape)", f"{expression}.{name} is not an array of the space's shape",
-                            f"{expression}.{name}")
                 case.fail(f"{expression}.{name} is not an array of the space's shape",
-                          expected=f"ndarray of shape {shape}", actual=summarize(bound))
+                          expected=f"ndarray of shape {shape}", actual=summarize(bound),
+                          assertion=Holds(f"isinstance({expression}.{name}, np.ndarray) and "
+                                          f"{expression}.{name}.shape == tuple({expression}.shape)",
+                                          shown=f"{expression}.{name}"))
         with np.errstate(invalid="ignore"):
             ordered = np.asarray(low <= high)
         if not bool(np.all(ordered)):
             bad = tuple(int(i) for i in np.argwhere(~ordered)[0])
-            expect_true(case, f"np.all({expression}.low <= {expression}.high)",
-                        f"{expression} has low > high (or NaN) at index {bad}", f"({expression}.low, {expression}.high)")
             case.fail(f"{expression} has low > high (or NaN) at index {bad}", expected="low <= high everywhere",
-                      actual=f"low={summarize(low)} high={summarize(high)}")
+                      actual=f"low={summarize(low)} high={summarize(high)}",
+                      assertion=Holds(f"np.all({expression}.low <= {expression}.high)",
+                                      shown=f"({expression}.low, {expression}.high)"))
 
     per_space(case, check, kinds=("box",))
 
@@ -370,10 +357,10 @@ def test_box_not_degenerate(conformance_case: Case) -> None:
         equal = np.asarray(np.asarray(space.low) == np.asarray(space.high))
         if bool(np.any(equal)):
             where = tuple(int(i) for i in np.argwhere(equal)[0]) if equal.ndim else ()
-            expect_true(case, f"not np.any(np.asarray({expression}.low) == np.asarray({expression}.high))",
-                        f"{expression} has low == high at index {where}", f"({expression}.low, {expression}.high)")
             case.fail(f"{expression} has low == high at index {where}", expected="low < high in every dimension",
-                      actual=f"low={summarize(space.low)} high={summarize(space.high)}")
+                      actual=f"low={summarize(space.low)} high={summarize(space.high)}",
+                      assertion=Holds(f"not np.any(np.asarray({expression}.low) == np.asarray({expression}.high))",
+                                      shown=f"({expression}.low, {expression}.high)"))
 
     per_space(case, check, kinds=("box",))
 
@@ -386,12 +373,13 @@ def test_discrete_n_and_shape(conformance_case: Case) -> None:
     def check(expression: str, space: Any) -> None:
         n = space.n
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n <= 0:
-            expect_true(case, f"isinstance({expression}.n, (int, np.integer)) and not isinstance({expression}.n, bool) "
-                        f"and {expression}.n > 0", f"{expression}.n is not a positive integer", f"{expression}.n")
-            case.fail(f"{expression}.n is not a positive integer", expected="n > 0", actual=summarize(n))
+            case.fail(f"{expression}.n is not a positive integer", expected="n > 0", actual=summarize(n),
+                      assertion=Holds(f"isinstance({expression}.n, (int, np.integer)) and "
+                                      f"not isinstance({expression}.n, bool) and {expression}.n > 0",
+                                      shown=f"{expression}.n"))
         if tuple(getattr(space, "shape", ()) or ()) != () or getattr(space, "shape", ()) is None:
-            expect_true(case, f"{expression}.shape == ()", f"{expression}.shape is not ()", f"{expression}.shape")
-            case.fail(f"{expression}.shape is not ()", expected="()", actual=summarize(space.shape))
+            case.fail(f"{expression}.shape is not ()", expected="()", actual=summarize(space.shape),
+                      assertion=Holds(f"{expression}.shape == ()", shown=f"{expression}.shape"))
 
     per_space(case, check, kinds=("discrete",))
 
@@ -404,13 +392,12 @@ def test_multidiscrete_nvec(conformance_case: Case) -> None:
     def check(expression: str, space: Any) -> None:
         nvec = np.asarray(space.nvec)
         if not bool(np.all(nvec > 0)):
-            expect_true(case, f"np.all(np.asarray({expression}.nvec) > 0)",
-                        f"{expression}.nvec has non-positive entries", f"{expression}.nvec")
-            case.fail(f"{expression}.nvec has non-positive entries", expected="all > 0", actual=summarize(nvec))
+            case.fail(f"{expression}.nvec has non-positive entries", expected="all > 0", actual=summarize(nvec),
+                      assertion=Holds(f"np.all(np.asarray({expression}.nvec) > 0)", shown=f"{expression}.nvec"))
         if tuple(space.shape) != nvec.shape:
-            expect_true(case, f"tuple({expression}.shape) == np.asarray({expression}.nvec).shape",
-                        f"{expression}.shape differs from nvec.shape", f"{expression}.shape")
-            case.fail(f"{expression}.shape differs from nvec.shape", expected=str(nvec.shape), actual=str(space.shape))
+            case.fail(f"{expression}.shape differs from nvec.shape", expected=str(nvec.shape), actual=str(space.shape),
+                      assertion=Holds(f"tuple({expression}.shape) == np.asarray({expression}.nvec).shape",
+                                      shown=f"{expression}.shape"))
 
     per_space(case, check, kinds=("multidiscrete",))
 
@@ -423,11 +410,12 @@ def test_multibinary_dimensions(conformance_case: Case) -> None:
     def check(expression: str, space: Any) -> None:
         dims = np.atleast_1d(np.asarray(space.n)).tolist() + list(space.shape or ())
         if not all(isinstance(d, int) and d > 0 for d in dims):
-            expect_true(case, f"all(isinstance(d, int) and d > 0 for d in np.atleast_1d(np.asarray({expression}.n))"
-                        f".tolist() + list({expression}.shape or ()))", f"{expression} has a non-positive dimension",
-                        f"({expression}.n, {expression}.shape)")
             case.fail(f"{expression} has a non-positive dimension", expected="n and shape entries > 0",
-                      actual=f"n={space.n!r} shape={space.shape!r}")
+                      actual=f"n={space.n!r} shape={space.shape!r}",
+                      assertion=Holds(f"all(isinstance(d, int) and d > 0 for d in "
+                                      f"np.atleast_1d(np.asarray({expression}.n)).tolist() + "
+                                      f"list({expression}.shape or ()))",
+                                      shown=f"({expression}.n, {expression}.shape)"))
 
     per_space(case, check, kinds=("multibinary",))
 
@@ -440,16 +428,16 @@ def test_composite_subspaces(conformance_case: Case) -> None:
     def check(expression: str, space: Any) -> None:
         inner = space.spaces
         if len(inner) == 0:
-            expect_true(case, f"len({expression}.spaces) > 0", f"{expression} has no subspaces", expression)
-            case.fail(f"{expression} has no subspaces", expected="at least one subspace", actual=space_label(space))
+            case.fail(f"{expression} has no subspaces", expected="at least one subspace", actual=space_label(space),
+                      assertion=Holds(f"len({expression}.spaces) > 0", shown=expression))
         subs = inner.values() if hasattr(inner, "values") else inner
         for sub in subs:
             missing = [member for member in SPACE_MEMBERS if not hasattr(sub, member)]
             if missing:
-                expect_true(case, f"all(hasattr(sub, member) for sub in (lambda inner: inner.values() if "
-                            f"hasattr(inner, 'values') else inner)({expression}.spaces) for member in "
-                            f"{SPACE_MEMBERS!r})", f"a subspace of {expression} is not a Space")
                 case.fail(f"a subspace of {expression} is not a Space", expected=f"members {SPACE_MEMBERS}",
-                          actual=f"{type_name(sub)} missing {missing}")
+                          actual=f"{type_name(sub)} missing {missing}",
+                          assertion=Holds(f"all(hasattr(sub, member) for sub in (lambda inner: inner.values() if "
+                                          f"hasattr(inner, 'values') else inner)({expression}.spaces) for member in "
+                                          f"{SPACE_MEMBERS!r})"))
 
     per_space(case, check, kinds=("dict", "tuple", "oneof"))

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from conformance._engine.outcomes import Unchecked
-from conformance._engine.state import TargetState
+from conformance._kit.api import (
+    TargetState, Unchecked,
+)
 
 
 def test_target_constructs(conformance_target: TargetState) -> None:

@@ -16,51 +16,16 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import describe_exception, is_array, is_tuple, summarize, type_name
-from conformance._engine.handles import TargetError
-from conformance._engine.observe import View, Watch, observer, watcher
-from conformance._engine.record import copied, returned, snapshot, source
-from conformance._engine.evidence import Floor
-from conformance._kit.floors import CONSTRUCTION, FACT, RESET, ROLLOUT
-from conformance._kit import vector_rollout
-from conformance._kit.assertions import (
-    SPACE_MEMBERS,
-    CallResult,
-    compare_rollouts,
-    contains,
-    is_mapping,
-    plans_for,
-    read,
-    reproducibility_gate,
-    space_label,
+from conformance._kit.api import (
+    CONSTRUCTION, FACT, OWN, RESET, ROLLOUT, SPACE_MEMBERS, CallResult, Case, Floor, Holds, NoRaise, Plan, Restarts,
+    TargetError, UnsupportedSpace, VecFacts, VecRecord, VectorModel, View, Watch, batch_array, batch_info_problem,
+    batched_space_rule, checks, compare_rollouts, contains, copied, describe_exception, difference, ended_flags,
+    expect_equal, expect_member, expect_prediction, expect_raises, expect_true, feed, first_difference, is_array,
+    is_mapping, is_tuple, mask_problem, model_envs, new_model, observer, plans_for, promised_factories, read,
+    reference_sync, refusal, reproducibility_gate, returned, rollout, row_source, run_plan, sampler, snapshot, source,
+    space_label, split_rows, static_facts, sub_env_factories, summarize, type_name, value_difference, vector_facts,
+    vector_rollout, watcher,
 )
-from conformance._kit.autoreset_model import OWN, VectorModel
-from conformance._kit.batching import batch_info_problem, mask_problem, row_source
-from conformance._kit.expectations import expect_equal, expect_member, expect_no_raise, expect_raises, expect_true
-from conformance._kit.own_model import refusal
-from conformance._kit.reference_sync import UnsupportedSpace, reference_sync
-from conformance._kit.rollout import first_difference
-from conformance._kit.rollout import unpack_reset as single_unpack_reset
-from conformance._kit.strategies import Plan, sampler
-from conformance._kit.vector_checks import (
-    VecFacts,
-    batch_array,
-    batched_space_rule,
-    expect_prediction,
-    feed,
-    model_envs,
-    new_model,
-    promised_factories,
-    run_plan,
-    split_rows,
-    static_facts,
-    sub_env_factories,
-    vector_facts,
-)
-from conformance._kit.vector_restarts import Restarts
-from conformance._kit.vector_rollout import VecRecord, ended_flags, unpack_reset
-from conformance.equality import difference, value_difference
 from gymspec.errors import ClosedEnvironmentError, matches
 
 _VECTOR = ("vector",)
@@ -78,26 +43,26 @@ def test_num_envs_and_spaces(conformance_case: Case) -> None:
         try:
             n = env.get("num_envs")
         except TargetError as error:
-            expect_no_raise(case, "env.num_envs", "env.num_envs cannot be read")
-            case.fail("env.num_envs cannot be read", expected="a positive int", actual=str(error))
+            case.fail("env.num_envs cannot be read", expected="a positive int", actual=str(error),
+                      assertion=NoRaise("env.num_envs"))
         if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < 1:
-            expect_true(case, "isinstance(env.num_envs, (int, np.integer)) and not isinstance(env.num_envs, bool) and "
-                        "env.num_envs >= 1", "env.num_envs is not a positive int", "env.num_envs")
-            case.fail("env.num_envs is not a positive int", expected="a positive int", actual=summarize(n))
+            case.fail("env.num_envs is not a positive int", expected="a positive int", actual=summarize(n),
+                      assertion=Holds("isinstance(env.num_envs, (int, np.integer)) and "
+                                      "not isinstance(env.num_envs, bool) and env.num_envs >= 1", shown="env.num_envs"))
         for name in ("single_observation_space", "single_action_space", "observation_space", "action_space"):
             try:
                 space = env.get(name)
             except TargetError as error:
-                expect_no_raise(case, f"env.{name}", f"env.{name} cannot be read")
-                case.fail(f"env.{name} cannot be read", expected=f"a Space as env.{name}", actual=str(error))
+                case.fail(f"env.{name} cannot be read", expected=f"a Space as env.{name}", actual=str(error),
+                          assertion=NoRaise(f"env.{name}"))
             missing = [member for member in SPACE_MEMBERS if not hasattr(space, member)]
             if missing:
-                expect_true(case, f"all(hasattr(env.{name}, member) for member in {SPACE_MEMBERS!r})",
-                            f"env.{name} does not satisfy the Space protocol",
-                            f"[member for member in {SPACE_MEMBERS!r} if not hasattr(env.{name}, member)]")
                 case.fail(f"env.{name} does not satisfy the Space protocol",
                           expected=f"members {', '.join(SPACE_MEMBERS)}",
-                          actual=f"{type_name(space)} missing {missing}")
+                          actual=f"{type_name(space)} missing {missing}",
+                          assertion=Holds(f"all(hasattr(env.{name}, member) for member in {SPACE_MEMBERS!r})",
+                                          shown=f"[member for member in {SPACE_MEMBERS!r} if not hasattr(env.{name}, "
+                                                "member)]"))
 
     case.once(body)
 
@@ -119,10 +84,11 @@ def test_autoreset_mode_declared(conformance_case: Case) -> None:
     def body() -> None:
         metadata = read(case, case.make(), "metadata", "VEC-001")
         if not is_mapping(metadata) or "autoreset_mode" not in metadata:
-            expect_true(case, "'autoreset_mode' in env.metadata", "metadata has no 'autoreset_mode'", "env.metadata")
             case.fail("metadata has no 'autoreset_mode' (consumers then assume 'NextStep')",
                       expected="metadata['autoreset_mode'] = an AutoresetMode or its string value",
-                      actual=summarize(metadata))
+                      actual=summarize(metadata),
+                      assertion=Holds("'autoreset_mode' in env.metadata", shown="env.metadata",
+                                      problem="metadata has no 'autoreset_mode'"))
 
     case.once(body)
 
@@ -160,7 +126,7 @@ def _alone(case: Case, fns: list[Any], i: int, seed: int | None) -> Any:
         case.not_checkable(f"env.env_fns[{i}]() raised {describe_exception(exc)}")
     sub = case.wrap(made, f"sub_{i}", f"env.env_fns[{i}]()")
     try:
-        obs, _ = single_unpack_reset(sub.reset(seed=seed))
+        obs, _ = rollout.unpack_reset(sub.reset(seed=seed))
         return snapshot(obs)
     finally:
         try:
@@ -192,7 +158,7 @@ def _compare_with_alone(
 
 def _fresh_row(case: Case, facts: VecFacts, seed: Any, i: int) -> Any:
     """Row ``i`` of a fresh target's ``reset(seed=seed)`` (the baseline of VEC-006/007's gate)."""
-    obs, _ = unpack_reset(case.make("env_again").reset(seed=seed))
+    obs, _ = vector_rollout.unpack_reset(case.make("env_again").reset(seed=seed))
     return split_rows(case, facts, snapshot(obs))[i]
 
 
@@ -206,7 +172,7 @@ def test_int_seed_seeds_consecutively(conformance_case: Case) -> None:
         env = case.make()
         facts = vector_facts(case, env)
         fns = promised_factories(case, env, facts.n)
-        obs, _ = unpack_reset(env.reset(seed=seed))
+        obs, _ = vector_rollout.unpack_reset(env.reset(seed=seed))
         rows = split_rows(case, facts, snapshot(obs))
         # Each sub-env against its own factory's env (a multi-task vector env's sub-envs are different tasks).
         for i in range(facts.n):
@@ -227,7 +193,7 @@ def test_seed_lists(conformance_case: Case) -> None:
         env = case.make()
         facts = vector_facts(case, env)
         fns = promised_factories(case, env, facts.n)
-        obs, _ = unpack_reset(env.reset(seed=seeds))
+        obs, _ = vector_rollout.unpack_reset(env.reset(seed=seeds))
         rows = split_rows(case, facts, snapshot(obs))
         for i, seed in enumerate(seeds):
             if seed is None or not deterministic:
@@ -530,7 +496,7 @@ def _random_start(case: Case, seed: int) -> bool:
     facts = vector_facts(case, env)
     groups: list[list[Any]] = []
     for k in range(_RESTART_SEEDS):
-        obs, _ = unpack_reset(env.reset(seed=seed + 7919 * k))
+        obs, _ = vector_rollout.unpack_reset(env.reset(seed=seed + 7919 * k))
         row = split_rows(case, facts, snapshot(obs))[0]
         group = next((group for group in groups if value_difference(group[0], row) is None), None)
         if group is None:
@@ -622,13 +588,13 @@ def _identical_rows(case: Case, seeded: bool) -> None:
                      "the target exposes env_fns: VEC-006 checks each sub-env's seed against its own factory")
     rows: list[Any] = []
     for _ in range(0 if seeded else _INDEPENDENCE_RESETS):
-        obs, _ = unpack_reset(env.reset())
+        obs, _ = vector_rollout.unpack_reset(env.reset())
         rows = split_rows(case, facts, snapshot(obs))
         if any(value_difference(rows[0], row) is not None for row in rows[1:]):
             return
     firsts: list[Any] = []
     for k in range(_INDEPENDENCE_RESETS):
-        obs, _ = unpack_reset(env.reset(seed=7919 * (k + 1)))
+        obs, _ = vector_rollout.unpack_reset(env.reset(seed=7919 * (k + 1)))
         seeded_rows = split_rows(case, facts, snapshot(obs))
         if seeded and any(value_difference(seeded_rows[0], row) is not None for row in seeded_rows[1:]):
             return

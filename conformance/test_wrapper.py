@@ -15,19 +15,11 @@ from typing import Any, cast
 
 from hypothesis import strategies as st
 
-from conformance._engine.case import Case, checks
-from conformance._engine.describe import describe_exception, is_tuple, summarize, type_name
-from conformance._engine.handles import Handle, TargetError
-from conformance._engine.outcomes import Unchecked
-from conformance._engine.record import snapshot
-from conformance._engine.state import Layer, declared_render_modes
-from conformance._engine.verdicts import not_checked
-from conformance._kit.floors import CONSTRUCTION, FACT, RESET, ROLLOUT
-from conformance._kit import rollout
-from conformance._kit.assertions import contains, read, space_label
-from conformance._kit.construction import ConstructionWatch
-from conformance._kit.strategies import Plan, plan_tuples
-from conformance.equality import difference
+from conformance._kit.api import (
+    CONSTRUCTION, FACT, RESET, ROLLOUT, Case, ConstructionWatch, Handle, Layer, Plan, TargetError, Unchecked, checks,
+    contains, declared_render_modes, describe_exception, difference, is_tuple, not_checked, plan_tuples, read, rollout,
+    snapshot, space_label, summarize, type_name,
+)
 
 _MAX_CHAIN = 1000
 _ATTRIBUTES = 5

@@ -34,7 +34,7 @@ import functools
 import random
 import warnings
 from collections.abc import Callable, Iterable
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, Protocol, TypeVar
 
 import numpy as np
 import pytest
@@ -72,6 +72,7 @@ from conformance.rule_warnings import warning_class
 from gymspec.rules import Rule
 
 __all__ = [
+    "Assertion",
     "Case",
     "SINGLE_INSTANCE_RULE",
     "checks",
@@ -79,6 +80,15 @@ __all__ = [
 
 
 # --- Case ----------------------------------------------------------------------------------------------------------
+
+
+class Assertion(Protocol):
+    """The assertion a failure's reproducer ends in, given to :meth:`Case.fail` (the kinds are in
+    :mod:`conformance._kit.expectations`, which the engine does not import)."""
+
+    def write(self, case: Case, problem: str) -> None:
+        """End ``case``'s reproducer with the assertion, its message saying ``problem`` unless it names its own."""
+
 
 SINGLE_INSTANCE_RULE = "ENV-021"
 """The rule a target refusing a second live instance breaks; the other rules' second instance lives in a process of
@@ -363,8 +373,14 @@ class Case:
             seed=self._seed if self._seed is not None else self._trace.seed,
         )
 
-    def fail(self, problem: str, *, expected: str = "", actual: str = "") -> NoReturn:
-        """Report a violation of the item's rule (with the current example's reproducer)."""
+    def fail(
+        self, problem: str, *, expected: str = "", actual: str = "", assertion: Assertion | None = None
+    ) -> NoReturn:
+        """Report a violation of the item's rule (with the current example's reproducer); ``assertion`` (one of
+        :mod:`conformance._kit.expectations`) is what the reproducer ends in, its message ``problem`` unless it
+        names its own: one statement says the finding and what a fixed target makes true."""
+        if assertion is not None:
+            assertion.write(self, problem)
         raise self.failure(self.rule, problem, expected=expected, actual=actual)
 
     def not_checkable(self, reason: str) -> NoReturn:

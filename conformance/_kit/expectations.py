@@ -4,14 +4,34 @@ A reproducer replays the calls of the failing example (:mod:`conformance._engine
 with an ``assert`` that fails while the defect exists and passes once it is fixed, its message starting with the
 rule id and saying what differs (:mod:`conformance.equality`'s describing helpers, imported by the script). Each
 takes *source expressions* over the reproducer's variables, e.g. ``returned("space", "sample") + "[-1]"``
-(:func:`~conformance._engine.record.returned`) or ``"env.action_space"``; call one just before failing.
+(:func:`~conformance._engine.record.returned`) or ``"env.action_space"``.
+
+A finding is one statement: ``case.fail(problem, expected=..., actual=..., assertion=Equal(left, right))`` writes
+the assertion (its message ``problem``, or the assertion's own ``problem`` where the script's words differ from the
+report's) and fails. The ``expect_*`` functions write an assertion alone, for a helper that words it before another
+decides to fail.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from conformance._engine.case import Case
 
-__all__ = ["expect_equal", "expect_member", "expect_no_raise", "expect_raises", "expect_true", "expect_unequal"]
+__all__ = [
+    "Equal",
+    "Holds",
+    "Member",
+    "NoRaise",
+    "Raises",
+    "Unequal",
+    "expect_equal",
+    "expect_member",
+    "expect_no_raise",
+    "expect_raises",
+    "expect_true",
+    "expect_unequal",
+]
 
 _EQUALITY = "from conformance.equality import {}"
 
@@ -102,3 +122,94 @@ def expect_raises(
     condition = f"raised is not None and ({accepted})" if accepted else "raised is not None"
     case.expect(*_attempt(statement), f"assert {condition}, {_headline(case, problem)} + repr(raised)",
                 imports=imports, drop=drop)
+
+
+# --- One statement: the assertion a case.fail(...) ends the reproducer in ---------------------------------------------
+# Each takes what its expect_* function takes but the case and the problem: case.fail gives both. ``problem``, when
+# given, is the assertion's message instead of the failure's (a static wording beside a report that names values).
+
+
+@dataclass(frozen=True)
+class Holds:
+    """``assert condition`` (:func:`expect_true`)."""
+
+    condition: str
+    shown: str = ""
+    given: tuple[str, ...] = ()
+    imports: tuple[str, ...] = ()
+    problem: str = ""
+
+    def write(self, case: Case, problem: str) -> None:
+        """End ``case``'s reproducer with the assertion."""
+        expect_true(case, self.condition, self.problem or problem, self.shown, given=self.given, imports=self.imports)
+
+
+@dataclass(frozen=True)
+class Member:
+    """``assert space.contains(value)`` (:func:`expect_member`)."""
+
+    space: str
+    value: str
+    problem: str = ""
+
+    def write(self, case: Case, problem: str) -> None:
+        """End ``case``'s reproducer with the assertion."""
+        expect_member(case, self.space, self.value, self.problem or problem)
+
+
+@dataclass(frozen=True)
+class Equal:
+    """Two values are the same (:func:`expect_equal`)."""
+
+    left: str
+    right: str
+    exact: bool = True
+    given: tuple[str, ...] = ()
+    problem: str = ""
+
+    def write(self, case: Case, problem: str) -> None:
+        """End ``case``'s reproducer with the assertion."""
+        expect_equal(case, self.left, self.right, self.problem or problem, exact=self.exact, given=self.given)
+
+
+@dataclass(frozen=True)
+class Unequal:
+    """Two values differ (:func:`expect_unequal`)."""
+
+    left: str
+    right: str
+    given: tuple[str, ...] = ()
+    problem: str = ""
+
+    def write(self, case: Case, problem: str) -> None:
+        """End ``case``'s reproducer with the assertion."""
+        expect_unequal(case, self.left, self.right, self.problem or problem, given=self.given)
+
+
+@dataclass(frozen=True)
+class NoRaise:
+    """``statement`` raises nothing (:func:`expect_no_raise`)."""
+
+    statement: str
+    imports: tuple[str, ...] = ()
+    problem: str = ""
+
+    def write(self, case: Case, problem: str) -> None:
+        """End ``case``'s reproducer with the assertion."""
+        expect_no_raise(case, self.statement, self.problem or problem, imports=self.imports)
+
+
+@dataclass(frozen=True)
+class Raises:
+    """``statement`` raises, what it raised meeting ``accepted`` (:func:`expect_raises`)."""
+
+    statement: str
+    accepted: str = ""
+    imports: tuple[str, ...] = ()
+    drop: tuple[str, ...] = ()
+    problem: str = ""
+
+    def write(self, case: Case, problem: str) -> None:
+        """End ``case``'s reproducer with the assertion."""
+        expect_raises(case, self.statement, self.problem or problem, accepted=self.accepted, imports=self.imports,
+                      drop=self.drop)

@@ -27,7 +27,7 @@ from conformance._engine.handles import Handle, TargetError
 from conformance._engine.outcomes import NotCheckable
 from conformance._engine.record import copied, source
 from conformance._kit import global_generators
-from conformance._kit.expectations import expect_equal
+from conformance._kit.expectations import Equal
 from conformance._kit.assertions import read
 from conformance._kit.freeze import Freezer
 from conformance._kit.rollout import (
@@ -363,16 +363,13 @@ def _returned(instance: Instance, position: int) -> str:
 def _fail(case: Case, found: Dependence) -> NoReturn:
     instance, alone, position = found.instance, found.alone, found.position
     call = instance.calls[position].text(instance.var)
-    expect_equal(case, _returned(alone, position), _returned(instance, position),
-                 f"{call} (call {position + 1} of {instance.var}) returned other than on {alone.var}, which took "
-                 "its calls alone")
-    case.fail(
-        f"{call} (call {position + 1} of {instance.var}) returned a different result from the same call on "
-        f"{alone.var}, a fresh instance that took {instance.var}'s calls alone ({found.how}): calls on other "
-        "instances changed it",
-        expected=f"{alone.var}: {summarize(alone.results[position].values())}",
-        actual=f"{instance.var}: {summarize(instance.results[position].values())}",
-    )
+    case.fail(f"{call} (call {position + 1} of {instance.var}) returned a different result from the same call on "
+              f"{alone.var}, a fresh instance that took {instance.var}'s calls alone ({found.how}): calls on other "
+              "instances changed it", expected=f"{alone.var}: {summarize(alone.results[position].values())}",
+              actual=f"{instance.var}: {summarize(instance.results[position].values())}",
+              assertion=Equal(_returned(alone, position), _returned(instance, position),
+                              problem=f"{call} (call {position + 1} of {instance.var}) returned other than on "
+                              f"{alone.var}, which took its calls alone"))
 
 
 _REPLAY_RULES = "SEED-001, SEED-002, SEED-003 or SEED-005"

@@ -13,7 +13,7 @@ from conformance._engine.describe import summarize
 from conformance._engine.handles import Handle
 from conformance._engine.record import returned
 from conformance._kit.assertions import deep_copy
-from conformance._kit.expectations import expect_equal
+from conformance._kit.expectations import Equal
 from conformance._kit.strategies import seeds, space_kind, subspaces
 from conformance.equality import difference
 
@@ -78,9 +78,9 @@ def compare_samples(
         if found is not None:
             first, second = variables
             count = min(len(expected), len(actual))
-            expect_equal(case, f"{returned(first, 'sample')}[-{count}:]", f"{returned(second, 'sample')}[-{count}:]",
-                         f"{label}: {problem}")
-            case.fail(f"{label}: {problem} ({found})", expected=summarize(a), actual=summarize(b))
+            case.fail(f"{label}: {problem} ({found})", expected=summarize(a), actual=summarize(b),
+                      assertion=Equal(f"{returned(first, 'sample')}[-{count}:]",
+                                      f"{returned(second, 'sample')}[-{count}:]", problem=f"{label}: {problem}"))
 
 
 def per_space(case: Case, check: Callable[[str, Any], None], *, kinds: Sequence[str] | None = None) -> None:

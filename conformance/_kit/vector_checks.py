@@ -25,7 +25,7 @@ from conformance._kit.assertions import contains, read, space_label
 from conformance._engine.record import returned, source
 from conformance._kit.autoreset_model import LATEST, Problem, VectorModel
 from conformance._kit.batching import SplitError, batch_problem, first_rows, split
-from conformance._kit.expectations import expect_equal, expect_no_raise, expect_true, expect_unequal
+from conformance._kit.expectations import Holds, NoRaise, expect_equal, expect_true, expect_unequal
 from conformance._kit.own_model import own_copies
 from conformance._kit.strategies import Plan, sampler
 from conformance._kit.vector_rollout import VecRecord, declared_mode, ended_flags
@@ -297,17 +297,19 @@ def batched_space_rule(case: Case, single_name: str, batched_name: str) -> None:
             try:
                 parts = split(single, value, facts.n, "element")
             except SplitError as exc:
-                expect_no_raise(case, element, f"an element of env.{batched_name} does not split into num_envs "
-                                "elements", imports=imports)
                 case.fail(f"an element of env.{batched_name} does not split into num_envs elements: {exc}",
-                          expected=f"{facts.n} elements of {space_label(single)}", actual=summarize(value))
+                          expected=f"{facts.n} elements of {space_label(single)}", actual=summarize(value),
+                          assertion=NoRaise(element, imports=imports,
+                                            problem=f"an element of env.{batched_name} does not split into num_envs "
+                                            "elements"))
             for i, part in enumerate(parts):
                 ok, note = contains(case, single, part)
                 if not ok:
-                    expect_true(case, f"env.{single_name}.contains({element}[{i}])", f"element {i} of a sample of "
-                                f"env.{batched_name} is outside env.{single_name}", f"{element}[{i}]", imports=imports)
                     case.fail(f"element {i} of a sample of env.{batched_name} is outside env.{single_name}{note}",
-                              expected=f"an element of {space_label(single)}", actual=summarize(part))
+                              expected=f"an element of {space_label(single)}", actual=summarize(part),
+                              assertion=Holds(f"env.{single_name}.contains({element}[{i}])", shown=f"{element}[{i}]",
+                                              imports=imports, problem=f"element {i} of a sample of "
+                                                               f"env.{batched_name} is outside env.{single_name}"))
 
     case.once(body)
 

@@ -1,17 +1,20 @@
-"""The conformance package's layers only point down: the engine and the kit never import the plugin, the public
-front ends or the suite's test modules; :mod:`conformance.results` (the record every layer shares) imports nothing
-of the suite; and no two modules import each other, directly or round a longer loop."""
+"""The conformance package's layers only point down: a suite module imports the check API
+(:mod:`conformance._kit.api`) and nothing else of conformance; the engine and the kit never import the plugin, the
+public front ends, the check API or the suite's test modules; :mod:`conformance.results` (the record every layer
+shares) imports nothing of the suite; and no two modules import each other, directly or round a longer loop."""
 
 from __future__ import annotations
 
 import ast
+import importlib
 from collections.abc import Iterator
 from pathlib import Path
 
 import conformance
 
 _ROOT = Path(conformance.__file__).parent
-_ABOVE = ("conformance.plugin", "conformance.check", "conformance.__main__", "conformance.conftest")
+_FACE = "conformance._kit.api"
+_ABOVE = ("conformance.plugin", "conformance.check", "conformance.__main__", "conformance.conftest", _FACE)
 
 
 def _name(path: Path) -> str:
@@ -42,9 +45,30 @@ def test_the_engine_and_the_kit_never_import_what_sits_above_them() -> None:
         name: sorted(m for m in _imports(path, anywhere=True)
                      if m in _ABOVE or m.rsplit(".", 1)[-1].startswith("test_"))
         for name, path in _MODULES.items()
-        if name.startswith(("conformance._engine", "conformance._kit"))
+        if name.startswith(("conformance._engine", "conformance._kit")) and name != _FACE
     }
     assert {name: found for name, found in wrong.items() if found} == {}
+
+
+_SUITES = {name: path for name, path in _MODULES.items() if name.rsplit(".", 1)[-1].startswith("test_")}
+
+
+def test_a_suite_module_imports_only_the_check_api() -> None:
+    # One face for the checks: a reader finds every name a check uses in one module, grouped by idiom, and a kit
+    # or engine module can change behind it without touching the suites.
+    wrong = {name: sorted(m for m in _imports(path, anywhere=True) if m != _FACE)
+             for name, path in _SUITES.items()}
+    assert {name: found for name, found in wrong.items() if found} == {}
+
+
+def test_the_check_api_exports_what_the_suites_use_in_sorted_order() -> None:
+    face = importlib.import_module(_FACE)
+    exported: list[str] = list(face.__all__)
+    used = {alias.name for path in _SUITES.values() for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.ImportFrom) and node.module == _FACE for alias in node.names}
+    assert exported == sorted(exported)
+    # A name no suite imports is a dead export; a name the face lacks fails the suite's import already.
+    assert sorted(set(exported) - used) == []
 
 
 def test_the_record_module_depends_on_nothing_of_the_suite() -> None:

@@ -12,6 +12,12 @@ import pytest
 from conformance._engine.case import Case
 from conformance._engine.record import Trace, copied, returned
 from conformance._kit.expectations import (
+    Equal,
+    Holds,
+    Member,
+    NoRaise,
+    Raises,
+    Unequal,
     expect_equal,
     expect_member,
     expect_no_raise,
@@ -172,3 +178,34 @@ def _equal_lines(left: str, right: str) -> list[str]:
     fake, case = _case()
     expect_equal(case, left, right, "frames changed")
     return [*fake.imports, *fake.lines]
+
+
+_PAIRS: list[tuple[Any, Any]] = [
+    (Holds("x > 0", "x", given=("x = 1",), imports=("import math",)),
+     lambda case, problem: expect_true(case, "x > 0", problem, "x", given=("x = 1",), imports=("import math",))),
+    (Member("space", "drawn"), lambda case, problem: expect_member(case, "space", "drawn", problem)),
+    (Equal("a", "b", exact=False, given=("a = 1",)),
+     lambda case, problem: expect_equal(case, "a", "b", problem, exact=False, given=("a = 1",))),
+    (Unequal("a", "b", given=("a = 1",)),
+     lambda case, problem: expect_unequal(case, "a", "b", problem, given=("a = 1",))),
+    (NoRaise("f()", imports=("import f",)),
+     lambda case, problem: expect_no_raise(case, "f()", problem, imports=("import f",))),
+    (Raises("f()", accepted="isinstance(raised, KeyError)", imports=("import f",), drop=("env",)),
+     lambda case, problem: expect_raises(case, "f()", problem, accepted="isinstance(raised, KeyError)",
+                                         imports=("import f",), drop=("env",))),
+]
+
+
+@pytest.mark.parametrize(("assertion", "written_by"), _PAIRS, ids=lambda value: type(value).__name__)
+def test_an_assertion_given_to_fail_writes_what_its_expect_function_writes(assertion: Any, written_by: Any) -> None:
+    # case.fail(problem, ..., assertion=...) calls write(case, problem): the failure's problem is the message, or
+    # the assertion's own problem when it names one.
+    for own, message in (("", "the failure's words"), ("the script's words", "the script's words")):
+        fake, case = _case()
+        written = type(assertion)(**{**vars(assertion), "problem": own})
+        written.write(case, "the failure's words")
+        expected_fake, expected_case = _case()
+        written_by(expected_case, message)
+        assert (fake.lines, fake.imports, fake.dropped) == (expected_fake.lines, expected_fake.imports,
+                                                            expected_fake.dropped)
+        assert any(message in line for line in fake.lines)
