@@ -157,6 +157,9 @@ def split(single: Any, batch: Any, n: int, path: str = "batch") -> list[Any]:
     """
     kind = space_kind(single)
     if kind in _ARRAY_KINDS:
+        if not is_array(batch) and hasattr(batch, "__array__") and hasattr(batch, "shape"):
+            # A JAX or torch array: whether its type is allowed is VEC-011/VEC-012's to say; its rows are read here.
+            batch = np.asarray(batch)
         if not is_array(batch) or batch.ndim == 0 or batch.shape[0] != n:
             raise SplitError(f"{path} must be an array with leading dimension {n}, got {summarize(batch)}")
         if kind == "discrete":

@@ -143,3 +143,15 @@ def test_mask_problem_and_batch_info_problem() -> None:
 def test_is_blank() -> None:
     assert all(is_blank(value) for value in (None, 0, 0.0, False, "", np.zeros(3), float("nan"), np.array([None])))
     assert not any(is_blank(value) for value in (1, "x", np.array([0.0, 1.0]), True))
+
+
+def test_split_reads_the_rows_of_an_array_that_is_not_numpys() -> None:
+    # A JAX or torch batch (here a stand-in with __array__ and shape): its rows are read; its type is VEC-011's.
+    class Foreign:
+        shape = (3, 2)
+
+        def __array__(self, dtype: object = None, copy: object = None) -> np.ndarray[Any, Any]:
+            return np.arange(6, dtype=np.float32).reshape(3, 2)
+
+    rows = split(Box(-10, 10, (2,), np.float32), Foreign(), 3)
+    assert [row.tolist() for row in rows] == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]
