@@ -179,6 +179,7 @@ def test_a_thread_isolated_run_ends_its_process_only_when_it_is_not_nested_in_an
     reporter = Reporter(pytestconfig)  # this session's own reporter is live: the new one is nested in it
     assert reporter.nested
     reporter.nested = nested
+    monkeypatch.setattr(reporter, "_worker", lambda: False)  # as in a run of its own, not an xdist worker's
     reporter.exitstatus = 1
     reporter.pytest_unconfigure(pytestconfig)
     assert exits == ([] if nested else [1])
